@@ -1,0 +1,116 @@
+//! `#[toolbox] impl Type { #[tool] .. }`: the methods marked `#[tool]` become the tools of a
+//! `ToolSet` implemented for `Type`.
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{ImplItem, ItemImpl};
+
+use crate::ctxt::Ctxt;
+use crate::tool::{self, Site, ToolModel};
+
+/// `#[toolbox(..)]`: no keys yet (reserved for toolbox-wide settings).
+#[derive(Default, FromMeta)]
+struct ToolboxAttr {}
+
+pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    match NestedMeta::parse_meta_list(args) {
+        Ok(list) => {
+            if let Err(e) = ToolboxAttr::from_list(&list) {
+                cx.darling(e);
+            }
+        }
+        Err(e) => cx.push(e),
+    }
+    let mut item: ItemImpl = match syn::parse2(input.clone()) {
+        Ok(item) => item,
+        Err(e) => {
+            let _ = cx.check();
+            let mut err = syn::Error::new(
+                e.span(),
+                "`#[toolbox]` goes on an inherent `impl Type { .. }` block",
+            );
+            err.combine(e);
+            let err = err.to_compile_error();
+            return quote!(#err #input);
+        }
+    };
+    if let Some((path, _)) = &item.trait_ {
+        cx.error_spanned_by(
+            path,
+            "`#[toolbox]` goes on an inherent `impl Type { .. }` block, not a trait impl",
+        );
+    }
+    if !item.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &item.generics,
+            "a `#[toolbox]` impl cannot be generic yet: implement it for a concrete type",
+        );
+    }
+    let mut models: Vec<ToolModel> = Vec::new();
+    for impl_item in item.items.iter_mut() {
+        let ImplItem::Fn(method) = impl_item else {
+            continue;
+        };
+        let Some(pos) = method.attrs.iter().position(tool::is_tool_attr) else {
+            continue;
+        };
+        let tool_attr = method.attrs.remove(pos);
+        if let Some(extra) = method.attrs.iter().find(|a| tool::is_tool_attr(a)) {
+            cx.error_spanned_by(extra, "duplicate `#[tool]` attribute");
+        }
+        let args = match tool::tool_attr_args(&tool_attr) {
+            Ok(args) => args,
+            Err(e) => {
+                cx.push(e);
+                TokenStream::new()
+            }
+        };
+        let attr = tool::parse_tool_attr(&cx, args);
+        let model = ToolModel::from_fn(&cx, attr, &method.attrs, &mut method.sig, Site::Method);
+        if let Some(first) = models.iter().find(|m| m.name() == model.name()) {
+            cx.error_spanned_by(
+                &method.sig.ident,
+                format!(
+                    "duplicate tool name `{}`: `{}` already declares it; tool names must be unique in a toolbox",
+                    model.name(),
+                    first.fn_ident()
+                ),
+            );
+        }
+        models.push(model);
+    }
+    if models.is_empty() && !cx.has_errors() {
+        cx.error_spanned_by(
+            &item.self_ty,
+            "this `#[toolbox]` impl has no `#[tool]` methods",
+        );
+    }
+    match cx.check() {
+        Ok(()) => {
+            let self_ty = &item.self_ty;
+            let state = quote!(Self);
+            let defs = models.iter().map(|m| {
+                let ident = m.fn_ident();
+                m.def_expr(&state, &quote!(Self::#ident))
+            });
+            quote! {
+                #item
+                impl ::toolwright::ToolSet for #self_ty {
+                    fn tools() -> ::toolwright::__private::Vec<::toolwright::__private::ToolDef<Self>> {
+                        ::toolwright::__private::Vec::from([#(#defs),*])
+                    }
+                    fn server_info() -> (&'static str, &'static str) {
+                        (::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
+                    }
+                }
+            }
+        }
+        Err(e) => {
+            let e = e.to_compile_error();
+            quote!(#e #item)
+        }
+    }
+}

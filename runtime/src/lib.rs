@@ -1,0 +1,19 @@
+#![doc = include_str!("../../README.md")]
+
+pub mod error;
+pub mod output;
+pub mod schema;
+pub mod toolbox;
+pub mod validate;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use error::ToolError;
+pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox};
+pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
+
+/// A type usable as a tool parameter or output with everything toolwright checks: implemented by
+/// `#[derive(ToolSchema)]`, which also implements [`schemars::JsonSchema`].
+pub trait ToolSchema: schemars::JsonSchema {}

@@ -1,0 +1,641 @@
+//! [`Toolbox`]: a set of tools built once, served through rmcp.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures::FutureExt as _;
+use futures::future::BoxFuture;
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ResultType, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use schemars::generate::Contract;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::error::ToolError;
+use crate::output::OutputMode;
+use crate::schema::{self, Field, TypeInfo};
+use crate::validate::{Coercion, Validator, Violation};
+
+/// What a `#[tool]` declares about a tool besides its parameters.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ToolMeta {
+    /// The tool name (`name = ".."`, default: the fn name).
+    pub name: &'static str,
+    /// `title = ".."`.
+    pub title: Option<&'static str>,
+    /// The fn's doc comment (or `description = ".."`).
+    pub description: &'static str,
+    /// `read_only`.
+    pub read_only: Option<bool>,
+    /// `destructive`.
+    pub destructive: Option<bool>,
+    /// `idempotent`.
+    pub idempotent: Option<bool>,
+    /// `open_world`.
+    pub open_world: Option<bool>,
+}
+
+impl ToolMeta {
+    /// The MCP annotations: the declared hints, `read_only` implying `idempotent` and not
+    /// `destructive`, plus the title. `None` when nothing was declared.
+    pub fn annotations(&self) -> Option<ToolAnnotations> {
+        let read_only = self.read_only;
+        let implied = read_only == Some(true);
+        let destructive = self.destructive.or(implied.then_some(false));
+        let idempotent = self.idempotent.or(implied.then_some(true));
+        if self.title.is_none()
+            && read_only.is_none()
+            && destructive.is_none()
+            && idempotent.is_none()
+            && self.open_world.is_none()
+        {
+            return None;
+        }
+        Some(ToolAnnotations::from_raw(
+            self.title.map(str::to_owned),
+            read_only,
+            destructive,
+            idempotent,
+            self.open_world,
+        ))
+    }
+}
+
+/// Why a call did not produce a value.
+#[derive(Debug)]
+pub enum CallError {
+    /// The arguments were refused (before the body ran).
+    Invalid(Vec<Violation>),
+    /// The body returned an error.
+    Tool(ToolError),
+}
+
+impl From<ToolError> for CallError {
+    fn from(e: ToolError) -> Self {
+        CallError::Tool(e)
+    }
+}
+
+/// A call's validated arguments, handed to the generated handler.
+#[derive(Debug)]
+pub struct Args {
+    map: Map<String, Value>,
+    errors: Vec<Violation>,
+}
+
+impl Args {
+    /// Wraps validated arguments.
+    pub fn new(map: Map<String, Value>) -> Self {
+        Self {
+            map,
+            errors: Vec::new(),
+        }
+    }
+
+    /// Takes and deserializes one argument (`null` when absent, so `Option` gives `None`).
+    /// A failure is recorded and reported by [`Args::into_error`].
+    #[allow(clippy::result_unit_err)]
+    pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, ()> {
+        let value = self.map.remove(name).unwrap_or(Value::Null);
+        T::deserialize(value).map_err(|e| {
+            self.errors.push(Violation {
+                path: name.to_owned(),
+                message: e.to_string(),
+                hint: None,
+            });
+        })
+    }
+
+    /// Deserializes all arguments into one flattened struct.
+    #[allow(clippy::result_unit_err)]
+    pub fn take_all<T: DeserializeOwned>(&mut self) -> Result<T, ()> {
+        let map = std::mem::take(&mut self.map);
+        T::deserialize(Value::Object(map)).map_err(|e| {
+            self.errors.push(Violation {
+                path: String::new(),
+                message: e.to_string(),
+                hint: None,
+            });
+        })
+    }
+
+    /// The recorded failures, as a call error.
+    pub fn into_error(self) -> CallError {
+        CallError::Invalid(self.errors)
+    }
+}
+
+/// The future a handler returns: the tool's result as JSON, or why there is none.
+pub type HandlerFuture = BoxFuture<'static, Result<Value, CallError>>;
+
+/// A generated handler: runs one tool on validated arguments.
+pub type Handler<S> = fn(Arc<S>, Args) -> HandlerFuture;
+
+/// The parameters of a tool.
+#[derive(Debug, Clone)]
+pub enum Params {
+    /// Plain fn arguments, one property each.
+    Fields(Vec<Field>),
+    /// One `#[param(flatten)]` struct supplying every property.
+    Flatten(TypeInfo),
+}
+
+/// Everything `#[tool]` generates for one tool; [`Toolbox`] turns it into a served tool.
+pub struct ToolDef<S> {
+    /// Name, description, hints.
+    pub meta: ToolMeta,
+    /// Parameters.
+    pub params: Params,
+    /// The success type (`T` of `T` or `Result<T, E>`).
+    pub output: TypeInfo,
+    /// The code that runs the tool.
+    pub handler: Handler<S>,
+}
+
+impl<S> fmt::Debug for ToolDef<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("meta", &self.meta)
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Implemented by `#[toolbox]` on an `impl` block: the tools of a state type.
+pub trait ToolSet: Send + Sync + Sized + 'static {
+    /// The tools declared in the `impl` block, in declaration order.
+    fn tools() -> Vec<ToolDef<Self>>;
+
+    /// The server's name and version (the crate's, by default).
+    fn server_info() -> (&'static str, &'static str) {
+        ("toolwright", env!("CARGO_PKG_VERSION"))
+    }
+}
+
+/// Why a toolbox could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError {
+    /// One line per problem, each naming its tool.
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "cannot build the toolbox:")?;
+        for p in &self.problems {
+            writeln!(f, "- {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+struct Entry<S> {
+    name: Arc<str>,
+    tool: Tool,
+    validator: Validator,
+    output: OutputMode,
+    handler: Handler<S>,
+}
+
+struct Config {
+    name: Cow<'static, str>,
+    version: Cow<'static, str>,
+    title: Option<String>,
+    instructions: Option<String>,
+    coercion: Coercion,
+}
+
+struct Inner<S> {
+    state: Arc<S>,
+    entries: Vec<Entry<S>>,
+    index: HashMap<Arc<str>, usize>,
+    tools: Vec<Tool>,
+    config: Config,
+}
+
+/// A set of tools and the state they share, built once and served through rmcp.
+///
+/// Build one with `#[toolbox]` ([`Toolbox::new`]) or from free functions with
+/// [`tools!`](crate::tools!). It implements rmcp's [`ServerHandler`], so it serves with
+/// [`Toolbox::serve_stdio`] or any rmcp transport, and [`Toolbox::into_tool_router`] turns it into an
+/// rmcp [`ToolRouter`] for a handler of your own (with rmcp resources and prompts).
+///
+/// Cloning is cheap: clones share the same tools and state.
+pub struct Toolbox<S = ()> {
+    inner: Arc<Inner<S>>,
+}
+
+impl<S> Clone for Toolbox<S> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<S> fmt::Debug for Toolbox<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("name", &self.inner.config.name)
+            .field(
+                "tools",
+                &self
+                    .inner
+                    .entries
+                    .iter()
+                    .map(|e| &*e.name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
+    let name = def.meta.name;
+    let mut problems = Vec::new();
+    let mut generator = schema::generator(Contract::Deserialize);
+    let input = match &def.params {
+        Params::Fields(fields) => schema::object_schema(&mut generator, None, fields, false),
+        Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|s| {
+            if schema::is_object_schema(&s) {
+                Ok(s)
+            } else {
+                Err(schema::SchemaError {
+                    path: String::new(),
+                    message: "a `#[param(flatten)]` argument must be a struct with named fields"
+                        .into(),
+                })
+            }
+        }),
+    };
+    let input = input.map_err(|e| problems.push(format!("tool `{name}`: input: {e}")));
+    let output = schema::output_schema(def.output)
+        .map_err(|e| problems.push(format!("tool `{name}`: output: {e}")));
+    let (Ok(input), Ok((output_schema, output))) = (input, output) else {
+        return Err(problems);
+    };
+    let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
+    let Value::Object(input) = input else {
+        return Err(vec![format!(
+            "tool `{name}`: input schema is not an object"
+        )]);
+    };
+    let mut tool = Tool::new(
+        name,
+        def.meta.description.trim().to_owned(),
+        Arc::new(input),
+    );
+    if let Some(title) = def.meta.title {
+        tool = tool.with_title(title);
+    }
+    if let Some(Value::Object(out)) = output_schema {
+        tool = tool.with_raw_output_schema(Arc::new(out));
+    }
+    if let Some(annotations) = def.meta.annotations() {
+        tool = tool.with_annotations(annotations);
+    }
+    Ok(Entry {
+        name: Arc::from(name),
+        tool,
+        validator,
+        output,
+        handler: def.handler,
+    })
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// The toolbox of a `#[toolbox]` type. Panics if a tool cannot be published (see
+    /// [`Toolbox::try_from_tools`]).
+    pub fn new(state: S) -> Self
+    where
+        S: ToolSet,
+    {
+        let (name, version) = S::server_info();
+        Self::from_tools(state, S::tools()).with_server_info(name, version)
+    }
+
+    /// A toolbox from tool definitions (see [`tool_defs!`](crate::tool_defs!)). Panics with every problem
+    /// if a tool cannot be published: a recursive parameter type, two tools with one name, ….
+    pub fn from_tools(state: S, tools: Vec<ToolDef<S>>) -> Self {
+        match Self::try_from_tools(state, tools) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Like [`Toolbox::from_tools`], returning the problems instead of panicking.
+    pub fn try_from_tools(state: S, tools: Vec<ToolDef<S>>) -> Result<Self, BuildError> {
+        let mut inner = Inner {
+            state: Arc::new(state),
+            entries: Vec::new(),
+            index: HashMap::new(),
+            tools: Vec::new(),
+            config: Config {
+                name: Cow::Borrowed("toolwright"),
+                version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
+                title: None,
+                instructions: None,
+                coercion: Coercion::Lax,
+            },
+        };
+        inner.add(tools)?;
+        Ok(Self {
+            inner: Arc::new(inner),
+        })
+    }
+
+    fn inner_mut(&mut self) -> &mut Inner<S> {
+        Arc::get_mut(&mut self.inner).expect("configure a Toolbox before cloning it or serving it")
+    }
+
+    /// Adds more tools (for example free functions, through [`tool_defs!`](crate::tool_defs!)), to a
+    /// `#[toolbox]` state). Panics like [`Toolbox::from_tools`].
+    #[must_use]
+    pub fn with_tools(mut self, tools: Vec<ToolDef<S>>) -> Self {
+        if let Err(e) = self.inner_mut().add(tools) {
+            panic!("{e}");
+        }
+        self
+    }
+
+    /// Sets the server name and version sent to clients at initialization.
+    #[must_use]
+    pub fn with_server_info(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        version: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        let config = &mut self.inner_mut().config;
+        config.name = name.into();
+        config.version = version.into();
+        self
+    }
+
+    /// Sets a human-readable server title.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.inner_mut().config.title = Some(title.into());
+        self
+    }
+
+    /// Sets the instructions sent to clients at initialization (how to use these tools together).
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.inner_mut().config.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Refuses arguments that would need coercion (`"15"` for a number, `5.0` for an integer,
+    /// `"true"` for a boolean, `null` for an optional argument). The default is lax.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.inner_mut().config.coercion = if strict {
+            Coercion::Strict
+        } else {
+            Coercion::Lax
+        };
+        self
+    }
+
+    /// The shared state.
+    pub fn state(&self) -> &Arc<S> {
+        &self.inner.state
+    }
+
+    /// The tool definitions exactly as `tools/list` sends them, in declaration order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.inner.tools
+    }
+
+    /// One tool's definition.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.inner
+            .index
+            .get(name)
+            .map(|&i| &self.inner.entries[i].tool)
+    }
+
+    /// Runs one tool in-process, exactly as a `tools/call` would: unknown tools give the same
+    /// `-32602` error, invalid arguments the same `isError` result.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Inner::call(&self.inner, name, arguments).await
+    }
+
+    /// Serves over stdin/stdout until the client disconnects. Logs must go to stderr.
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        use rmcp::ServiceExt as _;
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| ServeError(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The tools as an rmcp [`ToolRouter`] for a handler `H` of your own, to merge with routers
+    /// from rmcp's `#[tool_router]`. Calls still go through toolwright's validation.
+    pub fn into_tool_router<H: Send + Sync + 'static>(self) -> ToolRouter<H> {
+        let mut router = ToolRouter::new();
+        for entry in &self.inner.entries {
+            let inner = Arc::clone(&self.inner);
+            let name = Arc::clone(&entry.name);
+            router.add_route(ToolRoute::new_dyn(entry.tool.clone(), move |ctx| {
+                let inner = Arc::clone(&inner);
+                let name = Arc::clone(&name);
+                let arguments = ctx.arguments;
+                Box::pin(async move {
+                    Inner::call(&inner, &name, arguments)
+                        .await
+                        .map(CallToolResponse::from)
+                })
+            }));
+        }
+        router
+    }
+}
+
+/// The toolbox could not be served (transport or protocol failure).
+#[derive(Debug, Clone)]
+pub struct ServeError(String);
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP server stopped: {}", self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+impl<S: Send + Sync + 'static> Inner<S> {
+    fn add(&mut self, defs: Vec<ToolDef<S>>) -> Result<(), BuildError> {
+        let mut problems = Vec::new();
+        for def in defs {
+            match build_entry(def) {
+                Ok(entry) => {
+                    if self.index.contains_key(&entry.name) {
+                        problems.push(format!(
+                            "tool `{}` is declared twice; tool names must be unique",
+                            entry.name
+                        ));
+                        continue;
+                    }
+                    self.index
+                        .insert(Arc::clone(&entry.name), self.entries.len());
+                    self.tools.push(entry.tool.clone());
+                    self.entries.push(entry);
+                }
+                Err(p) => problems.extend(p),
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(BuildError { problems })
+        }
+    }
+
+    fn unknown_tool(&self, name: &str) -> ErrorData {
+        let available = self
+            .entries
+            .iter()
+            .map(|e| &*e.name)
+            .collect::<Vec<_>>()
+            .join(", ");
+        ErrorData::invalid_params(
+            format!("unknown tool `{name}`; available tools: {available}"),
+            None,
+        )
+    }
+
+    async fn call(
+        this: &Arc<Self>,
+        name: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let Some(&i) = this.index.get(name) else {
+            return Err(this.unknown_tool(name));
+        };
+        let entry = &this.entries[i];
+        let mut value = Value::Object(arguments.unwrap_or_default());
+        if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
+            tracing::debug!(
+                tool = name,
+                problems = violations.len(),
+                "invalid arguments"
+            );
+            return Ok(invalid_arguments(name, &violations));
+        }
+        let Value::Object(map) = value else {
+            // The validator only accepts objects at the root.
+            return Ok(invalid_arguments(name, &[]));
+        };
+        let future = (entry.handler)(Arc::clone(&this.state), Args::new(map));
+        match AssertUnwindSafe(future).catch_unwind().await {
+            Ok(Ok(value)) => Ok(entry.output.result(value)),
+            Ok(Err(CallError::Invalid(violations))) => Ok(invalid_arguments(name, &violations)),
+            Ok(Err(CallError::Tool(error))) => Ok(CallToolResult::error(vec![ContentBlock::text(
+                error.to_string(),
+            )])),
+            Err(panic) => {
+                let message = panic_message(&*panic);
+                tracing::error!(tool = name, panic = %message, "tool panicked");
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "Tool `{name}` failed with an internal error and did not complete: \
+                     {message}. The server is still running; do not retry with the same \
+                     arguments."
+                ))]))
+            }
+        }
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_owned()
+    }
+}
+
+/// The `isError` result for refused arguments: every problem, then what to do.
+pub fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult {
+    let n = violations.len();
+    let mut text = format!(
+        "Invalid arguments for tool `{tool}` ({n} problem{}):",
+        if n == 1 { "" } else { "s" }
+    );
+    for v in violations {
+        text.push_str("\n- ");
+        text.push_str(&v.to_string());
+    }
+    text.push_str("\nThe tool did not run. Fix the arguments above and call it again.");
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
+    fn get_info(&self) -> ServerConfig {
+        let config = &self.inner.config;
+        let mut info = Implementation::new(config.name.clone(), config.version.clone());
+        if let Some(title) = &config.title {
+            info = info.with_title(title.clone());
+        }
+        let mut server = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(info);
+        if let Some(instructions) = &config.instructions {
+            server = server.with_instructions(instructions.clone());
+        }
+        server
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cache_hints = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        Ok(ListToolsResult {
+            result_type: Some(ResultType::COMPLETE),
+            tools: self.inner.tools.clone(),
+            meta: None,
+            next_cursor: None,
+            ttl_ms: cache_hints.then_some(0),
+            cache_scope: cache_hints.then_some(CacheScope::Public),
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Inner::call(&self.inner, &request.name, request.arguments)
+            .await
+            .map(CallToolResponse::from)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tool(name).cloned()
+    }
+}

@@ -1,0 +1,377 @@
+//! The robot-arm example through rmcp's client, in-process: tools/list matches the reviewed
+//! snapshot, every tool works, invalid calls get exact model-facing errors.
+
+mod common;
+
+use common::{assert_snapshot, call, connect, text};
+use rmcp::model::ErrorCode;
+use serde_json::{Value, json};
+use toolwright::Toolbox;
+use toolwright_examples::robot_arm::{RobotArm, SimConfig};
+
+fn arm() -> Toolbox<RobotArm> {
+    Toolbox::new(RobotArm::new(SimConfig {
+        time_scale: 0.0,
+        seed: 7,
+    }))
+}
+
+#[tokio::test]
+async fn tools_list_matches_the_reviewed_snapshot() {
+    let client = connect(arm()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "move_arm_to_pose",
+            "grasp_object_force_control",
+            "release_object",
+            "stop_arm",
+            "read_ft_sensor",
+            "plan_trajectory",
+            "get_arm_state"
+        ]
+    );
+    let listed = serde_json::to_value(&tools).unwrap();
+    let rendered = serde_json::to_string(&listed).unwrap();
+    assert!(
+        !rendered.contains("$ref") && !rendered.contains("$defs"),
+        "schemas must be inline"
+    );
+    assert!(!rendered.contains("\"format\""), "no non-standard formats");
+    assert_snapshot("robot_arm_tools", &listed);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_tool_succeeds_on_a_valid_call() {
+    let client = connect(arm()).await;
+
+    let r = call(&client, "get_arm_state", json!({})).await;
+    assert_eq!(r.is_error, Some(false));
+    let state = r.structured_content.clone().unwrap();
+    assert_eq!(state["position"], json!({"x": 300.0, "y": 0.0, "z": 400.0}));
+    assert_eq!(state["objects"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        text(&r),
+        serde_json::to_string(&state).unwrap(),
+        "text mirrors structuredContent"
+    );
+
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 400, "y": 0, "z": 200}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let moved = r.structured_content.unwrap();
+    assert_eq!(moved["position"], json!({"x": 400.0, "y": 0.0, "z": 200.0}));
+    assert_eq!(moved["distance"], json!(223.6));
+    assert_eq!(moved["duration"], json!(0.89), "default speed 0.5 applied");
+
+    let r = call(
+        &client,
+        "grasp_object_force_control",
+        json!({"target_position": {"x": 400, "y": 0, "z": 25}}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let grasp = r.structured_content.unwrap();
+    assert_eq!(grasp["object"], "red_cube");
+    assert_eq!(grasp["applied_force"], json!(15.0));
+    assert_eq!(grasp["strategy"], "parallel");
+
+    let r = call(&client, "read_ft_sensor", json!({"axes": ["Fz"]})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let reading = r.structured_content.unwrap();
+    assert_eq!(reading["filter"], "kalman");
+    let fz = reading["readings"][0]["value"].as_f64().unwrap();
+    assert!(
+        (fz + 0.2 * 9.81).abs() < 0.1,
+        "the held cube pulls down: {fz}"
+    );
+    assert_eq!(reading["readings"][0]["unit"], "N");
+
+    let r = call(&client, "read_ft_sensor", json!({"filter": "raw"})).await;
+    assert_eq!(
+        r.structured_content.unwrap()["readings"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
+
+    let r = call(
+        &client,
+        "plan_trajectory",
+        json!({"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 300, "z": 200}, {"x": 200, "y": 300, "z": 200}]}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let plan = r.structured_content.unwrap();
+    assert_eq!(plan["total_length"], json!(500.0));
+    assert_eq!(plan["segments"].as_array().unwrap().len(), 2);
+
+    let r = call(&client, "release_object", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(r.structured_content.unwrap()["object"], "red_cube");
+
+    let r = call(&client, "stop_arm", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(
+        r.structured_content.unwrap()["interrupted_motion"],
+        json!(false)
+    );
+
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tool_errors_say_why_and_what_to_do() {
+    let client = connect(arm()).await;
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 800, "y": 800, "z": 100}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        "(800, 800, 100) mm is out of reach: it is 1131 mm from the shoulder and the arm reaches at most 850 mm\n\
+         Hint: choose a point between 150 and 850 mm from the shoulder (which is 100 mm above the base); call get_arm_state to see where the arm is"
+    );
+    let r = call(&client, "release_object", json!({})).await;
+    assert_eq!(
+        text(&r),
+        "the gripper is empty; there is nothing to release\nHint: call get_arm_state to see what the arm holds"
+    );
+    let r = call(
+        &client,
+        "grasp_object_force_control",
+        json!({"target_position": {"x": 300, "y": -300, "z": 20}, "grasp_strategy": "suction"}),
+    )
+    .await;
+    assert_eq!(
+        text(&r),
+        "suction cannot hold sponge: its surface is porous\nHint: use grasp_strategy \"adaptive\" or \"parallel\""
+    );
+    client.cancel().await.unwrap();
+}
+
+/// (tool, arguments, the exact isError text)
+fn invalid_calls() -> Vec<(&'static str, Value, &'static str)> {
+    const FIX: &str = "\nThe tool did not run. Fix the arguments above and call it again.";
+    let _ = FIX;
+    vec![
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": 400, "y": 0, "z": 25}, "force": 100}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - force: must be between 5 and 30 N, got 100\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": 400, "y": 0, "z": 25}, "force": "15N"}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - force: must be a number in N, got string \"15N\" (hint: send a bare number in N, e.g. 15)\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": "a", "y": 0, "z": -5}}),
+            "Invalid arguments for tool `grasp_object_force_control` (2 problems):\n\
+             - target_position.x: must be a number in mm, got string \"a\"\n\
+             - target_position.z: must be between 0 and 950 mm, got -5\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - target_position: required argument is missing; expected an object with fields x, y, z\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": 400, "y": 0, "z": 25}, "grip": 10}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - grip: unknown argument; allowed: target_position, force, grasp_strategy, timeout\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": 400, "y": 0, "z": 25}, "grasp_strategy": "magnetic"}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - grasp_strategy: must be one of \"parallel\", \"suction\", \"adaptive\", got \"magnetic\"\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": 400, "y": 0, "z": 25}, "grasp_strategy": "Suction"}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - grasp_strategy: must be one of \"parallel\", \"suction\", \"adaptive\", got \"Suction\" (hint: did you mean \"suction\"?)\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": {"x": 400, "y": 0, "z": 25}, "frce": 10}),
+            "Invalid arguments for tool `grasp_object_force_control` (1 problem):\n\
+             - frce: unknown argument; allowed: target_position, force, grasp_strategy, timeout (hint: did you mean \"force\"?)\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "grasp_object_force_control",
+            json!({"target_position": [400, 0, 25], "force": 2, "timeout": 0}),
+            "Invalid arguments for tool `grasp_object_force_control` (3 problems):\n\
+             - target_position: must be an object, got an array\n\
+             - force: must be between 5 and 30 N, got 2\n\
+             - timeout: must be between 1 and 60 s, got 0\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "move_arm_to_pose",
+            json!({"x": 100, "y": 0, "z": 300, "speed": 5}),
+            "Invalid arguments for tool `move_arm_to_pose` (1 problem):\n\
+             - speed: must be between 0.1 and 1, got 5\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "move_arm_to_pose",
+            json!({"x": 100, "z": 300}),
+            "Invalid arguments for tool `move_arm_to_pose` (1 problem):\n\
+             - y: required argument is missing; expected a number in mm\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "move_arm_to_pose",
+            json!({"x": 9000, "y": -9000, "z": 1e6}),
+            "Invalid arguments for tool `move_arm_to_pose` (3 problems):\n\
+             - x: must be between -850 and 850 mm, got 9000\n\
+             - y: must be between -850 and 850 mm, got -9000\n\
+             - z: must be between 0 and 950 mm, got 1000000\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "move_arm_to_pose",
+            json!({"x": true, "y": null, "z": [1]}),
+            "Invalid arguments for tool `move_arm_to_pose` (3 problems):\n\
+             - x: must be a number in mm, got true\n\
+             - y: must be a number in mm, got null\n\
+             - z: must be a number in mm, got an array\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "plan_trajectory",
+            json!({"waypoints": [{"x": 400, "y": 0, "z": 200}]}),
+            "Invalid arguments for tool `plan_trajectory` (1 problem):\n\
+             - waypoints: must have at least 2 items, got 1\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "plan_trajectory",
+            json!({"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 0}]}),
+            "Invalid arguments for tool `plan_trajectory` (1 problem):\n\
+             - waypoints[1].z: required field is missing; expected a number in mm\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "read_ft_sensor",
+            json!({"axes": ["Fx", "Fw"], "filter": "median"}),
+            "Invalid arguments for tool `read_ft_sensor` (2 problems):\n\
+             - filter: must be one of \"raw\", \"kalman\", \"moving_average\", got \"median\"\n\
+             - axes[1]: must be one of \"Fx\", \"Fy\", \"Fz\", \"Mx\", \"My\", \"Mz\", got \"Fw\"\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "read_ft_sensor",
+            json!({"axes": []}),
+            "Invalid arguments for tool `read_ft_sensor` (1 problem):\n\
+             - axes: must have at least 1 items, got 0\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+        (
+            "get_arm_state",
+            json!({"verbose": true}),
+            "Invalid arguments for tool `get_arm_state` (1 problem):\n\
+             - verbose: unknown argument; this tool takes no arguments\n\
+             The tool did not run. Fix the arguments above and call it again.",
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn invalid_calls_get_exact_model_facing_errors() {
+    let client = connect(arm()).await;
+    let cases = invalid_calls();
+    assert!(cases.len() >= 15);
+    for (tool, args, expected) in cases {
+        let r = call(&client, tool, args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{tool} {args}");
+        assert_eq!(r.structured_content, None);
+        assert_eq!(text(&r), expected, "{tool} {args}");
+    }
+    // The server is still fine, and nothing moved.
+    let r = call(&client, "get_arm_state", json!({})).await;
+    assert_eq!(
+        r.structured_content.unwrap()["position"],
+        json!({"x": 300.0, "y": 0.0, "z": 400.0})
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn lax_coercion_accepts_numeric_strings_and_nulls() {
+    let client = connect(arm()).await;
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": "400", "y": 0, "z": "200.5", "speed": null}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(
+        r.structured_content.unwrap()["position"],
+        json!({"x": 400.0, "y": 0.0, "z": 200.5})
+    );
+    client.cancel().await.unwrap();
+
+    let strict = connect(arm().strict(true)).await;
+    let r = call(
+        &strict,
+        "move_arm_to_pose",
+        json!({"x": "400", "y": 0, "z": 200}),
+    )
+    .await;
+    assert_eq!(
+        text(&r),
+        "Invalid arguments for tool `move_arm_to_pose` (1 problem):\n\
+         - x: must be a number in mm, got string \"400\" (hint: send a bare number in mm, e.g. 400)\n\
+         The tool did not run. Fix the arguments above and call it again."
+    );
+    strict.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_tool_is_invalid_params_naming_the_tools() {
+    let client = connect(arm()).await;
+    let err = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("move_arm"))
+        .await
+        .unwrap_err();
+    match err {
+        rmcp::ServiceError::McpError(e) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert_eq!(
+                e.message,
+                "unknown tool `move_arm`; available tools: move_arm_to_pose, grasp_object_force_control, \
+                 release_object, stop_arm, read_ft_sensor, plan_trajectory, get_arm_state"
+            );
+        }
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+    client.cancel().await.unwrap();
+}

@@ -1,0 +1,11 @@
+use toolwright::tool;
+
+struct Arm;
+
+impl Arm {
+    /// Stop.
+    #[tool]
+    fn stop(&self) {}
+}
+
+fn main() {}
