@@ -258,6 +258,7 @@ impl ParamDecl {
                 examples: #examples,
                 serde_default: #serde_default,
                 skip_serializing_if: #skip_serializing_if,
+                ..::core::default::Default::default()
             }
         }
     }
@@ -281,7 +282,7 @@ pub fn type_info_tokens(ty: &Type) -> TokenStream {
     quote_spanned! {ty.span()=>
         {
             #[allow(unused_imports)]
-            use ::toolwright::__private::{ParamOptional as _, ParamPlain as _};
+            use ::toolwright::__private::{ParamOptional as _, ParamContext as _, ParamPlain as _};
             (&::toolwright::__private::Probe::<#ty>::new()).type_info()
         }
     }

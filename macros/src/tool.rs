@@ -316,7 +316,13 @@ impl ToolModel {
                     quote!(__tw_args.take_all::<#ty>())
                 } else {
                     let json = &param.json_name;
-                    quote!(__tw_args.take::<#ty>(#json))
+                    quote_spanned! {ty.span()=>
+                        {
+                            #[allow(unused_imports)]
+                            use ::toolwright::__private::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+                            (&::toolwright::__private::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
+                        }
+                    }
                 }
             });
             quote! {
@@ -335,6 +341,7 @@ impl ToolModel {
                         title: #title,
                         description: #description,
                         #(#hints,)*
+                        ..::core::default::Default::default()
                     },
                     params: #params,
                     output: #output,

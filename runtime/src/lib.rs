@@ -1,5 +1,6 @@
 #![doc = include_str!("../../README.md")]
 
+pub mod context;
 pub mod error;
 pub mod output;
 pub mod schema;
@@ -10,6 +11,7 @@ pub mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use context::Context;
 pub use error::ToolError;
 pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox};
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};

@@ -20,6 +20,7 @@ pub use crate::error::ToolError;
 pub use crate::schema::{
     Bound, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant, VariantShape,
 };
+pub use crate::context::Context;
 pub use crate::toolbox::{Args, CallError, Handler, HandlerFuture, Params, ToolDef, ToolMeta};
 
 use schemars::generate::SchemaGenerator;
@@ -47,31 +48,96 @@ impl<T> Default for Probe<T> {
 
 /// `Option<T>` parameters: optional, with `T`'s schema.
 pub trait ParamOptional {
+    /// The type whose schema is published.
+    type Schema;
+    /// The parameter's type.
+    type Value;
     /// The parameter's type information.
-    fn type_info(&self) -> TypeInfo;
+    fn type_info(&self) -> TypeInfo
+    where
+        Self::Schema: JsonSchema;
+    /// Takes the argument from a call.
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Self::Value, ()>
+    where
+        Self::Value: DeserializeOwned;
 }
 
-impl<T: JsonSchema> ParamOptional for Probe<Option<T>> {
+impl<T> ParamOptional for Probe<Option<T>> {
+    type Schema = T;
+    type Value = Option<T>;
+    fn type_info(&self) -> TypeInfo
+    where
+        T: JsonSchema,
+    {
+        TypeInfo {
+            optional: true,
+            context: false,
+            schema: crate::schema::subschema::<T>,
+        }
+    }
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Option<T>, ()>
+    where
+        Option<T>: DeserializeOwned,
+    {
+        args.take(name)
+    }
+}
+
+/// The [`Context`](crate::Context) parameter: not published, filled from the call.
+pub trait ParamContext {
+    /// The parameter's type information.
+    fn type_info(&self) -> TypeInfo;
+    /// The call's context.
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<crate::Context, ()>;
+}
+
+impl ParamContext for Probe<crate::Context> {
     fn type_info(&self) -> TypeInfo {
         TypeInfo {
             optional: true,
-            schema: crate::schema::subschema::<T>,
+            context: true,
+            schema: crate::schema::subschema::<()>,
         }
+    }
+    fn take_arg(&self, args: &mut Args, _name: &str) -> Result<crate::Context, ()> {
+        Ok(args.context().clone())
     }
 }
 
 /// Any other parameter type: required unless defaulted.
 pub trait ParamPlain {
+    /// The type whose schema is published.
+    type Schema;
+    /// The parameter's type.
+    type Value;
     /// The parameter's type information.
-    fn type_info(&self) -> TypeInfo;
+    fn type_info(&self) -> TypeInfo
+    where
+        Self::Schema: JsonSchema;
+    /// Takes the argument from a call.
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Self::Value, ()>
+    where
+        Self::Value: DeserializeOwned;
 }
 
-impl<T: JsonSchema> ParamPlain for &Probe<T> {
-    fn type_info(&self) -> TypeInfo {
+impl<T> ParamPlain for &Probe<T> {
+    type Schema = T;
+    type Value = T;
+    fn type_info(&self) -> TypeInfo
+    where
+        T: JsonSchema,
+    {
         TypeInfo {
             optional: false,
+            context: false,
             schema: crate::schema::subschema::<T>,
         }
+    }
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<T, ()>
+    where
+        T: DeserializeOwned,
+    {
+        args.take(name)
     }
 }
 
@@ -90,6 +156,7 @@ impl<T: Serialize + JsonSchema, E: Into<ToolError>> ReturnResult for Probe<Resul
     fn output_info(&self) -> TypeInfo {
         TypeInfo {
             optional: false,
+            context: false,
             schema: crate::schema::subschema::<T>,
         }
     }
@@ -116,6 +183,7 @@ impl<T: Serialize + JsonSchema> ReturnPlain for &Probe<T> {
     fn output_info(&self) -> TypeInfo {
         TypeInfo {
             optional: false,
+            context: false,
             schema: crate::schema::subschema::<T>,
         }
     }

@@ -105,6 +105,8 @@ pub struct FieldSpec {
 pub struct TypeInfo {
     /// `Option<T>`: the property is optional, and the schema is `T`'s (not nullable on input).
     pub optional: bool,
+    /// A [`Context`](crate::Context) parameter: filled from the call, not published.
+    pub context: bool,
     /// Generates the (inner) type's schema.
     pub schema: fn(&mut SchemaGenerator) -> Schema,
 }
@@ -113,6 +115,7 @@ impl std::fmt::Debug for TypeInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypeInfo")
             .field("optional", &self.optional)
+            .field("context", &self.context)
             .finish_non_exhaustive()
     }
 }
@@ -555,6 +558,9 @@ pub fn object_schema(
     let mut properties = Map::new();
     let mut required = Vec::new();
     for field in fields {
+        if field.info.context {
+            continue;
+        }
         if field.flatten {
             let inner = type_schema(generator, field.info)?;
             merge_flattened(&inner, &mut properties, &mut required).map_err(|message| {
@@ -793,6 +799,7 @@ mod tests {
     fn info<T: JsonSchema>() -> TypeInfo {
         TypeInfo {
             optional: false,
+            context: false,
             schema: subschema::<T>,
         }
     }
@@ -934,6 +941,7 @@ mod tests {
             &spec,
             TypeInfo {
                 optional: true,
+                context: false,
                 schema: subschema::<String>,
             },
         )

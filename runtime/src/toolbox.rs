@@ -7,11 +7,12 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use futures::FutureExt as _;
+use tracing::Instrument as _;
 use futures::future::BoxFuture;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    Implementation, JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion,
     ResultType, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
@@ -20,6 +21,7 @@ use schemars::generate::Contract;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::context::{Context, new_trace_id};
 use crate::error::ToolError;
 use crate::output::OutputMode;
 use crate::schema::{self, Field, TypeInfo};
@@ -85,20 +87,27 @@ impl From<ToolError> for CallError {
     }
 }
 
-/// A call's validated arguments, handed to the generated handler.
+/// A call's validated arguments and its context, handed to the generated handler.
 #[derive(Debug)]
 pub struct Args {
     map: Map<String, Value>,
     errors: Vec<Violation>,
+    context: Context,
 }
 
 impl Args {
     /// Wraps validated arguments.
-    pub fn new(map: Map<String, Value>) -> Self {
+    pub fn new(map: Map<String, Value>, context: Context) -> Self {
         Self {
             map,
             errors: Vec::new(),
+            context,
         }
+    }
+
+    /// The call's context.
+    pub fn context(&self) -> &Context {
+        &self.context
     }
 
     /// Takes and deserializes one argument (`null` when absent, so `Option` gives `None`).
@@ -433,7 +442,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Option<JsonObject>,
     ) -> Result<CallToolResult, ErrorData> {
-        Inner::call(&self.inner, name, arguments).await
+        Inner::call(&self.inner, name, arguments, CallSite::default()).await
     }
 
     /// Serves over stdin/stdout until the client disconnects. Logs must go to stderr.
@@ -460,9 +469,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             router.add_route(ToolRoute::new_dyn(entry.tool.clone(), move |ctx| {
                 let inner = Arc::clone(&inner);
                 let name = Arc::clone(&name);
+                let site = CallSite::from_request(&ctx.request_context, None);
                 let arguments = ctx.arguments;
                 Box::pin(async move {
-                    Inner::call(&inner, &name, arguments)
+                    Inner::call(&inner, &name, arguments, site)
                         .await
                         .map(CallToolResponse::from)
                 })
@@ -529,40 +539,116 @@ impl<S: Send + Sync + 'static> Inner<S> {
         this: &Arc<Self>,
         name: &str,
         arguments: Option<JsonObject>,
+        site: CallSite,
     ) -> Result<CallToolResult, ErrorData> {
         let Some(&i) = this.index.get(name) else {
             return Err(this.unknown_tool(name));
         };
         let entry = &this.entries[i];
+        let trace_id = site.trace_id.unwrap_or_else(new_trace_id);
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = name,
+            trace_id = %trace_id,
+            outcome = tracing::field::Empty,
+            duration_us = tracing::field::Empty,
+        );
+        let started = std::time::Instant::now();
+        let context = Context::new(
+            Arc::clone(&entry.name),
+            trace_id,
+            site.peer,
+            site.progress_token,
+            site.cancel,
+        );
+        let (outcome, result) = Self::run(this, entry, arguments, context.clone())
+            .instrument(span.clone())
+            .await;
+        let elapsed = started.elapsed();
+        span.record("outcome", outcome);
+        span.record("duration_us", elapsed.as_micros() as u64);
+        span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
+        let mut meta = MetaObject::new();
+        meta.0
+            .insert(TRACE_ID_META.to_owned(), Value::from(context.trace_id()));
+        Ok(result.with_meta(Some(meta)))
+    }
+
+    /// Validates, runs the body, shapes the result; returns the outcome's name for the span.
+    async fn run(
+        this: &Arc<Self>,
+        entry: &Entry<S>,
+        arguments: Option<JsonObject>,
+        context: Context,
+    ) -> (&'static str, CallToolResult) {
+        let name = &*entry.name;
         let mut value = Value::Object(arguments.unwrap_or_default());
         if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
-            tracing::debug!(
-                tool = name,
-                problems = violations.len(),
-                "invalid arguments"
-            );
-            return Ok(invalid_arguments(name, &violations));
+            tracing::debug!(problems = violations.len(), "invalid arguments");
+            return ("invalid_arguments", invalid_arguments(name, &violations));
         }
         let Value::Object(map) = value else {
             // The validator only accepts objects at the root.
-            return Ok(invalid_arguments(name, &[]));
+            return ("invalid_arguments", invalid_arguments(name, &[]));
         };
-        let future = (entry.handler)(Arc::clone(&this.state), Args::new(map));
+        let future = (entry.handler)(Arc::clone(&this.state), Args::new(map, context));
         match AssertUnwindSafe(future).catch_unwind().await {
-            Ok(Ok(value)) => Ok(entry.output.result(value)),
-            Ok(Err(CallError::Invalid(violations))) => Ok(invalid_arguments(name, &violations)),
-            Ok(Err(CallError::Tool(error))) => Ok(CallToolResult::error(vec![ContentBlock::text(
-                error.to_string(),
-            )])),
+            Ok(Ok(value)) => ("ok", entry.output.result(value)),
+            Ok(Err(CallError::Invalid(violations))) => {
+                ("invalid_arguments", invalid_arguments(name, &violations))
+            }
+            Ok(Err(CallError::Tool(error))) => (
+                "tool_error",
+                CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
+            ),
             Err(panic) => {
                 let message = panic_message(&*panic);
-                tracing::error!(tool = name, panic = %message, "tool panicked");
-                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "Tool `{name}` failed with an internal error and did not complete: \
-                     {message}. The server is still running; do not retry with the same \
-                     arguments."
-                ))]))
+                tracing::error!(panic = %message, "tool panicked");
+                (
+                    "panic",
+                    CallToolResult::error(vec![ContentBlock::text(format!(
+                        "Tool `{name}` failed with an internal error and did not complete: \
+                         {message}. The server is still running; do not retry with the same \
+                         arguments."
+                    ))]),
+                )
             }
+        }
+    }
+}
+
+/// The `_meta` key of a result that carries the call's trace id.
+pub const TRACE_ID_META: &str = "io.toolwright/traceId";
+
+/// Where a call came from: the client connection, its progress token and cancellation.
+#[derive(Default)]
+struct CallSite {
+    peer: Option<rmcp::Peer<RoleServer>>,
+    progress_token: Option<rmcp::model::ProgressToken>,
+    cancel: tokio_util::sync::CancellationToken,
+    trace_id: Option<String>,
+}
+
+impl CallSite {
+    fn from_request(
+        context: &RequestContext<RoleServer>,
+        request_meta: Option<&rmcp::model::RequestMetaObject>,
+    ) -> Self {
+        let progress_token = request_meta
+            .and_then(|m| m.get_progress_token())
+            .or_else(|| context.meta.get_progress_token());
+        // W3C trace context (SEP-414): adopt the client's trace id when it sends one.
+        let trace_id = request_meta
+            .and_then(|m| m.get_traceparent())
+            .or_else(|| context.meta.get_traceparent())
+            .and_then(|tp| tp.split('-').nth(1))
+            .filter(|id| id.len() == 32)
+            .map(str::to_owned);
+        CallSite {
+            peer: Some(context.peer.clone()),
+            progress_token,
+            cancel: context.ct.clone(),
+            trace_id,
         }
     }
 }
@@ -628,9 +714,10 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Inner::call(&self.inner, &request.name, request.arguments)
+        let site = CallSite::from_request(&context, request.meta.as_ref());
+        Inner::call(&self.inner, &request.name, request.arguments, site)
             .await
             .map(CallToolResponse::from)
     }

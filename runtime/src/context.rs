@@ -1,0 +1,144 @@
+//! [`Context`]: what a tool body can know about its call.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::{Peer, RoleServer};
+use tokio_util::sync::CancellationToken;
+
+/// The call a tool body is running for. Declare a parameter of this type (any name) to get it;
+/// it is never part of the tool's input schema.
+///
+/// ```rust,no_run
+/// # use toolwright::{Context, ToolError, tool};
+/// /// Move through the waypoints.
+/// #[tool]
+/// async fn sweep(
+///     /// Number of waypoints.
+///     #[param(range = 1..=100)]
+///     steps: u32,
+///     ctx: Context,
+/// ) -> Result<String, ToolError> {
+///     for i in 0..steps {
+///         if ctx.is_cancelled() {
+///             return Err(ToolError::new("cancelled"));
+///         }
+///         ctx.progress(f64::from(i + 1), Some(f64::from(steps)), None).await;
+///     }
+///     Ok(format!("swept, trace {}", ctx.trace_id()))
+/// }
+/// ```
+#[derive(Clone)]
+pub struct Context {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    tool: Arc<str>,
+    trace_id: String,
+    peer: Option<Peer<RoleServer>>,
+    progress_token: Option<ProgressToken>,
+    cancel: CancellationToken,
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("tool", &self.inner.tool)
+            .field("trace_id", &self.inner.trace_id)
+            .field("progress_token", &self.inner.progress_token)
+            .finish_non_exhaustive()
+    }
+}
+
+static NEXT_TRACE: AtomicU64 = AtomicU64::new(1);
+
+/// A new trace id: unique in this process, ordered, and distinguishable across restarts.
+pub(crate) fn new_trace_id() -> String {
+    use std::sync::OnceLock;
+    static PREFIX: OnceLock<String> = OnceLock::new();
+    let prefix = PREFIX.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!("{:08x}", (nanos as u64 ^ u64::from(std::process::id())) & 0xffff_ffff)
+    });
+    format!("{prefix}-{:06x}", NEXT_TRACE.fetch_add(1, Ordering::Relaxed))
+}
+
+impl Context {
+    pub(crate) fn new(
+        tool: Arc<str>,
+        trace_id: String,
+        peer: Option<Peer<RoleServer>>,
+        progress_token: Option<ProgressToken>,
+        cancel: CancellationToken,
+    ) -> Self {
+        Context {
+            inner: Arc::new(Inner {
+                tool,
+                trace_id,
+                peer,
+                progress_token,
+                cancel,
+            }),
+        }
+    }
+
+    /// A context for a call made in-process (no client): no progress, never cancelled.
+    pub fn detached(tool: &str) -> Self {
+        Self::new(Arc::from(tool), new_trace_id(), None, None, CancellationToken::new())
+    }
+
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &str {
+        &self.inner.tool
+    }
+
+    /// This call's trace id, also logged in its `tracing` span and returned in the result's
+    /// `_meta`, so client and server logs can be joined.
+    pub fn trace_id(&self) -> &str {
+        &self.inner.trace_id
+    }
+
+    /// The client connection, for logging or sampling through rmcp (`None` in-process).
+    pub fn peer(&self) -> Option<&Peer<RoleServer>> {
+        self.inner.peer.as_ref()
+    }
+
+    /// Whether the client asked for progress notifications (sent a progress token).
+    pub fn wants_progress(&self) -> bool {
+        self.inner.progress_token.is_some()
+    }
+
+    /// Reports progress as an MCP `notifications/progress`, when the client sent a progress
+    /// token; otherwise does nothing. `progress` should increase with every call.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        let (Some(peer), Some(token)) = (&self.inner.peer, &self.inner.progress_token) else {
+            return;
+        };
+        let mut param = ProgressNotificationParam::new(token.clone(), progress);
+        param.total = total;
+        param.message = message;
+        if let Err(e) = peer.notify_progress(param).await {
+            tracing::debug!(error = %e, "progress notification not delivered");
+        }
+    }
+
+    /// Whether the client cancelled this call (`notifications/cancelled`).
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancel.is_cancelled()
+    }
+
+    /// Completes when the client cancels this call.
+    pub async fn cancelled(&self) {
+        self.inner.cancel.cancelled().await;
+    }
+
+    /// The cancellation token of this call.
+    pub fn cancellation_token(&self) -> &CancellationToken {
+        &self.inner.cancel
+    }
+}
