@@ -1,0 +1,446 @@
+"""The robot_arm example driven over stdio by the official Python MCP SDK (PyPI `mcp`).
+
+Runs unchanged against the 1.x line (`ClientSession` + `initialize`) and the 2.x line (`mcp.Client`,
+both in its default `auto` mode, which probes `server/discover` first, and in `legacy` mode, which
+sends `initialize`). Every test starts its own server process.
+
+    ROBOT_ARM_BIN=target/debug/examples/robot_arm python -m pytest tests/interop/python
+
+ROBOT_ARM_BIN is the built example (`cargo build --example robot_arm`); it defaults to
+`target/debug/examples/robot_arm` under the repository root. `.ci/run` runs this file once per
+pinned requirements file (`requirements-mcp1.txt`, `requirements-mcp2.txt`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import json
+import os
+import tempfile
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import jsonschema
+import pytest
+from jsonschema import Draft202012Validator
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+MCP_VERSION = importlib.metadata.version("mcp")
+MCP_MAJOR = int(MCP_VERSION.split(".")[0])
+
+REPO = Path(__file__).resolve().parents[3]
+BIN = Path(os.environ.get("ROBOT_ARM_BIN", REPO / "target" / "debug" / "examples" / "robot_arm"))
+
+# How each SDK line connects: 1.x has one way; 2.x probes server/discover ("auto") or not ("legacy").
+MODES = ["initialize"] if MCP_MAJOR == 1 else ["auto", "legacy"]
+
+TOOLS = [
+    "move_arm_to_pose",
+    "grasp_object_force_control",
+    "release_object",
+    "stop_arm",
+    "read_ft_sensor",
+    "plan_trajectory",
+    "get_arm_state",
+]
+
+HOME = {"x": 300.0, "y": 0.0, "z": 400.0}
+CUBE = {"x": 400, "y": 0, "z": 25}
+FIX = "The tool did not run. Fix the arguments above and call it again."
+
+# Every test gets this long, connection included; a hung server fails the test instead of CI.
+TEST_TIMEOUT_S = 60
+
+
+def attr(obj: Any, *names: str) -> Any:
+    """A field under its 1.x name (camelCase) or its 2.x name (snake_case)."""
+    for name in names:
+        if hasattr(obj, name):
+            return getattr(obj, name)
+    raise AttributeError(f"{type(obj).__name__} has none of {names}")
+
+
+@dataclass
+class Result:
+    """A tools/call result, the same for both SDK lines."""
+
+    is_error: bool
+    structured: Any
+    texts: list[str]
+
+    @property
+    def text(self) -> str:
+        assert len(self.texts) == 1, f"expected one text block, got {self.texts}"
+        return self.texts[0]
+
+
+class Conn:
+    """A connected client session, the same for both SDK lines."""
+
+    def __init__(self, session: Any, *, protocol_version: str, server_info: Any, instructions: Any,
+                 capabilities: Any, discovered: bool):
+        self._session = session
+        self.protocol_version = protocol_version
+        self.server_info = server_info
+        self.instructions = instructions
+        self.capabilities = capabilities
+        self.discovered = discovered
+
+    async def list_tools(self) -> list[Any]:
+        return list((await self._session.list_tools()).tools)
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> Result:
+        r = await self._session.call_tool(name, arguments)
+        texts = [block.text for block in r.content if getattr(block, "type", None) == "text"]
+        assert len(texts) == len(r.content), f"non-text content: {r.content}"
+        return Result(
+            is_error=bool(attr(r, "isError", "is_error")),
+            structured=attr(r, "structuredContent", "structured_content"),
+            texts=texts,
+        )
+
+    async def state(self) -> dict[str, Any]:
+        r = await self.call("get_arm_state", {})
+        assert not r.is_error, r
+        return r.structured
+
+
+@asynccontextmanager
+async def connect(mode: str):
+    assert BIN.is_file(), f"{BIN} does not exist: run `cargo build --example robot_arm` or set ROBOT_ARM_BIN"
+    params = StdioServerParameters(
+        command=str(BIN),
+        args=[],
+        env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"},
+    )
+    with tempfile.TemporaryFile("w+") as errlog:
+        try:
+            if MCP_MAJOR == 1:
+                async with stdio_client(params, errlog=errlog) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        init = await session.initialize()
+                        yield Conn(
+                            session,
+                            protocol_version=init.protocolVersion,
+                            server_info=init.serverInfo,
+                            instructions=init.instructions,
+                            capabilities=init.capabilities,
+                            discovered=False,
+                        )
+            else:
+                from mcp import Client
+
+                # The server is a subprocess; `errlog` only exists on the stdio transport.
+                transport = stdio_client(params, errlog=errlog)
+                async with Client(transport, mode=mode) as client:
+                    yield Conn(
+                        client,
+                        protocol_version=client.protocol_version,
+                        server_info=client.server_info,
+                        instructions=client.instructions,
+                        capabilities=client.server_capabilities,
+                        discovered=client.session.discover_result is not None,
+                    )
+        except BaseException:
+            errlog.seek(0)
+            server_log = errlog.read()
+            if server_log:
+                print(f"--- robot_arm stderr ---\n{server_log}")
+            raise
+
+
+def run(coro_fn, mode: str) -> None:
+    """Runs an async test body against a fresh server, with a deadline."""
+
+    async def main() -> None:
+        with anyio.fail_after(TEST_TIMEOUT_S):
+            async with connect(mode) as conn:
+                await coro_fn(conn)
+
+    asyncio.run(main())
+
+
+def check_output(tool: dict[str, Any], result: Result) -> dict[str, Any]:
+    """A successful result: structuredContent valid against the tool's outputSchema, mirrored as text."""
+    assert not result.is_error, result
+    schema = tool["outputSchema"]
+    Draft202012Validator(schema).validate(result.structured)
+    assert json.loads(result.text) == result.structured, "the text block mirrors structuredContent"
+    return result.structured
+
+
+def tool_dicts(tools: list[Any]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for t in tools:
+        out[t.name] = {
+            "inputSchema": attr(t, "inputSchema", "input_schema"),
+            "outputSchema": attr(t, "outputSchema", "output_schema"),
+            "annotations": t.annotations,
+        }
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_handshake(mode: str) -> None:
+    async def body(conn: Conn) -> None:
+        print(f"mcp {MCP_VERSION} mode={mode}: protocol {conn.protocol_version}, discover={conn.discovered}")
+        assert conn.server_info is not None
+        assert conn.server_info.name == "toolwright-examples"
+        assert conn.server_info.version == "0.1.0"
+        assert conn.capabilities.tools is not None, "the server announces tools"
+        assert conn.instructions and "get_arm_state" in conn.instructions
+        if MCP_MAJOR == 1:
+            from mcp.types import LATEST_PROTOCOL_VERSION
+
+            # The server agreed to the newest version this client proposes.
+            assert conn.protocol_version == LATEST_PROTOCOL_VERSION
+            assert not conn.discovered
+        else:
+            from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+            if mode == "auto":
+                # rmcp answers server/discover, so the 2.x client stays on the modern protocol.
+                assert conn.discovered, "server/discover was answered"
+                assert conn.protocol_version in MODERN_PROTOCOL_VERSIONS
+            else:
+                assert not conn.discovered
+                assert conn.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS
+
+    run(body, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_schema_is_valid_json_schema_2020_12(mode: str) -> None:
+    # The meta-schema check is not vacuous: it rejects a broken schema.
+    with pytest.raises(jsonschema.SchemaError):
+        Draft202012Validator.check_schema({"type": "object", "properties": {"x": {"type": "pointer"}}})
+    with pytest.raises(jsonschema.SchemaError):
+        Draft202012Validator.check_schema({"type": "number", "minimum": "5"})
+
+    async def body(conn: Conn) -> None:
+        tools = tool_dicts(await conn.list_tools())
+        assert list(tools) == TOOLS
+        for name, tool in tools.items():
+            schema = tool["inputSchema"]
+            Draft202012Validator.check_schema(schema)
+            assert schema["type"] == "object", name
+            assert schema.get("additionalProperties") is False, name
+            rendered = json.dumps(schema)
+            assert "$ref" not in rendered and "$defs" not in rendered, name
+            out = tool["outputSchema"]
+            assert out is not None, f"{name} has an outputSchema"
+            Draft202012Validator.check_schema(out)
+            assert out["type"] == "object", name
+        # The published constraints, as the client sees them.
+        force = tools["grasp_object_force_control"]["inputSchema"]["properties"]["force"]
+        assert (force["minimum"], force["maximum"], force["default"], force["x-unit"]) == (5, 30, 15, "N")
+        waypoints = tools["plan_trajectory"]["inputSchema"]["properties"]["waypoints"]
+        assert (waypoints["minItems"], waypoints["maxItems"]) == (2, 100)
+        assert tools["get_arm_state"]["annotations"] is not None
+        assert attr(tools["get_arm_state"]["annotations"], "readOnlyHint", "read_only_hint") is True
+
+    run(body, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tool_with_valid_arguments(mode: str) -> None:
+    async def body(conn: Conn) -> None:
+        tools = tool_dicts(await conn.list_tools())
+        called = set()
+
+        async def call(name: str, args: dict[str, Any]) -> dict[str, Any]:
+            called.add(name)
+            return check_output(tools[name], await conn.call(name, args))
+
+        state = await call("get_arm_state", {})
+        assert state["position"] == HOME
+        assert [o["name"] for o in state["objects"]] == ["red_cube", "glass_bottle", "sponge"]
+        assert state["gripper"] == {"closed": False, "force": 0.0}
+
+        moved = await call("move_arm_to_pose", {"x": 400, "y": 0, "z": 200})
+        assert moved == {"position": {"x": 400.0, "y": 0.0, "z": 200.0}, "distance": 223.6, "duration": 0.89}
+        moved = await call("move_arm_to_pose", {"x": 400, "y": 0, "z": 200, "speed": 1.0})
+        assert moved["distance"] == 0.0
+
+        grasp = await call("grasp_object_force_control", {"target_position": CUBE})
+        assert grasp["object"] == "red_cube"
+        assert grasp["applied_force"] == 15.0, "the default force was applied"
+        assert grasp["strategy"] == "parallel"
+
+        reading = await call("read_ft_sensor", {"axes": ["Fz", "Mx"], "filter": "raw"})
+        assert reading["filter"] == "raw"
+        assert [r["axis"] for r in reading["readings"]] == ["Fz", "Mx"]
+        assert [r["unit"] for r in reading["readings"]] == ["N", "N·m"]
+        reading = await call("read_ft_sensor", {})
+        assert reading["filter"] == "kalman"
+        assert len(reading["readings"]) == 6
+        fz = reading["readings"][2]["value"]
+        assert abs(fz + 0.2 * 9.81) < 0.2, f"the held cube pulls down on Fz: {fz}"
+
+        plan = await call(
+            "plan_trajectory",
+            {"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 300, "z": 200}, {"x": 200, "y": 300, "z": 200}]},
+        )
+        assert plan["total_length"] == 500.0
+        assert [(s["from"], s["to"], s["length"]) for s in plan["segments"]] == [(0, 1, 300.0), (1, 2, 200.0)]
+
+        released = await call("release_object", {})
+        assert released["object"] == "red_cube"
+        assert released["position"] == {"x": 400.0, "y": 0.0, "z": 25.0}
+
+        stopped = await call("stop_arm", {})
+        assert stopped["interrupted_motion"] is False
+
+        state = await call("get_arm_state", {})
+        assert state["gripper"]["closed"] is False
+        assert len(state["objects"]) == 3
+        assert called == set(TOOLS), f"not called: {set(TOOLS) - called}"
+
+    run(body, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_lax_coercions_over_the_wire(mode: str) -> None:
+    async def body(conn: Conn) -> None:
+        r = await conn.call("move_arm_to_pose", {"x": "400", "y": 0, "z": "200.5", "speed": None})
+        assert not r.is_error, r
+        assert r.structured["position"] == {"x": 400.0, "y": 0.0, "z": 200.5}
+        assert r.structured["duration"] == 0.89, "speed null is the default 0.5 (223.2 mm at 250 mm/s)"
+
+    run(body, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tool_errors_are_is_error_results(mode: str) -> None:
+    async def body(conn: Conn) -> None:
+        r = await conn.call("move_arm_to_pose", {"x": 800, "y": 800, "z": 100})
+        assert r.is_error
+        assert r.structured is None
+        assert r.text.startswith("(800, 800, 100) mm is out of reach")
+        assert "\nHint: " in r.text
+        r = await conn.call("release_object", {})
+        assert r.is_error
+        assert r.text.startswith("the gripper is empty")
+        assert (await conn.state())["position"] == HOME
+
+    run(body, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_unknown_tool_is_a_json_rpc_error(mode: str) -> None:
+    async def body(conn: Conn) -> None:
+        with pytest.raises(Exception) as caught:
+            await conn.call("move_arm", {})
+        error = getattr(caught.value, "error", None)
+        assert error is not None, f"not an MCP error: {caught.value!r}"
+        assert error.code == -32602
+        assert "unknown tool `move_arm`" in error.message
+        assert "move_arm_to_pose" in error.message
+        # The session still works.
+        assert (await conn.state())["position"] == HOME
+
+    run(body, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_concurrent_calls_each_get_their_own_answer(mode: str) -> None:
+    async def body(conn: Conn) -> None:
+        results: dict[int, Result] = {}
+
+        async def one(k: int) -> None:
+            waypoints = [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 10 * k, "z": 200}]
+            results[k] = await conn.call("plan_trajectory", {"waypoints": waypoints})
+
+        async with anyio.create_task_group() as tg:
+            for k in range(1, 31):
+                tg.start_soon(one, k)
+        assert sorted(results) == list(range(1, 31))
+        for k, r in results.items():
+            assert not r.is_error, r
+            assert r.structured["total_length"] == 10.0 * k, (k, r.structured)
+
+    run(body, mode)
+
+
+# (tool, arguments, path of the violation, start of its message)
+INVALID_CALLS = [
+    ("grasp_object_force_control", {"target_position": CUBE, "force": 100}, "force",
+     "must be between 5 and 30 N, got 100"),
+    ("grasp_object_force_control", {"target_position": CUBE, "force": 4.999}, "force",
+     "must be between 5 and 30 N, got 4.999"),
+    ("grasp_object_force_control", {"target_position": CUBE, "force": "15N"}, "force",
+     'must be a number in N, got string "15N" (hint: send a bare number in N, e.g. 15)'),
+    ("grasp_object_force_control", {"target_position": CUBE, "force": True}, "force",
+     "must be a number in N, got true"),
+    ("grasp_object_force_control", {"target_position": CUBE, "timeout": 0}, "timeout",
+     "must be between 1 and 60 s, got 0"),
+    ("grasp_object_force_control", {}, "target_position",
+     "required argument is missing; expected an object with fields x, y, z"),
+    ("grasp_object_force_control", {"target_position": CUBE, "grip": 10}, "grip",
+     "unknown argument; allowed: target_position, force, grasp_strategy, timeout"),
+    ("grasp_object_force_control", {"target_position": CUBE, "grasp_strategy": "magnetic"}, "grasp_strategy",
+     'must be one of "parallel", "suction", "adaptive", got "magnetic"'),
+    ("grasp_object_force_control", {"target_position": CUBE, "grasp_strategy": "Suction"}, "grasp_strategy",
+     'must be one of "parallel", "suction", "adaptive", got "Suction" (hint: did you mean "suction"?)'),
+    ("grasp_object_force_control", {"target_position": {"x": "a", "y": 0, "z": 25}}, "target_position.x",
+     'must be a number in mm, got string "a"'),
+    ("grasp_object_force_control", {"target_position": {"x": 400, "y": 0}}, "target_position.z",
+     "required field is missing; expected a number in mm"),
+    ("grasp_object_force_control", {"target_position": {"x": 400, "y": 0, "z": 25, "w": 1}}, "target_position.w",
+     "unknown field; allowed: x, y, z"),
+    ("grasp_object_force_control", {"target_position": [400, 0, 25]}, "target_position",
+     "must be an object, got an array"),
+    ("move_arm_to_pose", {"x": 9000, "y": 0, "z": 300}, "x", "must be between -850 and 850 mm, got 9000"),
+    ("move_arm_to_pose", {"x": 400, "z": 300}, "y", "required argument is missing; expected a number in mm"),
+    ("move_arm_to_pose", {"x": None, "y": 0, "z": 300}, "x", "must be a number in mm, got null"),
+    ("move_arm_to_pose", {"x": 400, "y": 0, "z": 300, "speed": 0}, "speed", "must be between 0.1 and 1, got 0"),
+    ("move_arm_to_pose", {"x": 400, "y": 0, "z": {"mm": 300}}, "z", "must be a number in mm, got an object"),
+    ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}]}, "waypoints",
+     "must have at least 2 items, got 1"),
+    ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}] * 101}, "waypoints",
+     "must have at most 100 items, got 101"),
+    ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 0}]}, "waypoints[1].z",
+     "required field is missing; expected a number in mm"),
+    ("plan_trajectory", {"waypoints": "400,0,200;400,300,200"}, "waypoints", "must be an array"),
+    ("read_ft_sensor", {"axes": ["Fx", "Fw"]}, "axes[1]",
+     'must be one of "Fx", "Fy", "Fz", "Mx", "My", "Mz", got "Fw"'),
+    ("read_ft_sensor", {"axes": []}, "axes", "must have at least 1 items, got 0"),
+    ("read_ft_sensor", {"filter": "median"}, "filter",
+     'must be one of "raw", "kalman", "moving_average", got "median"'),
+    ("get_arm_state", {"verbose": True}, "verbose", "unknown argument; this tool takes no arguments"),
+    ("release_object", {"force": 1}, "force", "unknown argument; this tool takes no arguments"),
+    ("stop_arm", {"now": "yes"}, "now", "unknown argument; this tool takes no arguments"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "tool,args,path,message",
+    INVALID_CALLS,
+    ids=[f"{t}-{p}-{i}" for i, (t, _, p, _) in enumerate(INVALID_CALLS)],
+)
+def test_invalid_arguments_are_refused_naming_the_field(
+    mode: str, tool: str, args: dict[str, Any], path: str, message: str
+) -> None:
+    async def body(conn: Conn) -> None:
+        before = await conn.state()
+        r = await conn.call(tool, args)
+        assert r.is_error, f"{tool} {args} should be refused: {r}"
+        assert r.structured is None
+        lines = r.text.split("\n")
+        assert lines[0].startswith(f"Invalid arguments for tool `{tool}` ("), r.text
+        assert lines[-1] == FIX, r.text
+        assert any(line.startswith(f"- {path}: {message}") for line in lines[1:-1]), r.text
+        # The body did not run (the arm did not move, nothing was grasped) and the server still answers.
+        assert await conn.state() == before
+
+    run(body, mode)
