@@ -281,7 +281,7 @@ fn reported(result: Result<Value, crate::schema::SchemaError>) -> Schema {
     match result {
         Ok(v) => crate::schema::to_schemars(v),
         Err(e) => crate::schema::to_schemars(serde_json::json!({
-            crate::schema::ERROR_KEY: e.to_string()
+            crate::schema::ERROR_KEY: { "path": e.path, "message": e.message }
         })),
     }
 }

@@ -213,14 +213,16 @@ fn normalize_at(schema: &mut Value, path: &mut String) -> Result<(), SchemaError
     let Some(obj) = schema.as_object_mut() else {
         return Ok(());
     };
-    obj.remove("$schema");
+    obj.shift_remove("$schema");
     // `type` first: easier to read in tools/list and diffs.
     if let Some(ty) = obj.shift_remove("type") {
         obj.shift_insert(0, "type".to_owned(), ty);
     }
-    if let Some(message) = obj.get(ERROR_KEY).and_then(Value::as_str) {
+    if let Some(carried) = obj.get(ERROR_KEY) {
+        let inner = carried.get("path").and_then(Value::as_str).unwrap_or_default();
+        let message = carried.get("message").and_then(Value::as_str).unwrap_or_default();
         return Err(SchemaError {
-            path: path.clone(),
+            path: join_path(path, inner),
             message: message.to_owned(),
         });
     }
@@ -241,7 +243,7 @@ fn normalize_at(schema: &mut Value, path: &mut String) -> Result<(), SchemaError
             .and_then(Value::as_object)
             .is_some_and(Map::is_empty)
         {
-            obj.remove(defs);
+            obj.shift_remove(defs);
         }
     }
     if let Some(format) = obj.get("format").and_then(Value::as_str).map(str::to_owned) {
@@ -257,11 +259,11 @@ fn normalize_at(schema: &mut Value, path: &mut String) -> Result<(), SchemaError
                 .get("maximum")
                 .is_some_and(|m| m.as_u64() == Some(u64::MAX))
             {
-                obj.remove("maximum");
+                obj.shift_remove("maximum");
             }
         }
         if !STANDARD_FORMATS.contains(&format.as_str()) {
-            obj.remove("format");
+            obj.shift_remove("format");
         }
     }
     for key in ["items", "additionalProperties", "not", "contains"] {
@@ -381,7 +383,7 @@ fn tighten(obj: &mut Map<String, Value>, bound: Bound, lower: bool) {
         });
         if !keep_old_excl && !old_incl_tighter {
             obj.insert(excl.to_owned(), new);
-            obj.remove(incl);
+            obj.shift_remove(incl);
         }
     } else {
         let old_excl_tighter = existing_excl.as_ref().is_some_and(|old| {
@@ -391,7 +393,7 @@ fn tighten(obj: &mut Map<String, Value>, bound: Bound, lower: bool) {
         let old_incl_tighter = existing_incl.as_ref().is_some_and(|old| !tighter(old));
         if !old_excl_tighter && !old_incl_tighter {
             obj.insert(incl.to_owned(), new);
-            obj.remove(excl);
+            obj.shift_remove(excl);
         }
     }
 }
@@ -532,6 +534,7 @@ fn join_path(head: &str, tail: &str) -> String {
     match (head.is_empty(), tail.is_empty()) {
         (true, _) => tail.to_owned(),
         (_, true) => head.to_owned(),
+        _ if tail.starts_with('[') => format!("{head}{tail}"),
         _ => format!("{head}.{tail}"),
     }
 }
@@ -732,17 +735,12 @@ pub fn data_enum_schema(
                         message: "an internally tagged variant must hold an object".into(),
                     });
                 };
-                let mut props = Map::new();
-                props.insert(tag.to_owned(), tag_schema);
-                if let Some(Value::Object(p)) = obj.remove("properties") {
-                    props.extend(p);
+                if let Some(Value::Object(props)) = obj.get_mut("properties") {
+                    props.shift_insert(0, tag.to_owned(), tag_schema);
                 }
-                obj.insert("properties".into(), Value::Object(props));
-                let mut req = vec![Value::from(tag)];
-                if let Some(Value::Array(r)) = obj.remove("required") {
-                    req.extend(r);
+                if let Some(Value::Array(req)) = obj.get_mut("required") {
+                    req.insert(0, Value::from(tag));
                 }
-                obj.insert("required".into(), Value::Array(req));
                 c
             }
             (EnumTagging::Adjacent(tag, _), None) => json!({

@@ -276,8 +276,13 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     let mut generator = schema::generator(Contract::Deserialize);
     let input = match &def.params {
         Params::Fields(fields) => schema::object_schema(&mut generator, None, fields, false),
-        Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|s| {
+        Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|mut s| {
             if schema::is_object_schema(&s) {
+                // The struct's own doc comment is not the tool's: the tool has its description.
+                if let Some(obj) = s.as_object_mut() {
+                    obj.shift_remove("description");
+                    obj.shift_remove("title");
+                }
                 Ok(s)
             } else {
                 Err(schema::SchemaError {
@@ -446,12 +451,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Serves over stdin/stdout until the client disconnects. Logs must go to stderr.
+    ///
+    /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
+    /// end, not an error.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         use rmcp::ServiceExt as _;
-        let running = self
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
+        let running = match self.serve(rmcp::transport::stdio()).await {
+            Ok(running) => running,
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
+                tracing::info!("stdin closed before a client connected");
+                return Ok(());
+            }
+            Err(e) => return Err(ServeError(e.to_string())),
+        };
         running
             .waiting()
             .await
