@@ -322,6 +322,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
     quote! {
         const _: () = {
             #[automatically_derived]
+            #[allow(clippy::needless_update)]
             impl #p::schemars::JsonSchema for #ident {
                 fn schema_name() -> #p::Cow<'static, str> {
                     #p::Cow::Borrowed(#name)

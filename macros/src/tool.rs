@@ -287,10 +287,6 @@ impl ToolModel {
                 (&::toolwright::__private::Probe::<#ret>::new()).output_info()
             }
         };
-        let asserts = self.params.iter().map(|param| {
-            let ty = &param.ty;
-            quote_spanned!(ty.span()=> const _: () = ::toolwright::__private::assert_param::<#ty>();)
-        });
         let idents: Vec<_> = self.params.iter().map(|p| &p.ident).collect();
         let receiver = match self.receiver {
             Receiver::Ref => quote!(&*__tw_state,),
@@ -334,7 +330,6 @@ impl ToolModel {
         };
         quote! {
             {
-                #(#asserts)*
                 #p::ToolDef::<#state> {
                     meta: #p::ToolMeta {
                         name: #name,

@@ -98,6 +98,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             });
             quote! {
                 #item
+                #[allow(clippy::needless_update)]
                 impl ::toolwright::ToolSet for #self_ty {
                     fn tools() -> ::toolwright::__private::Vec<::toolwright::__private::ToolDef<Self>> {
                         ::toolwright::__private::Vec::from([#(#defs),*])

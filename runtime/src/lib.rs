@@ -3,6 +3,7 @@
 pub mod context;
 pub mod error;
 pub mod output;
+pub mod policy;
 pub mod reference;
 pub mod schema;
 pub mod toolbox;

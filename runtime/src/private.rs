@@ -1,5 +1,8 @@
 //! Support for generated code. Not public API: anything here may change in any release.
 
+// A failed argument is recorded in `Args` and reported with the others; the `()` only says "stop".
+#![allow(clippy::result_unit_err)]
+
 use std::future::Future;
 use std::marker::PhantomData;
 

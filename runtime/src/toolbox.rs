@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::FutureExt as _;
 use tracing::Instrument as _;
@@ -20,9 +21,11 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use schemars::generate::Contract;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use tokio::sync::Semaphore;
 
 use crate::context::{Context, new_trace_id};
 use crate::error::ToolError;
+use crate::policy::{self, Policy, ResourceLocks};
 use crate::output::OutputMode;
 use crate::schema::{self, Field, TypeInfo};
 use crate::validate::{Coercion, Validator, Violation};
@@ -44,6 +47,14 @@ pub struct ToolMeta {
     pub idempotent: Option<bool>,
     /// `open_world`.
     pub open_world: Option<bool>,
+    /// `timeout = "3s"`, in milliseconds: deadline for waiting for resources and running.
+    pub timeout_ms: Option<u64>,
+    /// `resource = "arm"` / `resource = ["arm", "gripper"]`: calls sharing one run one at a time.
+    pub resources: &'static [&'static str],
+    /// `retry = N`: extra attempts on timeout or a retryable error.
+    pub retry: u32,
+    /// `max_output_bytes = N`: larger results are cut on structure.
+    pub max_output_bytes: Option<usize>,
 }
 
 impl ToolMeta {
@@ -215,6 +226,8 @@ struct Entry<S> {
     validator: Validator,
     output: OutputMode,
     handler: Handler<S>,
+    meta: ToolMeta,
+    policy: Policy,
 }
 
 struct Config {
@@ -223,6 +236,8 @@ struct Config {
     title: Option<String>,
     instructions: Option<String>,
     coercion: Coercion,
+    default_timeout: Option<Duration>,
+    concurrency: Option<Arc<Semaphore>>,
 }
 
 struct Inner<S> {
@@ -231,6 +246,7 @@ struct Inner<S> {
     index: HashMap<Arc<str>, usize>,
     tools: Vec<Tool>,
     config: Config,
+    locks: ResourceLocks,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.
@@ -325,6 +341,8 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         validator,
         output,
         handler: def.handler,
+        meta: def.meta,
+        policy: Policy::default(),
     })
 }
 
@@ -361,7 +379,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 title: None,
                 instructions: None,
                 coercion: Coercion::Lax,
+                default_timeout: None,
+                concurrency: None,
             },
+            locks: ResourceLocks::default(),
         };
         inner.add(tools)?;
         Ok(Self {
@@ -419,6 +440,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         } else {
             Coercion::Lax
         };
+        self
+    }
+
+    /// The deadline of tools that declare no `timeout` (default: none).
+    #[must_use]
+    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
+        self.inner_mut().config.default_timeout = Some(timeout);
+        self
+    }
+
+    /// Caps how many calls run at once across all tools; further calls wait in arrival order.
+    #[must_use]
+    pub fn with_max_concurrency(mut self, max: usize) -> Self {
+        self.inner_mut().config.concurrency = Some(Arc::new(Semaphore::new(max.max(1))));
         self
     }
 
@@ -511,7 +546,25 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let mut problems = Vec::new();
         for def in defs {
             match build_entry(def) {
-                Ok(entry) => {
+                Ok(mut entry) => {
+                    entry.policy = Policy {
+                        timeout: entry.meta.timeout_ms.map(Duration::from_millis),
+                        locks: self.locks.for_resources(entry.meta.resources),
+                        retry: entry.meta.retry,
+                        max_output_bytes: entry.meta.max_output_bytes,
+                    };
+                    let meta = &entry.meta;
+                    if meta.retry > 0
+                        && meta.read_only != Some(true)
+                        && meta.idempotent != Some(true)
+                    {
+                        problems.push(format!(
+                            "tool `{}`: `retry` repeats the call, so it is allowed only on \
+                             `read_only` or `idempotent` tools (retrying a write can repeat it)",
+                            entry.name
+                        ));
+                        continue;
+                    }
                     if self.index.contains_key(&entry.name) {
                         problems.push(format!(
                             "tool `{}` is declared twice; tool names must be unique",
@@ -580,7 +633,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         span.record("outcome", outcome);
         span.record("duration_us", elapsed.as_micros() as u64);
         span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
-        let mut meta = MetaObject::new();
+        let mut result = result;
+        let mut meta = result.meta.take().unwrap_or_else(MetaObject::new);
         meta.0
             .insert(TRACE_ID_META.to_owned(), Value::from(context.trace_id()));
         Ok(result.with_meta(Some(meta)))
@@ -603,31 +657,134 @@ impl<S: Send + Sync + 'static> Inner<S> {
             // The validator only accepts objects at the root.
             return ("invalid_arguments", invalid_arguments(name, &[]));
         };
-        let future = (entry.handler)(Arc::clone(&this.state), Args::new(map, context));
-        match AssertUnwindSafe(future).catch_unwind().await {
-            Ok(Ok(value)) => ("ok", entry.output.result(value)),
-            Ok(Err(CallError::Invalid(violations))) => {
-                ("invalid_arguments", invalid_arguments(name, &violations))
-            }
-            Ok(Err(CallError::Tool(error))) => (
-                "tool_error",
-                CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
-            ),
-            Err(panic) => {
-                let message = panic_message(&*panic);
-                tracing::error!(panic = %message, "tool panicked");
-                (
-                    "panic",
-                    CallToolResult::error(vec![ContentBlock::text(format!(
-                        "Tool `{name}` failed with an internal error and did not complete: \
-                         {message}. The server is still running; do not retry with the same \
-                         arguments."
+        let timeout = entry.policy.timeout.or(this.config.default_timeout);
+        let attempts = entry.policy.retry + 1;
+        let mut map = Some(map);
+        for attempt in 1..=attempts {
+            let last = attempt == attempts;
+            let args = if last {
+                map.take().unwrap_or_default()
+            } else {
+                map.clone().unwrap_or_default()
+            };
+            let waiting_for = std::sync::Mutex::new(None);
+            let exec = async {
+                let _admission =
+                    policy::admit(this.config.concurrency.as_ref(), &entry.policy, &waiting_for)
+                        .await;
+                let future = (entry.handler)(Arc::clone(&this.state), Args::new(args, context.clone()));
+                AssertUnwindSafe(future).catch_unwind().await
+            };
+            let deadline = async {
+                match timeout {
+                    Some(t) => tokio::time::timeout(t, exec).await.ok(),
+                    None => Some(exec.await),
+                }
+            };
+            let finished = tokio::select! {
+                biased;
+                () = context.cancelled() => {
+                    tracing::info!("cancelled by the client");
+                    return (
+                        "cancelled",
+                        CallToolResult::error(vec![ContentBlock::text(format!(
+                            "Tool `{name}` was cancelled by the client before it finished; its \
+                             effects may be partial."
+                        ))]),
+                    );
+                }
+                finished = deadline => finished,
+            };
+            let Some(finished) = finished else {
+                let waited = waiting_for
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone();
+                if !last {
+                    tracing::warn!(attempt, "timed out; retrying");
+                    continue;
+                }
+                let timeout = timeout.unwrap_or_default();
+                return (
+                    "timeout",
+                    CallToolResult::error(vec![ContentBlock::text(policy::timeout_message(
+                        name,
+                        timeout,
+                        waited.as_deref(),
                     ))]),
-                )
-            }
+                );
+            };
+            return match finished {
+                Ok(Ok(value)) => ("ok", shape_output(entry, value)),
+                Ok(Err(CallError::Invalid(violations))) => {
+                    ("invalid_arguments", invalid_arguments(name, &violations))
+                }
+                Ok(Err(CallError::Tool(error))) if error.is_retryable() && !last => {
+                    tracing::warn!(attempt, error = %error.message(), "retryable error; retrying");
+                    continue;
+                }
+                Ok(Err(CallError::Tool(error))) => (
+                    "tool_error",
+                    CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
+                ),
+                Err(panic) => {
+                    let message = panic_message(&*panic);
+                    tracing::error!(panic = %message, "tool panicked");
+                    (
+                        "panic",
+                        CallToolResult::error(vec![ContentBlock::text(format!(
+                            "Tool `{name}` failed with an internal error and did not complete: \
+                             {message}. The server is still running; do not retry with the same \
+                             arguments."
+                        ))]),
+                    )
+                }
+            };
         }
+        unreachable!("the last attempt always returns")
     }
 }
+
+/// The result of a successful call, cut to the tool's output budget if it declares one.
+fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
+    let mut result = entry.output.result(value);
+    let Some(budget) = entry.policy.max_output_bytes else {
+        return result;
+    };
+    let truncation = if let Some(structured) = result.structured_content.as_mut() {
+        policy::cut_to_budget(structured, budget).map(|t| {
+            let text = structured.to_string();
+            (t.note(), t.to_meta(), text)
+        })
+    } else {
+        let mut text = result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        policy::cut_text(&mut text, budget).map(|(kept, total)| {
+            (
+                format!(
+                    "[output cut to fit the {budget} byte budget: kept the first {kept} of {total} \
+                     bytes. To see the rest, call again asking for less.]"
+                ),
+                serde_json::json!({"path": "", "kept": kept, "total": total, "budget": budget}),
+                text,
+            )
+        })
+    };
+    if let Some((note, meta, text)) = truncation {
+        result.content = vec![ContentBlock::text(text), ContentBlock::text(note)];
+        let mut m = result.meta.take().unwrap_or_default();
+        m.0.insert(TRUNCATED_META.to_owned(), meta);
+        result.meta = Some(m);
+    }
+    result
+}
+
+/// The `_meta` key of a result that was cut to its output budget.
+pub const TRUNCATED_META: &str = "io.toolwright/truncated";
 
 /// The `_meta` key of a result that carries the call's trace id.
 pub const TRACE_ID_META: &str = "io.toolwright/traceId";
