@@ -55,6 +55,8 @@ pub struct ToolMeta {
     pub retry: u32,
     /// `max_output_bytes = N`: larger results are cut on structure.
     pub max_output_bytes: Option<usize>,
+    /// `group = "arm"`: served, listed and enabled together with the other tools of its group.
+    pub group: Option<&'static str>,
 }
 
 impl ToolMeta {
@@ -247,6 +249,14 @@ struct Inner<S> {
     tools: Vec<Tool>,
     config: Config,
     locks: ResourceLocks,
+    /// Groups whose tools are neither listed nor callable.
+    disabled_groups: std::sync::RwLock<std::collections::HashSet<String>>,
+    /// The tools as listed now (enabled groups, plus `describe_tool` when on).
+    listed: std::sync::RwLock<Vec<Tool>>,
+    /// Connected clients, told when the list changes.
+    peers: std::sync::Mutex<Vec<rmcp::Peer<RoleServer>>>,
+    /// The `describe_tool` meta tool, when enabled.
+    describe: Option<Entry<S>>,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.
@@ -383,6 +393,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 concurrency: None,
             },
             locks: ResourceLocks::default(),
+            disabled_groups: Default::default(),
+            listed: Default::default(),
+            peers: Default::default(),
+            describe: None,
         };
         inner.add(tools)?;
         Ok(Self {
@@ -455,6 +469,79 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn with_max_concurrency(mut self, max: usize) -> Self {
         self.inner_mut().config.concurrency = Some(Arc::new(Semaphore::new(max.max(1))));
         self
+    }
+
+    /// Adds the `describe_tool` meta tool (seed 002): given a tool name it returns that tool's
+    /// definition exactly as `tools/list` has it; an unknown name gets an `isError` result that
+    /// lists the available tools.
+    #[must_use]
+    pub fn with_describe_tool(mut self) -> Self {
+        let inner = self.inner_mut();
+        inner.describe = Some(describe_entry(&inner.entries));
+        inner.refresh_listed();
+        self
+    }
+
+    /// Serves only the tools of these groups (and tools without a group); the others stay
+    /// declared but are neither listed nor callable until [`Toolbox::enable_group`].
+    #[must_use]
+    pub fn only_groups<I: IntoIterator<Item = G>, G: AsRef<str>>(self, groups: I) -> Self {
+        let keep: Vec<String> = groups.into_iter().map(|g| g.as_ref().to_owned()).collect();
+        for g in self.groups() {
+            if !keep.iter().any(|k| k == g) {
+                write(&self.inner.disabled_groups).insert(g.to_owned());
+            }
+        }
+        self.inner.refresh_listed();
+        self
+    }
+
+    /// The groups declared by the tools, in declaration order.
+    pub fn groups(&self) -> Vec<&'static str> {
+        let mut groups = Vec::new();
+        for g in self.inner.entries.iter().filter_map(|e| e.meta.group) {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+        groups
+    }
+
+    /// Lists and serves a group's tools again, telling connected clients
+    /// (`notifications/tools/list_changed`). Returns whether anything changed.
+    pub async fn enable_group(&self, group: &str) -> bool {
+        write(&self.inner.disabled_groups).remove(group);
+        self.list_changed().await
+    }
+
+    /// Hides a group's tools: no longer listed, and calls to them are unknown tools. Connected
+    /// clients are told. Returns whether anything changed.
+    pub async fn disable_group(&self, group: &str) -> bool {
+        write(&self.inner.disabled_groups).insert(group.to_owned());
+        self.list_changed().await
+    }
+
+    async fn list_changed(&self) -> bool {
+        if !self.inner.refresh_listed() {
+            return false;
+        }
+        let peers: Vec<_> = self
+            .inner
+            .peers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        for peer in peers {
+            if let Err(e) = peer.notify_tool_list_changed().await {
+                tracing::debug!(error = %e, "list_changed not delivered");
+            }
+        }
+        true
+    }
+
+    /// The tools as `tools/list` sends them now (enabled groups only, plus `describe_tool`).
+    pub fn listed_tools(&self) -> Vec<Tool> {
+        read(&self.inner.listed).clone()
     }
 
     /// The shared state.
@@ -533,6 +620,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 #[derive(Debug, Clone)]
 pub struct ServeError(String);
 
+impl ServeError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ServeError(message.into())
+    }
+}
+
 impl fmt::Display for ServeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "MCP server stopped: {}", self.0)
@@ -580,6 +674,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 Err(p) => problems.extend(p),
             }
         }
+        if self.describe.is_some() {
+            self.describe = Some(describe_entry(&self.entries));
+        }
+        self.refresh_listed();
         if problems.is_empty() {
             Ok(())
         } else {
@@ -587,11 +685,33 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
     }
 
-    fn unknown_tool(&self, name: &str) -> ErrorData {
-        let available = self
+    fn is_enabled(&self, entry: &Entry<S>) -> bool {
+        entry.meta.group.is_none_or(|g| {
+            !read(&self.disabled_groups).contains(g)
+        })
+    }
+
+    /// Recomputes the listed tools; `true` when the list changed.
+    fn refresh_listed(&self) -> bool {
+        let mut tools: Vec<Tool> = self
             .entries
             .iter()
-            .map(|e| &*e.name)
+            .filter(|e| self.is_enabled(e))
+            .map(|e| e.tool.clone())
+            .collect();
+        if let Some(d) = &self.describe {
+            tools.push(d.tool.clone());
+        }
+        let mut listed = self.listed.write().unwrap_or_else(|p| p.into_inner());
+        let changed = *listed != tools;
+        *listed = tools;
+        changed
+    }
+
+    fn unknown_tool(&self, name: &str) -> ErrorData {
+        let available = read(&self.listed)
+            .iter()
+            .map(|t| t.name.to_string())
             .collect::<Vec<_>>()
             .join(", ");
         ErrorData::invalid_params(
@@ -606,10 +726,13 @@ impl<S: Send + Sync + 'static> Inner<S> {
         arguments: Option<JsonObject>,
         site: CallSite,
     ) -> Result<CallToolResult, ErrorData> {
-        let Some(&i) = this.index.get(name) else {
-            return Err(this.unknown_tool(name));
+        let entry = match this.index.get(name) {
+            Some(&i) if this.is_enabled(&this.entries[i]) => &this.entries[i],
+            _ => match &this.describe {
+                Some(d) if name == DESCRIBE_TOOL => d,
+                _ => return Err(this.unknown_tool(name)),
+            },
         };
-        let entry = &this.entries[i];
         let trace_id = site.trace_id.unwrap_or_else(new_trace_id);
         let span = tracing::info_span!(
             "tool_call",
@@ -657,6 +780,24 @@ impl<S: Send + Sync + 'static> Inner<S> {
             // The validator only accepts objects at the root.
             return ("invalid_arguments", invalid_arguments(name, &[]));
         };
+        if name == DESCRIBE_TOOL && this.describe.is_some() {
+            let wanted = map.get("name").and_then(Value::as_str).unwrap_or_default();
+            let found = read(&this.listed).iter().find(|t| t.name == wanted).cloned();
+            return match found.map(|t| serde_json::to_value(t)) {
+                Some(Ok(definition)) => ("ok", CallToolResult::structured(definition)),
+                _ => (
+                    "tool_error",
+                    CallToolResult::error(vec![ContentBlock::text(format!(
+                        "Tool `{wanted}` is not available right now; available tools: {}",
+                        read(&this.listed)
+                            .iter()
+                            .map(|t| t.name.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))]),
+                ),
+            };
+        }
         let timeout = entry.policy.timeout.or(this.config.default_timeout);
         let attempts = entry.policy.retry + 1;
         let mut map = Some(map);
@@ -786,6 +927,58 @@ fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
 /// The `_meta` key of a result that was cut to its output budget.
 pub const TRUNCATED_META: &str = "io.toolwright/truncated";
 
+fn read<T>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn write<T>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The name of the opt-in meta tool.
+pub const DESCRIBE_TOOL: &str = "describe_tool";
+
+/// The `describe_tool` entry for these tools: its input is one of their names.
+fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
+    let names: Vec<Value> = entries.iter().map(|e| Value::from(&*e.name)).collect();
+    let input = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": {
+                "type": "string",
+                "description": "The name of the tool to describe.",
+                "enum": names,
+            }
+        },
+        "required": ["name"],
+        "additionalProperties": false,
+    });
+    let validator = Validator::compile(&input).expect("the describe_tool schema is valid");
+    let Value::Object(input) = input else { unreachable!("built as an object") };
+    let tool = Tool::new(
+        DESCRIBE_TOOL,
+        "Return the full definition of one tool (description, input and output schemas, \
+         annotations), exactly as tools/list has it. Use it to check a tool's parameters before \
+         calling it.",
+        Arc::new(input),
+    )
+    .with_annotations(ToolAnnotations::from_raw(None, Some(true), Some(false), Some(true), Some(false)));
+    let meta = ToolMeta {
+        name: DESCRIBE_TOOL,
+        read_only: Some(true),
+        ..ToolMeta::default()
+    };
+    Entry {
+        name: Arc::from(DESCRIBE_TOOL),
+        tool,
+        validator,
+        output: OutputMode::Structured,
+        handler: |_, _| Box::pin(async { Err(CallError::Tool(ToolError::new("unreachable"))) }),
+        meta,
+        policy: Policy::default(),
+    }
+}
+
 /// The `_meta` key of a result that carries the call's trace id.
 pub const TRACE_ID_META: &str = "io.toolwright/traceId";
 
@@ -854,8 +1047,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         if let Some(title) = &config.title {
             info = info.with_title(title.clone());
         }
-        let mut server = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(info);
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let mut server = ServerConfig::new(capabilities).with_server_info(info);
         if let Some(instructions) = &config.instructions {
             server = server.with_instructions(instructions.clone());
         }
@@ -872,7 +1068,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
         Ok(ListToolsResult {
             result_type: Some(ResultType::COMPLETE),
-            tools: self.inner.tools.clone(),
+            tools: read(&self.inner.listed).clone(),
             meta: None,
             next_cursor: None,
             ttl_ms: cache_hints.then_some(0),
@@ -892,6 +1088,15 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tool(name).cloned()
+        read(&self.inner.listed)
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        let mut peers = self.inner.peers.lock().unwrap_or_else(|p| p.into_inner());
+        peers.retain(|p| !p.is_transport_closed());
+        peers.push(context.peer);
     }
 }

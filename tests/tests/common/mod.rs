@@ -25,7 +25,11 @@ pub async fn connect<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> Client {
 }
 
 /// Calls a tool with JSON arguments.
-pub async fn call(client: &Client, name: &str, args: Value) -> CallToolResult {
+pub async fn call<H: rmcp::ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
     let mut params = CallToolRequestParams::new(name.to_owned());
     if let Value::Object(map) = args {
         params = params.with_arguments(map);

@@ -1,0 +1,115 @@
+//! Discovery helpers: the opt-in describe_tool meta tool, and tool groups enabled and disabled
+//! at run time with notifications/tools/list_changed.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use common::{call, text};
+use rmcp::model::ErrorCode;
+use rmcp::service::NotificationContext;
+use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
+use serde_json::json;
+use toolwright::{ToolDef, Toolbox, tool, tool_defs};
+
+/// Move the arm home.
+#[tool]
+fn home() -> String {
+    "home".into()
+}
+
+/// Read the camera.
+#[tool(read_only)]
+fn snapshot() -> String {
+    "frame".into()
+}
+
+/// Report the battery level.
+#[tool(read_only)]
+fn battery() -> u8 {
+    87
+}
+
+fn grouped() -> Toolbox {
+    let mut defs: Vec<ToolDef<()>> = tool_defs![home, snapshot, battery];
+    defs[0].meta.group = Some("arm");
+    defs[1].meta.group = Some("sensors");
+    Toolbox::from_tools((), defs)
+}
+
+#[tokio::test]
+async fn describe_tool_returns_a_definition_exactly_as_listed() {
+    let client = common::connect(grouped().with_describe_tool()).await;
+    let listed = client.list_all_tools().await.unwrap();
+    let names: Vec<_> = listed.iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(names, ["home", "snapshot", "battery", "describe_tool"]);
+
+    let r = call(&client, "describe_tool", json!({"name": "battery"})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(r.structured_content.unwrap(), serde_json::to_value(&listed[2]).unwrap());
+
+    let r = call(&client, "describe_tool", json!({"name": "batery"})).await;
+    assert_eq!(
+        text(&r),
+        "Invalid arguments for tool `describe_tool` (1 problem):\n\
+         - name: must be one of \"home\", \"snapshot\", \"battery\", got \"batery\" (hint: did you mean \"battery\"?)\n\
+         The tool did not run. Fix the arguments above and call it again."
+    );
+    let r = call(&client, "describe_tool", json!({})).await;
+    assert!(text(&r).contains("- name: required argument is missing; expected one of \"home\", \"snapshot\", \"battery\""), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[derive(Clone, Default)]
+struct ListChanges(Arc<AtomicUsize>);
+
+impl ClientHandler for ListChanges {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[tokio::test]
+async fn groups_serve_a_subset_and_change_at_run_time() {
+    let toolbox = grouped().only_groups(["sensors"]);
+    assert_eq!(toolbox.groups(), ["arm", "sensors"]);
+    let handle = toolbox.clone();
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.unwrap();
+        let _ = server.waiting().await;
+    });
+    let changes = ListChanges::default();
+    let client = changes.clone().serve(client_io).await.unwrap();
+
+    let names = |tools: Vec<rmcp::model::Tool>| tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(client.list_all_tools().await.unwrap()), ["snapshot", "battery"]);
+    let err = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("home"))
+        .await
+        .unwrap_err();
+    let rmcp::ServiceError::McpError(e) = err else { panic!("{err:?}") };
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(e.message, "unknown tool `home`; available tools: snapshot, battery");
+
+    assert!(handle.enable_group("arm").await);
+    assert!(!handle.enable_group("arm").await, "already enabled: nothing to announce");
+    assert_eq!(names(client.list_all_tools().await.unwrap()), ["home", "snapshot", "battery"]);
+    let r = call(&client, "home", json!({})).await;
+    assert_eq!(text(&r), "home");
+
+    assert!(handle.disable_group("sensors").await);
+    assert_eq!(names(client.list_all_tools().await.unwrap()), ["home", "battery"]);
+    for _ in 0..100 {
+        if changes.0.load(Ordering::SeqCst) == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(changes.0.load(Ordering::SeqCst), 2, "one list_changed per change");
+    let info = client.peer_info().unwrap();
+    assert_eq!(info.capabilities.tools.as_ref().and_then(|t| t.list_changed), Some(true));
+    client.cancel().await.unwrap();
+}
