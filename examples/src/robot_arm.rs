@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use toolwright::{ToolError, ToolSchema, toolbox};
+use toolwright::{Context, ToolError, ToolSchema, toolbox};
 
 /// Distance from the base to the shoulder joint, mm.
 pub const SHOULDER_HEIGHT: f64 = 100.0;
@@ -211,6 +211,8 @@ pub struct TrajectoryPlan {
     /// Estimated duration at full speed.
     #[param(unit = "s")]
     pub estimated_duration: f64,
+    /// Waypoints reached (0 when only planning).
+    pub executed_waypoints: usize,
 }
 
 /// The gripper's state.
@@ -434,7 +436,7 @@ fn round(v: f64, digits: i32) -> f64 {
     (v * f).round() / f
 }
 
-#[toolbox]
+#[toolbox(timeout = "30s")]
 impl RobotArm {
     /// Move the arm's tool point in a straight line to a Cartesian position in the robot base
     /// frame, keeping the gripper pointing down.
@@ -442,7 +444,14 @@ impl RobotArm {
     /// Use it to approach, retreat or carry a held object. Do not use it to pick something up
     /// (grasp_object_force_control moves there itself) or to follow several points
     /// (check them first with plan_trajectory). Fails if the position is out of reach.
-    #[tool(idempotent, destructive = false, open_world = false)]
+    #[tool(
+        idempotent,
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        timeout = "30s",
+        group = "arm"
+    )]
     async fn move_arm_to_pose(
         &self,
         /// Target X coordinate (forward from the base).
@@ -466,7 +475,13 @@ impl RobotArm {
     /// Use it to pick up one of the objects on the table (get_arm_state lists them with their
     /// grasp points). The gripper must be empty: call release_object first if it holds
     /// something. Fragile objects break above their force limit, so prefer the default force.
-    #[tool(destructive = false, open_world = false)]
+    #[tool(
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        timeout = "30s",
+        group = "arm"
+    )]
     async fn grasp_object_force_control(
         &self,
         /// Grasp point of the object, in the robot base frame.
@@ -557,7 +572,13 @@ impl RobotArm {
     /// Open the gripper and put the held object down at the current position.
     ///
     /// Use it after carrying an object to its destination. Fails if the gripper is empty.
-    #[tool(destructive = false, open_world = false)]
+    #[tool(
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        timeout = "30s",
+        group = "arm"
+    )]
     fn release_object(&self) -> Result<ReleaseResult, ToolError> {
         let mut sim = self.sim();
         let Some((mut object, _, _)) = sim.held.take() else {
@@ -580,7 +601,13 @@ impl RobotArm {
     ///
     /// Use it when something unexpected happens during a motion. The gripper keeps its grip.
     /// Calling it when the arm is idle does nothing.
-    #[tool(idempotent, destructive = false, open_world = false)]
+    #[tool(
+        idempotent,
+        destructive = false,
+        open_world = false,
+        timeout = "3s",
+        group = "arm"
+    )]
     fn stop_arm(&self) -> StopResult {
         let sim = self.sim();
         let interrupted_motion = sim.moving;
@@ -597,7 +624,7 @@ impl RobotArm {
     ///
     /// Use it to check the load after a grasp (a held object pulls down on Fz) or to detect
     /// contact. Forces are in N, torques in N·m.
-    #[tool(read_only, open_world = false)]
+    #[tool(read_only, open_world = false, timeout = "3s", group = "sensors")]
     fn read_ft_sensor(
         &self,
         /// Filtering applied to the samples.
@@ -638,16 +665,30 @@ impl RobotArm {
         FtReading { filter, readings }
     }
 
-    /// Check a path through several waypoints before moving along it.
+    /// Check a path through several waypoints and, with `execute`, move along it.
     ///
-    /// Use it to verify that every waypoint is reachable and to estimate length and duration.
-    /// It does not move the arm; follow the plan with move_arm_to_pose, one waypoint at a time.
-    #[tool(read_only, open_world = false)]
-    fn plan_trajectory(
+    /// Use it to verify that every waypoint is reachable and to estimate length and duration
+    /// before moving, then call it again with execute=true to follow the path in straight
+    /// segments at full speed, reporting progress after each waypoint. Planning waits while
+    /// another motion is running.
+    #[tool(
+        idempotent,
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        timeout = "30s",
+        group = "arm"
+    )]
+    async fn plan_trajectory(
         &self,
         /// Points to pass through, in order; the first is where the path starts.
         #[param(min_items = 2, max_items = 100)]
         waypoints: Vec<Position>,
+        /// Move along the path after checking it (otherwise only plan).
+        #[param(default = false)]
+        execute: bool,
+        /// The call, for progress notifications.
+        ctx: Context,
     ) -> Result<TrajectoryPlan, ToolError> {
         let problems: Vec<String> = waypoints
             .iter()
@@ -668,17 +709,35 @@ impl RobotArm {
             })
             .collect();
         let total: f64 = waypoints.windows(2).map(|w| w[0].distance(&w[1])).sum();
+        let mut executed = 0;
+        if execute {
+            let count = waypoints.len() as f64;
+            for (i, waypoint) in waypoints.iter().enumerate() {
+                self.travel(*waypoint, 1.0).await?;
+                executed = i + 1;
+                ctx.progress(
+                    executed as f64,
+                    Some(count),
+                    Some(format!(
+                        "reached waypoint {i} at ({:.0}, {:.0}, {:.0}) mm",
+                        waypoint.x, waypoint.y, waypoint.z
+                    )),
+                )
+                .await;
+            }
+        }
         Ok(TrajectoryPlan {
             segments,
             total_length: round(total, 1),
             estimated_duration: round(total / MAX_SPEED, 2),
+            executed_waypoints: executed,
         })
     }
 
     /// Report where the arm is, what the gripper holds and which objects are on the table.
     ///
     /// Use it before planning a motion or a grasp, and after any error.
-    #[tool(read_only, open_world = false)]
+    #[tool(read_only, open_world = false, timeout = "3s", group = "sensors")]
     fn get_arm_state(&self) -> ArmState {
         let sim = self.sim();
         ArmState {

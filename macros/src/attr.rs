@@ -21,6 +21,26 @@ pub struct ToolAttr {
     pub idempotent: Option<SpannedValue<bool>>,
     /// `open_world`
     pub open_world: Option<SpannedValue<bool>>,
+    /// `timeout = "3s"`: deadline for waiting for resources and running
+    pub timeout: Option<SpannedValue<String>>,
+    /// `resource = "arm"` or `resource = ["arm", "gripper"]`: calls sharing one run one at a time
+    pub resource: Option<PreservedStrExpr>,
+    /// `retry = 2`: extra attempts on timeout or retryable errors (read_only/idempotent tools only)
+    pub retry: Option<SpannedValue<u32>>,
+    /// `max_output_bytes = 65536`: larger results are cut on structure
+    pub max_output_bytes: Option<SpannedValue<usize>>,
+    /// `group = "arm"`: served and enabled together
+    pub group: Option<SpannedValue<String>>,
+}
+
+/// `#[toolbox(..)]`: defaults for every tool of the impl block.
+#[derive(Default, FromMeta)]
+#[darling(default)]
+pub struct ToolboxAttr {
+    /// `timeout = "30s"`: the deadline of tools that declare none
+    pub timeout: Option<SpannedValue<String>>,
+    /// `max_concurrency = 4`: calls running at once across all tools
+    pub max_concurrency: Option<SpannedValue<usize>>,
 }
 
 /// `#[param(..)]` on a fn argument or a struct field.

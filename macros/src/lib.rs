@@ -9,6 +9,7 @@ mod derive;
 mod doc;
 mod list;
 mod param;
+mod policy;
 mod tool;
 mod toolbox;
 mod units;

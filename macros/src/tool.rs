@@ -15,6 +15,7 @@ use crate::attr::ToolAttr;
 use crate::ctxt::Ctxt;
 use crate::doc::{self, Doc};
 use crate::param::{self, ParamDecl};
+use crate::policy;
 
 /// Where the fn is declared.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -44,6 +45,11 @@ pub struct ToolModel {
     title: Option<String>,
     description: Option<Doc>,
     hints: [(&'static str, Option<bool>); 4],
+    timeout_ms: Option<u64>,
+    resources: Vec<String>,
+    retry: u32,
+    max_output_bytes: Option<usize>,
+    group: Option<String>,
     params: Vec<ParamModel>,
     flatten: bool,
     receiver: Receiver,
@@ -118,6 +124,29 @@ impl ToolModel {
             ("idempotent", hint(&attr.idempotent)),
             ("open_world", hint(&attr.open_world)),
         ];
+        let timeout_ms = policy::timeout_ms(cx, &attr.timeout);
+        let resources = policy::resources(cx, &attr.resource);
+        let retry = attr.retry.as_ref().map_or(0, |r| **r);
+        if let Some(r) = &attr.retry
+            && **r > 0
+            && hint(&attr.read_only) != Some(true)
+            && hint(&attr.idempotent) != Some(true)
+        {
+            cx.error_at(
+                r.span(),
+                format!(
+                    "`retry` repeats the call, so it is allowed only on tools marked `read_only` or `idempotent`: \
+                     retrying a write can repeat it. Mark `{name}` idempotent if calling it twice has the same effect as once, \
+                     or remove `retry`"
+                ),
+            );
+        }
+        if let Some(m) = &attr.max_output_bytes
+            && **m == 0
+        {
+            cx.error_at(m.span(), "`max_output_bytes` must be positive");
+        }
+        let group = attr.group.as_ref().map(|g| (**g).clone());
 
         if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
             cx.error_spanned_by(
@@ -228,6 +257,11 @@ impl ToolModel {
             title: attr.title.as_ref().map(|t| (**t).clone()),
             description,
             hints,
+            timeout_ms,
+            resources,
+            retry,
+            max_output_bytes: attr.max_output_bytes.as_ref().map(|m| **m),
+            group,
             params,
             flatten,
             receiver,
@@ -265,6 +299,15 @@ impl ToolModel {
                 None => quote!(#k: #p::None),
             }
         });
+        let opt = |v: Option<TokenStream>| match v {
+            Some(v) => quote!(#p::Some(#v)),
+            None => quote!(#p::None),
+        };
+        let timeout_ms = opt(self.timeout_ms.map(|t| quote!(#t)));
+        let resources = policy::resources_tokens(&self.resources);
+        let retry = self.retry;
+        let max_output_bytes = opt(self.max_output_bytes.map(|m| quote!(#m)));
+        let group = opt(self.group.as_ref().map(|g| quote!(#g)));
         let params = if self.flatten {
             let ty = &self.params[0].ty;
             let info = param::type_info_tokens(ty);
@@ -336,6 +379,11 @@ impl ToolModel {
                         title: #title,
                         description: #description,
                         #(#hints,)*
+                        timeout_ms: #timeout_ms,
+                        resources: #resources,
+                        retry: #retry,
+                        max_output_bytes: #max_output_bytes,
+                        group: #group,
                         ..::core::default::Default::default()
                     },
                     params: #params,

@@ -7,22 +7,28 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{ImplItem, ItemImpl};
 
+use crate::attr::ToolboxAttr;
 use crate::ctxt::Ctxt;
+use crate::policy;
 use crate::tool::{self, Site, ToolModel};
-
-/// `#[toolbox(..)]`: no keys yet (reserved for toolbox-wide settings).
-#[derive(Default, FromMeta)]
-struct ToolboxAttr {}
 
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
-    match NestedMeta::parse_meta_list(args) {
-        Ok(list) => {
-            if let Err(e) = ToolboxAttr::from_list(&list) {
-                cx.darling(e);
-            }
+    let toolbox_attr = match NestedMeta::parse_meta_list(args) {
+        Ok(list) => ToolboxAttr::from_list(&list).unwrap_or_else(|e| {
+            cx.darling(e);
+            ToolboxAttr::default()
+        }),
+        Err(e) => {
+            cx.push(e);
+            ToolboxAttr::default()
         }
-        Err(e) => cx.push(e),
+    };
+    let default_timeout = policy::timeout_ms(&cx, &toolbox_attr.timeout);
+    if let Some(m) = &toolbox_attr.max_concurrency
+        && **m == 0
+    {
+        cx.error_at(m.span(), "`max_concurrency` must be at least 1");
     }
     let mut item: ItemImpl = match syn::parse2(input.clone()) {
         Ok(item) => item,
@@ -91,6 +97,14 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let self_ty = &item.self_ty;
+            let default_timeout = match default_timeout {
+                Some(t) => quote!(::core::option::Option::Some(#t)),
+                None => quote!(::core::option::Option::None),
+            };
+            let max_concurrency = match toolbox_attr.max_concurrency.as_ref().map(|m| **m) {
+                Some(m) => quote!(::core::option::Option::Some(#m)),
+                None => quote!(::core::option::Option::None),
+            };
             let state = quote!(Self);
             let defs = models.iter().map(|m| {
                 let ident = m.fn_ident();
@@ -105,6 +119,13 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                     }
                     fn server_info() -> (&'static str, &'static str) {
                         (::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
+                    }
+                    fn defaults() -> ::toolwright::ToolboxDefaults {
+                        ::toolwright::ToolboxDefaults {
+                            timeout_ms: #default_timeout,
+                            max_concurrency: #max_concurrency,
+                            ..::core::default::Default::default()
+                        }
                     }
                 }
             }

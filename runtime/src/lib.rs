@@ -2,6 +2,7 @@
 
 pub mod context;
 pub mod error;
+pub mod export;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod output;
@@ -17,7 +18,7 @@ pub mod __private;
 
 pub use context::Context;
 pub use error::ToolError;
-pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox};
+pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox, ToolboxDefaults};
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
 
 /// A type usable as a tool parameter or output with everything toolwright checks: implemented by

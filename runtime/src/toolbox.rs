@@ -8,13 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::FutureExt as _;
-use tracing::Instrument as _;
 use futures::future::BoxFuture;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    Implementation, JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion,
-    ResultType, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    Implementation, JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -22,11 +21,12 @@ use schemars::generate::Contract;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
+use tracing::Instrument as _;
 
 use crate::context::{Context, new_trace_id};
 use crate::error::ToolError;
-use crate::policy::{self, Policy, ResourceLocks};
 use crate::output::OutputMode;
+use crate::policy::{self, Policy, ResourceLocks};
 use crate::schema::{self, Field, TypeInfo};
 use crate::validate::{Coercion, Validator, Violation};
 
@@ -201,6 +201,20 @@ pub trait ToolSet: Send + Sync + Sized + 'static {
     fn server_info() -> (&'static str, &'static str) {
         ("toolwright", env!("CARGO_PKG_VERSION"))
     }
+
+    /// Toolbox-wide settings declared on `#[toolbox(..)]`.
+    fn defaults() -> ToolboxDefaults {
+        ToolboxDefaults::default()
+    }
+}
+
+/// Toolbox-wide settings declared on `#[toolbox(timeout = "30s", max_concurrency = 4)]`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ToolboxDefaults {
+    /// The deadline of tools that declare no `timeout`, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Calls running at once across all tools.
+    pub max_concurrency: Option<usize>,
 }
 
 /// Why a toolbox could not be built.
@@ -240,6 +254,7 @@ struct Config {
     coercion: Coercion,
     default_timeout: Option<Duration>,
     concurrency: Option<Arc<Semaphore>>,
+    max_argument_bytes: usize,
 }
 
 struct Inner<S> {
@@ -364,7 +379,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         S: ToolSet,
     {
         let (name, version) = S::server_info();
-        Self::from_tools(state, S::tools()).with_server_info(name, version)
+        let defaults = S::defaults();
+        let mut toolbox = Self::from_tools(state, S::tools()).with_server_info(name, version);
+        if let Some(ms) = defaults.timeout_ms {
+            toolbox = toolbox.with_default_timeout(Duration::from_millis(ms));
+        }
+        if let Some(n) = defaults.max_concurrency {
+            toolbox = toolbox.with_max_concurrency(n);
+        }
+        toolbox
     }
 
     /// A toolbox from tool definitions (see [`tool_defs!`](crate::tool_defs!)). Panics with every problem
@@ -391,6 +414,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 coercion: Coercion::Lax,
                 default_timeout: None,
                 concurrency: None,
+                max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             },
             locks: ResourceLocks::default(),
             disabled_groups: Default::default(),
@@ -454,6 +478,17 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         } else {
             Coercion::Lax
         };
+        self
+    }
+
+    /// Refuses, before validating them, arguments larger than `max_bytes` serialized as compact
+    /// JSON (default [`DEFAULT_MAX_ARGUMENT_BYTES`], 1 MiB): the call gets an `isError` result
+    /// giving the size and the limit, and asking for smaller arguments. `usize::MAX` turns the
+    /// check off. (Transports have limits of their own: rmcp's stdio transport drops lines over
+    /// 16 MiB.)
+    #[must_use]
+    pub fn with_max_argument_bytes(mut self, max_bytes: usize) -> Self {
+        self.inner_mut().config.max_argument_bytes = max_bytes;
         self
     }
 
@@ -686,9 +721,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
     }
 
     fn is_enabled(&self, entry: &Entry<S>) -> bool {
-        entry.meta.group.is_none_or(|g| {
-            !read(&self.disabled_groups).contains(g)
-        })
+        entry
+            .meta
+            .group
+            .is_none_or(|g| !read(&self.disabled_groups).contains(g))
     }
 
     /// Recomputes the listed tools; `true` when the list changed.
@@ -771,6 +807,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
         context: Context,
     ) -> (&'static str, CallToolResult) {
         let name = &*entry.name;
+        let limit = this.config.max_argument_bytes;
+        let size = json_size(arguments.as_ref());
+        if size > limit {
+            tracing::debug!(size, limit, "arguments too large");
+            return ("too_large", arguments_too_large(name, size, limit));
+        }
         let mut value = Value::Object(arguments.unwrap_or_default());
         if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
             tracing::debug!(problems = violations.len(), "invalid arguments");
@@ -782,7 +824,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
         };
         if name == DESCRIBE_TOOL && this.describe.is_some() {
             let wanted = map.get("name").and_then(Value::as_str).unwrap_or_default();
-            let found = read(&this.listed).iter().find(|t| t.name == wanted).cloned();
+            let found = read(&this.listed)
+                .iter()
+                .find(|t| t.name == wanted)
+                .cloned();
             return match found.map(|t| serde_json::to_value(t)) {
                 Some(Ok(definition)) => ("ok", CallToolResult::structured(definition)),
                 _ => (
@@ -810,10 +855,14 @@ impl<S: Send + Sync + 'static> Inner<S> {
             };
             let waiting_for = std::sync::Mutex::new(None);
             let exec = async {
-                let _admission =
-                    policy::admit(this.config.concurrency.as_ref(), &entry.policy, &waiting_for)
-                        .await;
-                let future = (entry.handler)(Arc::clone(&this.state), Args::new(args, context.clone()));
+                let _admission = policy::admit(
+                    this.config.concurrency.as_ref(),
+                    &entry.policy,
+                    &waiting_for,
+                )
+                .await;
+                let future =
+                    (entry.handler)(Arc::clone(&this.state), Args::new(args, context.clone()));
                 AssertUnwindSafe(future).catch_unwind().await
             };
             let deadline = async {
@@ -954,7 +1003,9 @@ fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         "additionalProperties": false,
     });
     let validator = Validator::compile(&input).expect("the describe_tool schema is valid");
-    let Value::Object(input) = input else { unreachable!("built as an object") };
+    let Value::Object(input) = input else {
+        unreachable!("built as an object")
+    };
     let tool = Tool::new(
         DESCRIBE_TOOL,
         "Return the full definition of one tool (description, input and output schemas, \
@@ -962,7 +1013,13 @@ fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
          calling it.",
         Arc::new(input),
     )
-    .with_annotations(ToolAnnotations::from_raw(None, Some(true), Some(false), Some(true), Some(false)));
+    .with_annotations(ToolAnnotations::from_raw(
+        None,
+        Some(true),
+        Some(false),
+        Some(true),
+        Some(false),
+    ));
     let meta = ToolMeta {
         name: DESCRIBE_TOOL,
         read_only: Some(true),
@@ -1040,6 +1097,77 @@ pub fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// The default of [`Toolbox::with_max_argument_bytes`]: 1 MiB.
+pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
+
+/// The `isError` result for arguments over the size limit.
+fn arguments_too_large(tool: &str, size: usize, limit: usize) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "Arguments for tool `{tool}` are too large: {size} bytes, over the limit of {limit} bytes. \
+         Send smaller arguments (for example fewer items per call)."
+    ))])
+}
+
+/// The exact size of the arguments serialized as compact JSON (`{}` when absent), computed
+/// without writing the text out and without recursion (an explicit stack instead), so a deeply
+/// nested document cannot overflow the call stack here.
+fn json_size(arguments: Option<&JsonObject>) -> usize {
+    fn string_len(s: &str) -> usize {
+        // serde_json's escaping: `"` and `\` and \b \f \n \r \t take two bytes, other control
+        // characters six (`\u001f`), everything else (UTF-8 included) is written as is.
+        let escapes: usize = s
+            .bytes()
+            .map(|b| match b {
+                b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
+                0..=0x1f => 5,
+                _ => 0,
+            })
+            .sum();
+        s.len() + escapes + 2
+    }
+    fn number_len(n: &serde_json::Number) -> usize {
+        struct Count(usize);
+        impl fmt::Write for Count {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0 += s.len();
+                Ok(())
+            }
+        }
+        let mut count = Count(0);
+        // `Number`'s Display is serde_json's serialization (itoa / ryu).
+        let _ = fmt::Write::write_fmt(&mut count, format_args!("{n}"));
+        count.0
+    }
+    fn object<'a>(map: &'a JsonObject, stack: &mut Vec<&'a Value>) -> usize {
+        // Braces, commas, and a colon per entry.
+        let mut size = 2 + map.len().saturating_sub(1);
+        for (key, value) in map {
+            size += string_len(key) + 1;
+            stack.push(value);
+        }
+        size
+    }
+    let Some(map) = arguments else {
+        return 2;
+    };
+    let mut stack = Vec::new();
+    let mut size = object(map, &mut stack);
+    while let Some(value) = stack.pop() {
+        size += match value {
+            Value::Null | Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => number_len(n),
+            Value::String(s) => string_len(s),
+            Value::Array(items) => {
+                stack.extend(items);
+                2 + items.len().saturating_sub(1)
+            }
+            Value::Object(map) => object(map, &mut stack),
+        };
+    }
+    size
+}
+
 impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     fn get_info(&self) -> ServerConfig {
         let config = &self.inner.config;
@@ -1098,5 +1226,73 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let mut peers = self.inner.peers.lock().unwrap_or_else(|p| p.into_inner());
         peers.retain(|p| !p.is_transport_closed());
         peers.push(context.peer);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn object(v: Value) -> JsonObject {
+        match v {
+            Value::Object(map) => map,
+            other => panic!("not an object: {other}"),
+        }
+    }
+
+    #[test]
+    fn json_size_is_the_compact_serialization_length() {
+        let docs = [
+            json!({}),
+            json!({"force": 15}),
+            json!({"a": null, "b": true, "c": false, "d": [], "e": {}, "f": [1, [2, [3]]]}),
+            json!({"n": [0, -0.0, 0.1, 1e300, -2.5e-8, 15.0, u64::MAX, i64::MIN, 1.7976931348623157e308]}),
+            json!({"s": "quote \" backslash \\ slash / tab \t nl \n cr \r bs \u{8} ff \u{c} nul \u{0} us \u{1f} del \u{7f}"}),
+            json!({"unicode é 🦀": "pаrallel (Cyrillic а), ｆｕｌｌ, zero\u{200d}width"}),
+            json!({"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400.5, "y": -3, "z": 1e2}]}),
+        ];
+        for doc in docs {
+            let expected = serde_json::to_string(&doc).unwrap().len();
+            assert_eq!(json_size(Some(&object(doc.clone()))), expected, "{doc}");
+        }
+        assert_eq!(json_size(None), 2, "absent arguments are `{{}}`");
+        let big = json!({"s": "x".repeat(3 << 20)});
+        assert_eq!(json_size(Some(&object(big))), (3 << 20) + 8);
+    }
+
+    #[test]
+    fn json_size_does_not_recurse() {
+        // 200,000 levels on a 256 KiB stack: serde_json's serializer (or any recursion) would
+        // overflow it. The document is leaked because dropping it would recurse.
+        let handle = std::thread::Builder::new().stack_size(256 << 10).spawn(|| {
+            let mut deep = json!(1);
+            for _ in 0..200_000 {
+                deep = Value::Array(vec![deep]);
+            }
+            let map = object(json!({}));
+            let mut map = std::mem::ManuallyDrop::new(map);
+            map.insert("deep".to_owned(), deep);
+            json_size(Some(&map))
+        });
+        let size = handle.map(|h| h.join());
+        assert!(
+            matches!(size, Ok(Ok(n)) if n == 2 + 6 + 1 + 200_000 * 2 + 1),
+            "{size:?}"
+        );
+    }
+
+    #[test]
+    fn too_large_message() {
+        let r = arguments_too_large("plan_trajectory", 2_000_000, DEFAULT_MAX_ARGUMENT_BYTES);
+        assert_eq!(r.is_error, Some(true));
+        assert_eq!(
+            r.content[0].as_text().map(|t| t.text.as_str()),
+            Some(
+                "Arguments for tool `plan_trajectory` are too large: 2000000 bytes, over the \
+                 limit of 1048576 bytes. Send smaller arguments (for example fewer items per call)."
+            )
+        );
     }
 }

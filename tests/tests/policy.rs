@@ -9,12 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use common::{call, text};
-use rmcp::ServiceExt as _;
-use rmcp::model::{
-    CallToolRequestParams, ClientRequest, ProgressNotificationParam, Request, ServerResult,
-};
-use rmcp::service::{NotificationContext, PeerRequestOptions};
-use rmcp::{ClientHandler, RoleClient};
+use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
+use rmcp::service::PeerRequestOptions;
 use serde_json::json;
 use toolwright::{Context, ToolDef, ToolError, Toolbox, tool, tool_defs};
 
@@ -38,8 +34,14 @@ impl InFlight {
     }
 }
 
-static ARM: InFlight = InFlight { now: AtomicUsize::new(0), max: AtomicUsize::new(0) };
-static SENSOR: InFlight = InFlight { now: AtomicUsize::new(0), max: AtomicUsize::new(0) };
+static ARM: InFlight = InFlight {
+    now: AtomicUsize::new(0),
+    max: AtomicUsize::new(0),
+};
+static SENSOR: InFlight = InFlight {
+    now: AtomicUsize::new(0),
+    max: AtomicUsize::new(0),
+};
 static ORDER: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 /// Move one step (uses the arm).
@@ -78,12 +80,16 @@ async fn calls_sharing_a_resource_never_overlap_and_others_do() {
     let mut calls = Vec::new();
     for i in 0..1000u32 {
         let client = Arc::clone(&client);
-        calls.push(tokio::spawn(async move { call(&client, "step", json!({"n": i})).await }));
+        calls.push(tokio::spawn(async move {
+            call(&client, "step", json!({"n": i})).await
+        }));
     }
     for i in 0..20 {
         let client = Arc::clone(&client);
         let _ = i;
-        calls.push(tokio::spawn(async move { call(&client, "sense", json!({})).await }));
+        calls.push(tokio::spawn(async move {
+            call(&client, "sense", json!({})).await
+        }));
     }
     for c in calls {
         let r = c.await.unwrap();
@@ -93,7 +99,10 @@ async fn calls_sharing_a_resource_never_overlap_and_others_do() {
     let sensor_max = SENSOR.max.load(Ordering::SeqCst);
     eprintln!("max in flight: arm {arm_max}, sensor {sensor_max}");
     assert_eq!(arm_max, 1, "calls on one resource never overlap");
-    assert!(sensor_max > 1, "tools without a shared resource run concurrently ({sensor_max})");
+    assert!(
+        sensor_max > 1,
+        "tools without a shared resource run concurrently ({sensor_max})"
+    );
     assert_eq!(ORDER.lock().unwrap().len(), 1000);
 }
 
@@ -117,7 +126,9 @@ async fn a_resource_serves_calls_in_arrival_order() {
     let mut calls = Vec::new();
     for i in 0..12u32 {
         let client = Arc::clone(&client);
-        calls.push(tokio::spawn(async move { call(&client, "hold", json!({"n": i})).await }));
+        calls.push(tokio::spawn(async move {
+            call(&client, "hold", json!({"n": i})).await
+        }));
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     for c in calls {
@@ -172,9 +183,15 @@ async fn a_timeout_while_waiting_for_a_resource_says_so() {
     let occupy = with(tool_defs![occupy], |d| d.meta.resources = &["arm"]);
     let toolbox = Toolbox::from_tools((), slow).with_tools(occupy);
     let busy = toolbox.clone();
-    let first = tokio::spawn(async move { busy.call("occupy", json!({"ms": 400}).as_object().cloned()).await });
+    let first = tokio::spawn(async move {
+        busy.call("occupy", json!({"ms": 400}).as_object().cloned())
+            .await
+    });
     tokio::time::sleep(Duration::from_millis(20)).await;
-    let second = toolbox.call("slow", json!({"ms": 1}).as_object().cloned()).await.unwrap();
+    let second = toolbox
+        .call("slow", json!({"ms": 1}).as_object().cloned())
+        .await
+        .unwrap();
     assert_eq!(
         second.content[0].as_text().unwrap().text,
         "Tool `slow` timed out after 100 ms while waiting for resource `arm`, which other calls are using; it did not run. Call it again once they have finished."
@@ -198,10 +215,17 @@ async fn retryable_errors_are_retried_up_to_the_limit() {
     let defs = with(tool_defs![flaky_read], |d| d.meta.retry = 2);
     let toolbox = Toolbox::from_tools((), defs);
     let r = toolbox.call("flaky_read", None).await.unwrap();
-    assert_eq!(r.structured_content, Some(json!({"result": 2})), "third attempt succeeds");
+    assert_eq!(
+        r.structured_content,
+        Some(json!({"result": 2})),
+        "third attempt succeeds"
+    );
     FLAKY.store(0, Ordering::SeqCst);
     let defs = with(tool_defs![flaky_read], |d| d.meta.retry = 1);
-    let r = Toolbox::from_tools((), defs).call("flaky_read", None).await.unwrap();
+    let r = Toolbox::from_tools((), defs)
+        .call("flaky_read", None)
+        .await
+        .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert_eq!(r.content[0].as_text().unwrap().text, "bus busy");
 }
@@ -212,7 +236,9 @@ fn retry_on_a_tool_that_is_neither_read_only_nor_idempotent_is_refused() {
     let err = Toolbox::try_from_tools((), defs).unwrap_err();
     assert_eq!(
         err.problems,
-        ["tool `step`: `retry` repeats the call, so it is allowed only on `read_only` or `idempotent` tools (retrying a write can repeat it)"]
+        [
+            "tool `step`: `retry` repeats the call, so it is allowed only on `read_only` or `idempotent` tools (retrying a write can repeat it)"
+        ]
     );
 }
 
@@ -256,14 +282,20 @@ async fn a_cancelled_call_is_dropped() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     assert!(STARTED.load(Ordering::SeqCst));
-    handle.cancel(Some("user changed their mind".into())).await.unwrap();
+    handle
+        .cancel(Some("user changed their mind".into()))
+        .await
+        .unwrap();
     for _ in 0..200 {
         if DROPPED.load(Ordering::SeqCst) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert!(DROPPED.load(Ordering::SeqCst), "the tool's future was dropped");
+    assert!(
+        DROPPED.load(Ordering::SeqCst),
+        "the tool's future was dropped"
+    );
     let r = call(&client, "forever", json!({"unexpected": 1})).await;
     assert_eq!(r.is_error, Some(true), "the server still answers");
     client.cancel().await.unwrap();
@@ -279,54 +311,31 @@ async fn sweep(
     ctx: Context,
 ) -> u32 {
     for i in 1..=steps {
-        ctx.progress(f64::from(i), Some(f64::from(steps)), Some(format!("step {i}"))).await;
+        ctx.progress(
+            f64::from(i),
+            Some(f64::from(steps)),
+            Some(format!("step {i}")),
+        )
+        .await;
         tokio::task::yield_now().await;
     }
     steps
-}
-
-#[derive(Clone, Default)]
-struct ProgressRecorder(Arc<Mutex<Vec<(f64, Option<f64>, Option<String>)>>>);
-
-impl ClientHandler for ProgressRecorder {
-    async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
-        self.0.lock().unwrap().push((params.progress, params.total, params.message));
-    }
 }
 
 #[tokio::test]
 async fn progress_notifications_arrive_in_order() {
     let toolbox = Toolbox::from_tools((), tool_defs![sweep]);
     assert!(
-        !serde_json::to_string(&toolbox.tool("sweep").unwrap().input_schema).unwrap().contains("ctx"),
+        !serde_json::to_string(&toolbox.tool("sweep").unwrap().input_schema)
+            .unwrap()
+            .contains("ctx"),
         "the context is not a published parameter"
     );
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let server = toolbox.serve(server_io).await.unwrap();
-        let _ = server.waiting().await;
-    });
-    let recorder = ProgressRecorder::default();
-    let client = recorder.clone().serve(client_io).await.unwrap();
-    let handle = client
-        .send_request_with_option(
-            ClientRequest::CallToolRequest(Request::new(
-                CallToolRequestParams::new("sweep").with_arguments(json!({"steps": 20}).as_object().unwrap().clone()),
-            )),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
-    let response = handle.await_response().await.unwrap();
-    let ServerResult::CallToolResult(result) = response else { panic!("{response:?}") };
+    let (client, recorder) = common::connect_recording(toolbox).await;
+    let result = common::call_with_progress(&client, "sweep", json!({"steps": 20})).await;
     assert_eq!(result.structured_content, Some(json!({"result": 20})));
     // Notifications are sent before the response on the same ordered stream.
-    for _ in 0..100 {
-        if recorder.0.lock().unwrap().len() == 20 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    common::eventually(|| recorder.0.lock().unwrap().len() == 20).await;
     let seen = recorder.0.lock().unwrap().clone();
     assert_eq!(seen.len(), 20);
     for (i, (progress, total, message)) in seen.iter().enumerate() {
@@ -348,13 +357,26 @@ fn many_readings(
 
 #[tokio::test]
 async fn output_over_budget_is_cut_on_items_with_a_marker() {
-    let defs = with(tool_defs![many_readings], |d| d.meta.max_output_bytes = Some(200));
+    let defs = with(tool_defs![many_readings], |d| {
+        d.meta.max_output_bytes = Some(200)
+    });
     let toolbox = Toolbox::from_tools((), defs);
-    let r = toolbox.call("many_readings", json!({"count": 500}).as_object().cloned()).await.unwrap();
+    let r = toolbox
+        .call("many_readings", json!({"count": 500}).as_object().cloned())
+        .await
+        .unwrap();
     assert_eq!(r.is_error, Some(false));
-    let kept = r.structured_content.as_ref().unwrap()["result"].as_array().unwrap().len();
+    let kept = r.structured_content.as_ref().unwrap()["result"]
+        .as_array()
+        .unwrap()
+        .len();
     assert!(kept > 10 && kept < 500, "{kept}");
-    assert!(serde_json::to_string(r.structured_content.as_ref().unwrap()).unwrap().len() <= 200);
+    assert!(
+        serde_json::to_string(r.structured_content.as_ref().unwrap())
+            .unwrap()
+            .len()
+            <= 200
+    );
     assert_eq!(r.content.len(), 2);
     assert_eq!(
         r.content[1].as_text().unwrap().text,
@@ -363,14 +385,23 @@ async fn output_over_budget_is_cut_on_items_with_a_marker() {
         )
     );
     let meta = r.meta.unwrap();
-    assert_eq!(meta.0["io.toolwright/truncated"], json!({"path": "result", "kept": kept, "total": 500, "budget": 200}));
-    let small = toolbox.call("many_readings", json!({"count": 3}).as_object().cloned()).await.unwrap();
+    assert_eq!(
+        meta.0["io.toolwright/truncated"],
+        json!({"path": "result", "kept": kept, "total": 500, "budget": 200})
+    );
+    let small = toolbox
+        .call("many_readings", json!({"count": 3}).as_object().cloned())
+        .await
+        .unwrap();
     assert_eq!(small.content.len(), 1, "within budget: untouched");
 }
 
 #[tokio::test]
 async fn max_concurrency_caps_all_calls() {
-    static CAPPED: InFlight = InFlight { now: AtomicUsize::new(0), max: AtomicUsize::new(0) };
+    static CAPPED: InFlight = InFlight {
+        now: AtomicUsize::new(0),
+        max: AtomicUsize::new(0),
+    };
     /// Busy work.
     #[tool]
     async fn busy() -> u32 {
@@ -381,7 +412,9 @@ async fn max_concurrency_caps_all_calls() {
     let mut calls = Vec::new();
     for _ in 0..30 {
         let t = toolbox.clone();
-        calls.push(tokio::spawn(async move { t.call("busy", None).await.unwrap() }));
+        calls.push(tokio::spawn(
+            async move { t.call("busy", None).await.unwrap() },
+        ));
     }
     for c in calls {
         assert_eq!(c.await.unwrap().is_error, Some(false));

@@ -375,3 +375,131 @@ async fn unknown_tool_is_invalid_params_naming_the_tools() {
     }
     client.cancel().await.unwrap();
 }
+
+fn slow_arm() -> Toolbox<RobotArm> {
+    // 20 ms of wall time per simulated second: a 400 mm move at speed 0.1 (50 mm/s) takes 8 s
+    // simulated, 160 ms real.
+    Toolbox::new(RobotArm::new(SimConfig {
+        time_scale: 0.02,
+        seed: 7,
+    }))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_and_stop_answer_while_the_arm_moves() {
+    let client = std::sync::Arc::new(connect(slow_arm()).await);
+    let mover = std::sync::Arc::clone(&client);
+    let motion = tokio::spawn(async move {
+        call(
+            &mover,
+            "move_arm_to_pose",
+            json!({"x": 300, "y": 0, "z": 800, "speed": 0.1}),
+        )
+        .await
+    });
+    // get_arm_state shares no resource: it answers during the motion and sees it.
+    let mut seen_moving = false;
+    for _ in 0..100 {
+        let s = call(&client, "get_arm_state", json!({}))
+            .await
+            .structured_content
+            .unwrap();
+        if s["moving"] == json!(true) {
+            seen_moving = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    assert!(
+        seen_moving,
+        "get_arm_state answers while the arm moves, and sees it moving"
+    );
+    let r = call(&client, "read_ft_sensor", json!({"axes": ["Fz"]})).await;
+    assert_eq!(r.is_error, Some(false));
+    let stop = call(&client, "stop_arm", json!({})).await;
+    assert_eq!(
+        stop.structured_content.unwrap()["interrupted_motion"],
+        json!(true)
+    );
+    let moved = motion.await.unwrap();
+    assert_eq!(moved.is_error, Some(true));
+    assert!(
+        text(&moved).starts_with("motion interrupted by stop_arm at ("),
+        "{}",
+        text(&moved)
+    );
+    let state = call(&client, "get_arm_state", json!({}))
+        .await
+        .structured_content
+        .unwrap();
+    assert_eq!(state["moving"], json!(false));
+    assert!(
+        state["position"]["z"].as_f64().unwrap() < 800.0,
+        "stopped on the way"
+    );
+}
+
+#[tokio::test]
+async fn plan_trajectory_executes_with_progress() {
+    let (client, recorder) = common::connect_recording(arm()).await;
+    let waypoints = json!([{"x": 400, "y": 0, "z": 300}, {"x": 400, "y": 200, "z": 300}, {"x": 250, "y": 200, "z": 250}]);
+    let planned =
+        common::call_with_progress(&client, "plan_trajectory", json!({"waypoints": waypoints}))
+            .await;
+    assert_eq!(
+        planned.structured_content.unwrap()["executed_waypoints"],
+        json!(0)
+    );
+    let state = call(&client, "get_arm_state", json!({}))
+        .await
+        .structured_content
+        .unwrap();
+    assert_eq!(
+        state["position"],
+        json!({"x": 300.0, "y": 0.0, "z": 400.0}),
+        "planning does not move"
+    );
+
+    let r = common::call_with_progress(
+        &client,
+        "plan_trajectory",
+        json!({"waypoints": waypoints, "execute": true}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(
+        r.structured_content.unwrap()["executed_waypoints"],
+        json!(3)
+    );
+    assert!(common::eventually(|| recorder.0.lock().unwrap().len() == 3).await);
+    let seen = recorder.0.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [
+            (
+                1.0,
+                Some(3.0),
+                Some("reached waypoint 0 at (400, 0, 300) mm".to_owned())
+            ),
+            (
+                2.0,
+                Some(3.0),
+                Some("reached waypoint 1 at (400, 200, 300) mm".to_owned())
+            ),
+            (
+                3.0,
+                Some(3.0),
+                Some("reached waypoint 2 at (250, 200, 250) mm".to_owned())
+            ),
+        ]
+    );
+    let state = call(&client, "get_arm_state", json!({}))
+        .await
+        .structured_content
+        .unwrap();
+    assert_eq!(
+        state["position"],
+        json!({"x": 250.0, "y": 200.0, "z": 250.0})
+    );
+    client.cancel().await.unwrap();
+}

@@ -53,6 +53,81 @@ pub fn text(result: &CallToolResult) -> String {
         .unwrap_or_else(|| panic!("not a text block: {result:?}"))
 }
 
+/// A client that records the progress notifications it receives, in order.
+#[derive(Clone, Default)]
+pub struct ProgressRecorder(
+    pub std::sync::Arc<std::sync::Mutex<Vec<(f64, Option<f64>, Option<String>)>>>,
+);
+
+impl rmcp::ClientHandler for ProgressRecorder {
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.0
+            .lock()
+            .unwrap()
+            .push((params.progress, params.total, params.message));
+    }
+}
+
+/// Serves `toolbox` and connects a [`ProgressRecorder`] client to it.
+pub async fn connect_recording<S: Send + Sync + 'static>(
+    toolbox: Toolbox<S>,
+) -> (
+    RunningService<RoleClient, ProgressRecorder>,
+    ProgressRecorder,
+) {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    let recorder = ProgressRecorder::default();
+    let client = recorder
+        .clone()
+        .serve(client_io)
+        .await
+        .expect("client connects");
+    (client, recorder)
+}
+
+/// Calls a tool through a request that carries a progress token (rmcp adds one to every
+/// request sent this way) and waits for the result.
+pub async fn call_with_progress<H: rmcp::ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
+    let mut params = CallToolRequestParams::new(name.to_owned());
+    if let Value::Object(map) = args {
+        params = params.with_arguments(map);
+    }
+    let handle = client
+        .send_request_with_option(
+            rmcp::model::ClientRequest::CallToolRequest(rmcp::model::Request::new(params)),
+            rmcp::service::PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("request sent");
+    match handle.await_response().await.expect("response") {
+        rmcp::model::ServerResult::CallToolResult(r) => r,
+        other => panic!("unexpected response {other:?}"),
+    }
+}
+
+/// Waits (bounded) until `check` holds.
+pub async fn eventually(mut check: impl FnMut() -> bool) -> bool {
+    for _ in 0..400 {
+        if check() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    check()
+}
+
 /// Compares `actual` with the reviewed snapshot `tests/snapshots/<name>.json`.
 /// `TOOLWRIGHT_BLESS=1` rewrites the file instead (review the diff before committing).
 pub fn assert_snapshot(name: &str, actual: &Value) {

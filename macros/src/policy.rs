@@ -1,0 +1,70 @@
+//! Execution-policy keys of `#[tool]` and `#[toolbox]`: `timeout`, `resource`, `retry`,
+//! `max_output_bytes`, `group`, `max_concurrency`.
+
+use darling::util::{PreservedStrExpr, SpannedValue};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Expr, ExprLit, Lit};
+
+use crate::ctxt::Ctxt;
+
+/// Parses "3s", "250ms", "1.5s", "2min" into milliseconds.
+pub fn parse_duration(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "ms" => 1.0,
+        "s" | "sec" => 1000.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => return None,
+    };
+    let ms = value * factor;
+    (ms >= 1.0 && ms.is_finite()).then(|| ms.round() as u64)
+}
+
+/// `timeout = "3s"` → milliseconds, or an error on the value.
+pub fn timeout_ms(cx: &Ctxt, value: &Option<SpannedValue<String>>) -> Option<u64> {
+    let v = value.as_ref()?;
+    let parsed = parse_duration(v);
+    if parsed.is_none() {
+        cx.error_at(
+            v.span(),
+            format!(
+                "invalid timeout `{}`: write a positive duration with a unit, e.g. \"3s\", \"500ms\", \"1.5s\" or \"2min\"",
+                &**v
+            ),
+        );
+    }
+    parsed
+}
+
+/// `resource = "arm"` or `resource = ["arm", "gripper"]`.
+pub fn resources(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<String> {
+    let Some(expr) = value.as_ref().map(|v| &v.0) else {
+        return Vec::new();
+    };
+    let one = |e: &Expr| match e {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if !s.value().trim().is_empty() => Some(s.value()),
+        other => {
+            cx.error_spanned_by(
+                other,
+                "a resource is a non-empty string: `resource = \"arm\"`",
+            );
+            None
+        }
+    };
+    match expr {
+        Expr::Array(array) => array.elems.iter().filter_map(one).collect(),
+        other => one(other).into_iter().collect(),
+    }
+}
+
+/// `&["arm", "gripper"]`.
+pub fn resources_tokens(resources: &[String]) -> TokenStream {
+    quote!(&[#(#resources),*])
+}
