@@ -15,6 +15,23 @@
 //! | `destructive` | `destructive = false` | `annotations.destructiveHint` |
 //! | `idempotent` | `idempotent` | `annotations.idempotentHint` |
 //! | `open_world` | `open_world = false` | `annotations.openWorldHint` |
+//! | `timeout` | `timeout = "3s"` (`ms`, `s`, `min`, `h`) | the call's deadline, waiting for resources included: past it the call's future is dropped and the result is `isError` "timed out after 3 s" (saying whether it was still waiting for a resource); the server keeps serving |
+//! | `resource` | `resource = "arm"`, `resource = ["arm", "gripper"]` | calls that share a resource run one at a time, in arrival order; calls with no shared resource run concurrently |
+//! | `retry` | `retry = 2` | extra attempts after a timeout or an error marked [`ToolError::retryable`](crate::ToolError::retryable); only on `read_only` or `idempotent` tools (a compile error otherwise: retrying a write can repeat it) |
+//! | `max_output_bytes` | `max_output_bytes = 65536` | a larger result is cut on structure (items of its largest array, never bytes inside a value), with a note saying what was cut and how to ask for the rest, and `_meta["io.toolwright/truncated"]` |
+//! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
+//!
+//! ## `#[toolbox]` — on an inherent `impl` block
+//!
+//! | key | example | effect |
+//! |---|---|---|
+//! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
+//! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
+//!
+//! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
+//! the duration; the trace id is also returned in the result's `_meta["io.toolwright/traceId"]`
+//! (a client's W3C `traceparent` is adopted when it sends one). A [`Context`](crate::Context)
+//! parameter gives the trace id, progress notifications and cancellation to the body.
 //!
 //! Parameters are plain typed arguments. A sync tool runs on the server's task (keep it short;
 //! use `async` for anything that waits). A method takes `&self`: the toolbox's shared state.
