@@ -63,9 +63,15 @@ pub(crate) fn new_trace_id() -> String {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        format!("{:08x}", (nanos as u64 ^ u64::from(std::process::id())) & 0xffff_ffff)
+        format!(
+            "{:08x}",
+            (nanos as u64 ^ u64::from(std::process::id())) & 0xffff_ffff
+        )
     });
-    format!("{prefix}-{:06x}", NEXT_TRACE.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "{prefix}-{:06x}",
+        NEXT_TRACE.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 impl Context {
@@ -89,7 +95,13 @@ impl Context {
 
     /// A context for a call made in-process (no client): no progress, never cancelled.
     pub fn detached(tool: &str) -> Self {
-        Self::new(Arc::from(tool), new_trace_id(), None, None, CancellationToken::new())
+        Self::new(
+            Arc::from(tool),
+            new_trace_id(),
+            None,
+            None,
+            CancellationToken::new(),
+        )
     }
 
     /// The name of the tool being called.

@@ -340,7 +340,10 @@ mod tests {
         let mut locks = ResourceLocks::default();
         let a = locks.for_resources(&["gripper", "arm", "arm"]);
         let b = locks.for_resources(&["arm"]);
-        assert_eq!(a.iter().map(|(n, _)| &**n).collect::<Vec<_>>(), ["arm", "gripper"]);
+        assert_eq!(
+            a.iter().map(|(n, _)| &**n).collect::<Vec<_>>(),
+            ["arm", "gripper"]
+        );
         assert!(Arc::ptr_eq(&a[0].1, &b[0].1));
     }
 }

@@ -219,8 +219,14 @@ fn normalize_at(schema: &mut Value, path: &mut String) -> Result<(), SchemaError
         obj.shift_insert(0, "type".to_owned(), ty);
     }
     if let Some(carried) = obj.get(ERROR_KEY) {
-        let inner = carried.get("path").and_then(Value::as_str).unwrap_or_default();
-        let message = carried.get("message").and_then(Value::as_str).unwrap_or_default();
+        let inner = carried
+            .get("path")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let message = carried
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         return Err(SchemaError {
             path: join_path(path, inner),
             message: message.to_owned(),
