@@ -19,11 +19,11 @@ pub use ::std::string::String;
 pub use ::std::sync::Arc;
 pub use ::std::vec::Vec;
 
+pub use crate::context::Context;
 pub use crate::error::ToolError;
 pub use crate::schema::{
     Bound, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant, VariantShape,
 };
-pub use crate::context::Context;
 pub use crate::toolbox::{Args, CallError, Handler, HandlerFuture, Params, ToolDef, ToolMeta};
 
 use schemars::generate::SchemaGenerator;
