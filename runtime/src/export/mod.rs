@@ -1,0 +1,208 @@
+//! Export a toolbox's tool definitions as documentation and for other LLM APIs, and gate
+//! changes to them.
+//!
+//! One declaration gives five files, each deterministic (declaration order, stable key order,
+//! a trailing newline) so a change to a tool is a small diff:
+//!
+//! | [`Format`] | file | what |
+//! |---|---|---|
+//! | `mcp` | `tools.json` | the `tools/list` payload the server sends: `{"tools": [..]}` |
+//! | `markdown` | `TOOLS.md` | for people: descriptions, annotations, parameter and output tables, an example call ([`markdown`]) |
+//! | `openai` | `openai.json` | OpenAI function tools in strict mode ([`openai`]) |
+//! | `anthropic` | `anthropic.json` | Anthropic Messages API tools ([`anthropic`]) |
+//! | `gemini` | `gemini.json` | Gemini function declarations ([`gemini`]) |
+//!
+//! Each dialect module documents the provider's rules with their sources and has a check for
+//! them ([`check_openai`], [`check_anthropic`], [`check_gemini`]). Where a provider refuses a
+//! keyword, what it said goes into the description in words, so units, ranges, defaults and
+//! enum meanings reach the model either way. A call shaped by any dialect is accepted by the
+//! toolbox (in its default lax mode, an explicit `null` for an optional parameter counts as
+//! absent).
+//!
+//! [`drift`] compares published definitions with the current ones and classifies every
+//! difference as compatible or breaking; [`assert_snapshot`] and [`assert_tools_snapshot!`](crate::assert_tools_snapshot)
+//! turn that into a test.
+//!
+//! ```no_run
+//! # fn toolbox() -> toolwright::Toolbox<()> { unimplemented!() }
+//! use std::path::Path;
+//! use toolwright::export::{self, Format};
+//!
+//! let toolbox = toolbox();
+//! print!("{}", export::render(toolbox.tools(), Format::Markdown));
+//! export::write_all(toolbox.tools(), Path::new("docs/tools"))?;
+//! let report = export::drift::check_against(toolbox.tools(), Path::new("docs/tools"))?;
+//! print!("{report}");
+//! std::process::exit(report.exit_code());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+pub mod anthropic;
+pub mod drift;
+pub mod gemini;
+pub mod markdown;
+pub mod openai;
+mod words;
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use rmcp::model::Tool;
+use serde_json::{Value, json};
+
+pub use anthropic::check_anthropic;
+pub use gemini::check_gemini;
+pub use openai::check_openai;
+
+/// An export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `tools.json`: the `tools/list` payload, `{"tools": [..]}`.
+    Mcp,
+    /// `TOOLS.md`: documentation for people.
+    Markdown,
+    /// `openai.json`: OpenAI function tools, strict mode.
+    OpenAi,
+    /// `anthropic.json`: Anthropic tools.
+    Anthropic,
+    /// `gemini.json`: Gemini function declarations.
+    Gemini,
+}
+
+impl Format {
+    /// Every format, in the order [`write_all`] writes them.
+    pub const ALL: [Format; 5] = [
+        Format::Mcp,
+        Format::Markdown,
+        Format::OpenAi,
+        Format::Anthropic,
+        Format::Gemini,
+    ];
+
+    /// The name used on the command line: `mcp`, `markdown`, `openai`, `anthropic`, `gemini`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Mcp => "mcp",
+            Format::Markdown => "markdown",
+            Format::OpenAi => "openai",
+            Format::Anthropic => "anthropic",
+            Format::Gemini => "gemini",
+        }
+    }
+
+    /// The file [`write_all`] writes it to.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Format::Mcp => "tools.json",
+            Format::Markdown => "TOOLS.md",
+            Format::OpenAi => "openai.json",
+            Format::Anthropic => "anthropic.json",
+            Format::Gemini => "gemini.json",
+        }
+    }
+
+    /// The format with this [`name`](Format::name), if any.
+    pub fn from_name(s: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).expect("JSON values serialize") + "\n"
+}
+
+/// The tools in one format, as the file's text (ending with a newline). Deterministic: tools in
+/// the order given (a toolbox's declaration order), keys in schema order.
+pub fn render(tools: &[Tool], format: Format) -> String {
+    match format {
+        Format::Mcp => pretty(&json!({ "tools": tools })),
+        Format::Markdown => markdown::render(tools),
+        Format::OpenAi => pretty(&openai::declarations(tools)),
+        Format::Anthropic => pretty(&anthropic::declarations(tools)),
+        Format::Gemini => pretty(&gemini::declarations(tools)),
+    }
+}
+
+/// Writes every format into `dir` (created if needed), returning the paths written in
+/// [`Format::ALL`] order.
+pub fn write_all(tools: &[Tool], dir: &Path) -> io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for format in Format::ALL {
+        let path = dir.join(format.file_name());
+        std::fs::write(&path, render(tools, format))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Parses the `mcp` export (`{"tools": [..]}`, or a bare array of tools) back into tools.
+pub fn parse_mcp(text: &str) -> Result<Vec<Tool>, serde_json::Error> {
+    let value: Value = serde_json::from_str(text)?;
+    let list = match value {
+        Value::Object(mut map) if map.contains_key("tools") => {
+            map.remove("tools").unwrap_or_default()
+        }
+        other => other,
+    };
+    serde_json::from_value(list)
+}
+
+/// The environment variable that makes [`assert_snapshot`] rewrite the snapshot: set it to
+/// `overwrite` (like trybuild's `TRYBUILD=overwrite`).
+pub const SNAPSHOT_ENV: &str = "TOOLWRIGHT_SNAPSHOT";
+
+/// Compares the tools with the export in `dir` (see [`drift::check_against`]) and panics with
+/// the drift report on any difference, or when there is no export yet. With the environment
+/// variable `TOOLWRIGHT_SNAPSHOT=overwrite` it rewrites the export instead (review the diff
+/// before committing it).
+#[track_caller]
+pub fn assert_snapshot(tools: &[Tool], dir: &Path) {
+    if std::env::var(SNAPSHOT_ENV).is_ok_and(|v| v == "overwrite") {
+        if let Err(e) = write_all(tools, dir) {
+            panic!("cannot write the tool snapshot in {}: {e}", dir.display());
+        }
+        return;
+    }
+    match drift::check_against(tools, dir) {
+        Ok(report) if report.is_empty() => {}
+        Ok(report) => panic!(
+            "the tools differ from the snapshot in {}:\n{report}\
+             If the change is intended, rerun with {SNAPSHOT_ENV}=overwrite and review the diff.",
+            dir.display()
+        ),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => panic!(
+            "no tool snapshot in {} ({e}); create it with {SNAPSHOT_ENV}=overwrite and review it",
+            dir.display()
+        ),
+        Err(e) => panic!("cannot read the tool snapshot in {}: {e}", dir.display()),
+    }
+}
+
+/// Asserts that a toolbox's tools match the export committed in a directory, relative to the
+/// calling crate's `Cargo.toml`; see [`assert_snapshot`](crate::export::assert_snapshot).
+///
+/// ```no_run
+/// # fn toolbox() -> toolwright::Toolbox<()> { unimplemented!() }
+/// # fn main() {
+/// toolwright::assert_tools_snapshot!(toolbox(), "docs/tools");
+/// # }
+/// ```
+///
+/// Run with `TOOLWRIGHT_SNAPSHOT=overwrite` to write the export, then review and commit it.
+#[macro_export]
+macro_rules! assert_tools_snapshot {
+    ($toolbox:expr, $dir:expr $(,)?) => {
+        $crate::export::assert_snapshot(
+            ($toolbox).tools(),
+            &::std::path::Path::new(::core::env!("CARGO_MANIFEST_DIR")).join($dir),
+        )
+    };
+}
