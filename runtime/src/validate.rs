@@ -1641,8 +1641,11 @@ impl Node {
             let hint = match v {
                 Value::String(s) if self.types & (T_NUMBER | T_INTEGER) != 0 => {
                     let integer_only = self.types & T_NUMBER == 0;
+                    // A prefix longer than a quoted string would be is no useful example (and
+                    // would make the message as large as the input).
                     numeric_prefix(s)
                         .filter(|p| !(integer_only && p.contains('.')))
+                        .filter(|p| p.len() <= QUOTE_MAX_CHARS)
                         .map(|p| format!("send a bare number{in_unit}, e.g. {p}"))
                 }
                 _ => None,
@@ -2372,6 +2375,29 @@ mod tests {
         assert_eq!(
             one(force_schema(), json!({"force": "15 N"})),
             "force: must be a number in N, got string \"15 N\" (hint: send a bare number in N, e.g. 15)"
+        );
+    }
+
+    #[test]
+    fn long_numeric_prefixes_get_no_example() {
+        // 40 digits: still an example; 41 or 10 MB of digits: none, and the message stays short.
+        let forty = "1".repeat(40);
+        assert_eq!(
+            one(force_schema(), json!({"force": format!("{forty}N")})),
+            format!(
+                "force: must be a number in N, got string \"{forty}…\" (41 characters) (hint: send a bare number in N, e.g. {forty})"
+            )
+        );
+        let e = one(force_schema(), json!({"force": format!("{forty}1N")}));
+        assert_eq!(
+            e,
+            format!("force: must be a number in N, got string \"{forty}…\" (42 characters)")
+        );
+        let e = one(force_schema(), json!({"force": "7".repeat(10 << 20)}));
+        assert!(
+            e.len() < 200 && !e.contains("hint"),
+            "{}",
+            &e[..e.floor_char_boundary(300)]
         );
     }
 
