@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use toolwright::{Context, ToolError, ToolSchema, toolbox};
+use toolwright::{Context, ToolError, ToolSchema, Toolbox, toolbox};
 
 /// Distance from the base to the shoulder joint, mm.
 pub const SHOULDER_HEIGHT: f64 = 100.0;
@@ -297,6 +297,19 @@ pub struct RobotArm {
     stop: AtomicBool,
     noise: AtomicU64,
     config: SimConfig,
+}
+
+/// The robot-arm server exactly as `examples/robot_arm.rs` serves it (and as its committed docs
+/// in `examples/docs/robot_arm/` describe it).
+pub fn server(config: SimConfig) -> Toolbox<RobotArm> {
+    Toolbox::new(RobotArm::new(config))
+        .with_title("Simulated robot arm")
+        .with_describe_tool()
+        .with_instructions(
+            "A simulated 6-axis robot arm over a table. Positions are in millimeters in the robot \
+             base frame (x forward, y left, z up from the table). Call get_arm_state first: it \
+             lists the objects on the table with their grasp points.",
+        )
 }
 
 /// The home position of the tool point.

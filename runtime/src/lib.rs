@@ -1,5 +1,7 @@
 #![doc = include_str!("../../README.md")]
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod context;
 pub mod error;
 pub mod export;

@@ -621,6 +621,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             Err(e) => return Err(ServeError(e.to_string())),
         };
+        tracing::info!("MCP session started on stdio");
         running
             .waiting()
             .await
@@ -1019,6 +1020,24 @@ fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         Some(false),
         Some(true),
         Some(false),
+    ))
+    .with_raw_output_schema(Arc::new(
+        match serde_json::json!({
+            "type": "object",
+            "description": "A tool definition, as in tools/list.",
+            "properties": {
+                "name": {"type": "string"},
+                "title": {"type": "string"},
+                "description": {"type": "string"},
+                "inputSchema": {"type": "object"},
+                "outputSchema": {"type": "object"},
+                "annotations": {"type": "object"},
+            },
+            "required": ["name", "inputSchema"],
+        }) {
+            Value::Object(m) => m,
+            _ => unreachable!("an object literal"),
+        },
     ));
     let meta = ToolMeta {
         name: DESCRIBE_TOOL,

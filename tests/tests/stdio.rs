@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Stdio;
 
 use rmcp::ServiceExt as _;
@@ -11,29 +10,16 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::json;
 
-/// Builds the example (cached after the first build) and returns its path.
-fn robot_arm_binary() -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = std::process::Command::new(cargo)
-        .args(["build", "--quiet", "-p", "toolwright-examples", "--example", "robot_arm"])
-        .current_dir(&workspace)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building the robot_arm example failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
-    let binary = target.join("debug").join("examples").join("robot_arm");
-    assert!(binary.exists(), "{} not found", binary.display());
-    binary
-}
-
 #[tokio::test]
 async fn robot_arm_serves_over_stdio_with_logs_on_stderr() {
-    let binary = robot_arm_binary();
-    let stderr_log = std::env::temp_dir().join(format!("toolwright-stdio-{}.log", std::process::id()));
+    let binary = common::robot_arm_binary();
+    let stderr_log =
+        std::env::temp_dir().join(format!("toolwright-stdio-{}.log", std::process::id()));
     let log_file = std::fs::File::create(&stderr_log).unwrap();
     let mut command = tokio::process::Command::new(&binary);
-    command.env("RUST_LOG", "debug").env("ROBOT_ARM_TIME_SCALE", "0");
+    command
+        .env("RUST_LOG", "debug")
+        .env("ROBOT_ARM_TIME_SCALE", "0");
     let (transport, _stderr) = TokioChildProcess::builder(command)
         .stderr(Stdio::from(log_file))
         .spawn()
@@ -41,28 +27,47 @@ async fn robot_arm_serves_over_stdio_with_logs_on_stderr() {
     let client = ().serve(transport).await.expect("initialize over stdio");
 
     let info = client.peer_info().expect("server info");
-    assert_eq!(info.server_info.as_ref().map(|i| i.name.as_str()), Some("toolwright-examples"));
-    assert!(info.instructions.as_deref().unwrap_or_default().contains("get_arm_state"));
+    assert_eq!(
+        info.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("toolwright-examples")
+    );
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap_or_default()
+            .contains("get_arm_state")
+    );
 
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 7);
+    assert_eq!(tools.len(), 8, "seven robot tools and describe_tool");
     for _ in 0..3 {
         let r = client
             .call_tool(
-                CallToolRequestParams::new("move_arm_to_pose")
-                    .with_arguments(json!({"x": 350, "y": 50, "z": 300}).as_object().unwrap().clone()),
+                CallToolRequestParams::new("move_arm_to_pose").with_arguments(
+                    json!({"x": 350, "y": 50, "z": 300})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ),
             )
             .await
             .unwrap();
         assert_eq!(r.is_error, Some(false), "{r:?}");
         assert!(
-            r.meta.as_ref().and_then(|m| m.0.get("io.toolwright/traceId")).is_some(),
+            r.meta
+                .as_ref()
+                .and_then(|m| m.0.get("io.toolwright/traceId"))
+                .is_some(),
             "the trace id comes back in _meta"
         );
         let bad = client
             .call_tool(
-                CallToolRequestParams::new("move_arm_to_pose")
-                    .with_arguments(json!({"x": 350, "y": 50, "z": 300, "speed": 2}).as_object().unwrap().clone()),
+                CallToolRequestParams::new("move_arm_to_pose").with_arguments(
+                    json!({"x": 350, "y": 50, "z": 300, "speed": 2})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ),
             )
             .await
             .unwrap();
@@ -72,7 +77,13 @@ async fn robot_arm_serves_over_stdio_with_logs_on_stderr() {
 
     let log = std::fs::read_to_string(&stderr_log).unwrap();
     let _ = std::fs::remove_file(&stderr_log);
-    assert!(log.contains("robot_arm MCP server starting on stdio"), "{log}");
-    assert!(log.contains("tool_call"), "calls are logged in their span on stderr: {log}");
-    assert!(!log.contains("robot_arm: a simulated robot arm"), "no banner when stdin is not a terminal");
+    assert!(log.contains("MCP session started on stdio"), "{log}");
+    assert!(
+        log.contains("tool_call"),
+        "calls are logged in their span on stderr: {log}"
+    );
+    assert!(
+        !log.contains("Waiting for a client on stdin"),
+        "no banner when stdin is not a terminal"
+    );
 }

@@ -201,7 +201,7 @@ pub fn assert_snapshot(tools: &[Tool], dir: &Path) {
 macro_rules! assert_tools_snapshot {
     ($toolbox:expr, $dir:expr $(,)?) => {
         $crate::export::assert_snapshot(
-            ($toolbox).tools(),
+            &($toolbox).listed_tools(),
             &::std::path::Path::new(::core::env!("CARGO_MANIFEST_DIR")).join($dir),
         )
     };

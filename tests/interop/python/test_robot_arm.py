@@ -48,6 +48,7 @@ TOOLS = [
     "read_ft_sensor",
     "plan_trajectory",
     "get_arm_state",
+    "describe_tool",
 ]
 
 HOME = {"x": 300.0, "y": 0.0, "z": 400.0}
@@ -303,6 +304,10 @@ def test_every_tool_with_valid_arguments(mode: str) -> None:
         state = await call("get_arm_state", {})
         assert state["gripper"]["closed"] is False
         assert len(state["objects"]) == 3
+
+        described = await call("describe_tool", {"name": "move_arm_to_pose"})
+        assert described["name"] == "move_arm_to_pose"
+        assert described["inputSchema"] == tools["move_arm_to_pose"]["inputSchema"]
         assert called == set(TOOLS), f"not called: {set(TOOLS) - called}"
 
     run(body, mode)

@@ -152,3 +152,27 @@ pub fn assert_snapshot(name: &str, actual: &Value) {
         );
     }
 }
+
+/// Builds the robot-arm example binary (cached after the first build) and returns its path.
+pub fn robot_arm_binary() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = std::process::Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "toolwright-examples",
+            "--example",
+            "robot_arm",
+        ])
+        .current_dir(&workspace)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building the robot_arm example failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace.join("target"), PathBuf::from);
+    let binary = target.join("debug").join("examples").join("robot_arm");
+    assert!(binary.exists(), "{} not found", binary.display());
+    binary
+}

@@ -1,0 +1,15 @@
+//! The committed docs of the robot arm (examples/docs/robot_arm: tools.json, TOOLS.md and the
+//! OpenAI, Anthropic and Gemini dialects) must match the code. After an intended change:
+//! `TOOLWRIGHT_SNAPSHOT=overwrite cargo test -p toolwright-examples --test docs_drift`, then
+//! review the diff (or run `cargo run --example robot_arm -- check --against examples/docs/robot_arm`).
+
+use toolwright_examples::robot_arm::{SimConfig, server};
+
+#[test]
+fn committed_docs_match_the_code() {
+    let toolbox = server(SimConfig {
+        time_scale: 0.0,
+        seed: 1,
+    });
+    toolwright::assert_tools_snapshot!(toolbox, "docs/robot_arm");
+}
