@@ -796,49 +796,67 @@ async fn raw_lines_that_parse_reach_validation() {
 async fn raw_lines_that_are_not_requests_get_a_json_rpc_error() {
     let method_not_found = json!({"code": -32601, "message": "tools/call"});
     let invalid_request = json!({"code": -32600, "message": "Invalid request"});
-    let cases: Vec<(&str, &[u8], Value, Value)> = vec![
+    // `ID` is replaced by the case's request id; `None`: the reply's id is null.
+    let cases: Vec<(&str, &str, bool, Value)> = vec![
         (
             "arguments as an array",
-            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"stop_arm","arguments":[1,2]}}"#,
-            json!(7),
+            r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"stop_arm","arguments":[1,2]}}"#,
+            true,
             method_not_found.clone(),
         ),
         (
             "arguments as a string",
-            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"stop_arm","arguments":"{}"}}"#,
-            json!(7),
+            r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"stop_arm","arguments":"{}"}}"#,
+            true,
             method_not_found.clone(),
         ),
         (
             "a tool name that is a number",
-            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#,
-            json!(7),
+            r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":5}}"#,
+            true,
             method_not_found.clone(),
         ),
         (
             "params as null",
-            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":null}"#,
-            json!(7),
+            r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":null}"#,
+            true,
             method_not_found.clone(),
         ),
         (
             "no jsonrpc version",
-            br#"{"id":7,"method":"tools/call","params":{"name":"stop_arm"}}"#,
-            Value::Null,
+            r#"{"id":ID,"method":"tools/call","params":{"name":"stop_arm"}}"#,
+            false,
             invalid_request.clone(),
         ),
-        ("a JSON array", br#"[1,2,3]"#, Value::Null, invalid_request.clone()),
+        ("a JSON array", "[1,2,3]", false, invalid_request.clone()),
     ];
     let mut raw = Raw::connect(arm()).await;
     let (initial, _) = raw.state(1).await;
     let mut id = 100;
-    for (what, line, reply_id, error) in &cases {
-        id += 1;
-        raw.send(line).await;
-        let (state, before) = raw.state(id).await;
-        assert_eq!(state, initial, "{what}");
-        assert_eq!(before.len(), 1, "{what}: {before:?}");
-        assert_eq!(&before[0]["id"], reply_id, "{what}: {before:?}");
-        assert_eq!(&before[0]["error"], error, "{what}: {before:?}");
+    for (what, template, echoes_id, error) in &cases {
+        id += 2;
+        let bad_id = id;
+        let reply_id = if *echoes_id {
+            json!(bad_id)
+        } else {
+            Value::Null
+        };
+        raw.send(template.replace("ID", &bad_id.to_string()).as_bytes())
+            .await;
+        // The error reply and the next call's reply may come in either order (rmcp handles
+        // requests concurrently): make further calls until the error reply has come, a bounded
+        // number of times.
+        let mut replies = Vec::new();
+        for round in 0..50 {
+            let (state, before) = raw.state(id + 1 + 1000 * round).await;
+            assert_eq!(state, initial, "{what}");
+            replies.extend(before);
+            if !replies.is_empty() {
+                break;
+            }
+        }
+        assert_eq!(replies.len(), 1, "{what}: {replies:?}");
+        assert_eq!(replies[0]["id"], reply_id, "{what}: {replies:?}");
+        assert_eq!(&replies[0]["error"], error, "{what}: {replies:?}");
     }
 }
