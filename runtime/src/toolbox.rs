@@ -829,7 +829,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 .iter()
                 .find(|t| t.name == wanted)
                 .cloned();
-            return match found.map(|t| serde_json::to_value(t)) {
+            return match found.map(serde_json::to_value) {
                 Some(Ok(definition)) => ("ok", CallToolResult::structured(definition)),
                 _ => (
                     "tool_error",

@@ -53,11 +53,12 @@ pub fn text(result: &CallToolResult) -> String {
         .unwrap_or_else(|| panic!("not a text block: {result:?}"))
 }
 
+/// One progress notification: progress, total, message.
+pub type Progress = (f64, Option<f64>, Option<String>);
+
 /// A client that records the progress notifications it receives, in order.
 #[derive(Clone, Default)]
-pub struct ProgressRecorder(
-    pub std::sync::Arc<std::sync::Mutex<Vec<(f64, Option<f64>, Option<String>)>>>,
-);
+pub struct ProgressRecorder(pub std::sync::Arc<std::sync::Mutex<Vec<Progress>>>);
 
 impl rmcp::ClientHandler for ProgressRecorder {
     async fn on_progress(
