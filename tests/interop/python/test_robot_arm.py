@@ -424,6 +424,7 @@ INVALID_CALLS = [
     ("get_arm_state", {"verbose": True}, "verbose", "unknown argument; this tool takes no arguments"),
     ("release_object", {"force": 1}, "force", "unknown argument; this tool takes no arguments"),
     ("stop_arm", {"now": "yes"}, "now", "unknown argument; this tool takes no arguments"),
+    ("describe_tool", {"name": "move_arm"}, "name", 'must be one of "move_arm_to_pose"'),
 ]
 
 
