@@ -208,7 +208,10 @@ impl ToolModel {
                     let json_name = decl.attr.rename.as_ref().map_or(plain, |r| (**r).clone());
                     if decl.attr.flatten.is_present() {
                         flatten = true;
-                    } else if decl.attr.description.is_none() && decl.doc.is_none() {
+                    } else if decl.attr.description.is_none()
+                        && decl.doc.is_none()
+                        && !is_context_type(&pt.ty)
+                    {
                         cx.error_spanned_by(
                             &ident,
                             format!(
@@ -396,6 +399,13 @@ impl ToolModel {
             }
         }
     }
+}
+
+/// Whether a parameter is spelled as toolwright's `Context` (filled from the call, never
+/// published, so it needs no description). Only the description requirement looks at the
+/// spelling; what the parameter *is* is decided by trait resolution on its type.
+fn is_context_type(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Context"))
 }
 
 fn check_param_type(cx: &Ctxt, ty: &Type) {
