@@ -89,4 +89,7 @@
 //! `isError` result naming each path, the expectation with its unit, and the value received.
 //! Lax mode (the default; [`Toolbox::strict`](crate::Toolbox::strict) turns it off) accepts
 //! `"15"` for a number, `5.0` for an integer, `"true"` for a boolean and `null` for an optional
-//! argument. An unknown tool is a JSON-RPC error `-32602` naming the available tools.
+//! argument. An unknown tool is a JSON-RPC error `-32602` naming the available tools. Arguments
+//! larger than 1 MiB of JSON (configurable with
+//! [`Toolbox::with_max_argument_bytes`](crate::Toolbox::with_max_argument_bytes)) are refused
+//! with an `isError` result before validation.
