@@ -1,0 +1,248 @@
+//! tools/call and tools/list through rmcp's client, in process over a tokio duplex pipe on a
+//! current-thread runtime: toolwright vs the same tools registered by hand with rmcp `ToolRoute`s
+//! (the floor) vs rmcp's `#[tool_handler]` default, with 4 tools and with 40.
+//!
+//! `cargo bench -p toolwright-tests --bench protocol` (see BENCHMARKS.md). Groups:
+//! - `call_<n>_tools`: one `tools/call` of `move_arm_to_pose`, warm, sequential;
+//! - `list_<n>_tools`: one `tools/list`, warm;
+//! - `first_list_<n>_tools`: the first `tools/list` of a fresh server in a fresh thread (rmcp's
+//!   schema caches are thread-local, so they start empty), timing the request only;
+//! - `build_and_first_list_<n>_tools`: the same, timing the server's construction plus the first
+//!   `tools/list` (the session handshake in between is not timed).
+
+mod common;
+#[path = "common/servers.rs"]
+mod servers;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt as _;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use tokio::runtime::Runtime;
+
+use common::{Ratio, Routine, Scenario};
+use servers::{CALLED, Floor, Macros4, Macros40};
+
+type Client = RunningService<RoleClient, ()>;
+
+fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// Serves `server` on one end of a duplex pipe (on the current runtime) and connects rmcp's
+/// client to the other.
+async fn connect<S: rmcp::ServerHandler>(server: S) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("server starts");
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
+fn request() -> CallToolRequestParams {
+    CallToolRequestParams::new(CALLED).with_arguments(servers::call_arguments())
+}
+
+/// Warm tools/call: a connected client calling `move_arm_to_pose` `n` times in a row.
+fn call_routine<S: rmcp::ServerHandler>(server: S) -> Routine {
+    let rt = runtime();
+    let client = rt.block_on(async {
+        let client = connect(server).await;
+        // Once, so that no benchmark times an error path.
+        let result = client.call_tool(request()).await.expect("tools/call");
+        assert_eq!(result.is_error, Some(false), "{result:?}");
+        assert!(result.structured_content.is_some(), "{result:?}");
+        client
+    });
+    Box::new(move |iters| {
+        rt.block_on(async {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(client.call_tool(request()).await.expect("tools/call"));
+            }
+            start.elapsed()
+        })
+    })
+}
+
+/// Warm tools/list.
+fn list_routine<S: rmcp::ServerHandler>(server: S, tools: usize) -> Routine {
+    let rt = runtime();
+    let client = rt.block_on(async {
+        let client = connect(server).await;
+        let listed = client.list_tools(None).await.expect("tools/list");
+        assert_eq!(listed.tools.len(), tools);
+        client
+    });
+    Box::new(move |iters| {
+        rt.block_on(async {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(client.list_tools(None).await.expect("tools/list"));
+            }
+            start.elapsed()
+        })
+    })
+}
+
+/// Builds a server (counted by `instructions.sh` for `build_and_first_list_*`).
+#[inline(never)]
+fn tw_bench_cold_build<S>(build: &dyn Fn() -> S) -> (S, Duration) {
+    let start = Instant::now();
+    let server = black_box(build());
+    (server, start.elapsed())
+}
+
+/// The first tools/list of a fresh server (counted by `instructions.sh` for the cold groups).
+#[inline(never)]
+fn tw_bench_cold_first_list(rt: &Runtime, client: &Client, tools: usize) -> Duration {
+    rt.block_on(async {
+        let start = Instant::now();
+        let listed = client.list_tools(None).await.expect("tools/list");
+        let took = start.elapsed();
+        assert_eq!(listed.tools.len(), tools);
+        took
+    })
+}
+
+/// One cold start on a fresh thread and runtime (rmcp's schema caches are thread-local):
+/// the construction's time and the first tools/list's.
+fn cold_once<S, F>(build: F, tools: usize) -> (Duration, Duration)
+where
+    S: rmcp::ServerHandler,
+    F: Fn() -> S + Send + 'static,
+{
+    std::thread::spawn(move || {
+        let rt = runtime();
+        let (server, built) = tw_bench_cold_build(&build);
+        let client = rt.block_on(connect(server));
+        let listed = tw_bench_cold_first_list(&rt, &client, tools);
+        rt.block_on(async { drop(client.cancel().await) });
+        (built, listed)
+    })
+    .join()
+    .expect("cold run")
+}
+
+/// `with_build`: times the construction plus the first tools/list; otherwise the request only.
+fn cold_routine<S, F>(build: F, tools: usize, with_build: bool) -> Routine
+where
+    S: rmcp::ServerHandler,
+    F: Fn() -> S + Send + Clone + 'static,
+{
+    Box::new(move |iters| {
+        (0..iters)
+            .map(|_| {
+                let (built, listed) = cold_once(build.clone(), tools);
+                if with_build { built + listed } else { listed }
+            })
+            .sum::<Duration>()
+    })
+}
+
+/// Prints each server's tools/list payload size once, for the record.
+fn print_payload_sizes() {
+    for tools in [4, 40] {
+        let tw = servers::toolwright(tools);
+        let ours = serde_json::to_string(tw.tools()).map_or(0, |s| s.len());
+        let floor = serde_json::to_string(&servers::floor_tools(tools)).map_or(0, |s| s.len());
+        println!(
+            "tools/list payload, {tools} tools: toolwright {ours} bytes, rmcp_router {floor} bytes"
+        );
+    }
+}
+
+fn scenarios() -> Vec<Scenario> {
+    let mut v = Vec::new();
+    for tools in [4, 40] {
+        let group = format!("call_{tools}_tools");
+        v.push(Scenario::new(&group, "toolwright", move || {
+            call_routine(servers::toolwright(tools))
+        }));
+        v.push(Scenario::new(&group, "rmcp_router", move || {
+            call_routine(Floor::new(tools))
+        }));
+        v.push(Scenario::new(&group, "rmcp_macros", move || match tools {
+            4 => call_routine(Macros4),
+            _ => call_routine(Macros40),
+        }));
+    }
+    for tools in [4, 40] {
+        let group = format!("list_{tools}_tools");
+        v.push(Scenario::new(&group, "toolwright", move || {
+            list_routine(servers::toolwright(tools), tools)
+        }));
+        v.push(Scenario::new(&group, "rmcp_router", move || {
+            list_routine(Floor::new(tools), tools)
+        }));
+        v.push(Scenario::new(&group, "rmcp_router_same_defs", move || {
+            let defs = servers::toolwright(tools).tools().to_vec();
+            list_routine(Floor::with_definitions(defs), tools)
+        }));
+        v.push(Scenario::new(&group, "rmcp_macros", move || match tools {
+            4 => list_routine(Macros4, tools),
+            _ => list_routine(Macros40, tools),
+        }));
+    }
+    for tools in [4, 40] {
+        for (prefix, with_build) in [("first_list", false), ("build_and_first_list", true)] {
+            let group = format!("{prefix}_{tools}_tools");
+            v.push(
+                Scenario::new(&group, "toolwright", move || {
+                    cold_routine(move || servers::toolwright(tools), tools, with_build)
+                })
+                .samples(30),
+            );
+            v.push(
+                Scenario::new(&group, "rmcp_router", move || {
+                    cold_routine(move || Floor::new(tools), tools, with_build)
+                })
+                .samples(30),
+            );
+            v.push(
+                Scenario::new(&group, "rmcp_macros", move || match tools {
+                    4 => cold_routine(|| Macros4, tools, with_build),
+                    _ => cold_routine(|| Macros40, tools, with_build),
+                })
+                .samples(30),
+            );
+        }
+    }
+    v
+}
+
+fn main() {
+    let mut ratios = Vec::new();
+    for tools in [4usize, 40] {
+        let call = format!("call_{tools}_tools");
+        ratios.push(Ratio::new(&call, "toolwright", "rmcp_router", Some(1.05)));
+        ratios.push(Ratio::new(&call, "rmcp_macros", "rmcp_router", None));
+        ratios.push(Ratio::new(&call, "toolwright", "rmcp_macros", None));
+        let list = format!("list_{tools}_tools");
+        ratios.push(Ratio::new(&list, "toolwright", "rmcp_router", Some(1.0)));
+        ratios.push(Ratio::new(
+            &list,
+            "toolwright",
+            "rmcp_router_same_defs",
+            Some(1.0),
+        ));
+        ratios.push(Ratio::new(&list, "rmcp_macros", "rmcp_router", None));
+        for prefix in ["first_list", "build_and_first_list"] {
+            let group = format!("{prefix}_{tools}_tools");
+            ratios.push(Ratio::new(&group, "toolwright", "rmcp_router", Some(1.0)));
+            ratios.push(Ratio::new(&group, "rmcp_macros", "rmcp_router", None));
+        }
+    }
+    if std::env::var_os("TOOLWRIGHT_BENCH_PROFILE").is_none()
+        && std::env::var_os("TOOLWRIGHT_BENCH_SCENARIOS").is_none()
+    {
+        print_payload_sizes();
+    }
+    common::run("protocol", scenarios(), &ratios);
+}
