@@ -1,7 +1,52 @@
-//! The attributes as the user writes them, parsed by darling. Nothing is resolved here.
+//! The attributes as the user writes them, parsed by darling. Nothing is resolved here; darling
+//! reports unknown keys with a did-you-mean.
+//!
+//! To add a key: add a field here (with a doc comment showing its syntax), then read it in
+//! `tool.rs` (`ToolModel::from_fn`) or `param.rs`.
 
 use darling::FromMeta;
-use darling::util::{PreservedStrExpr, SpannedValue};
+use darling::ast::NestedMeta;
+use darling::util::{Flag, PreservedStrExpr, SpannedValue};
+
+use crate::ctxt::Ctxt;
+
+/// Parses `items` into `T`. On error, reports it, then parses again without the items that fail
+/// on their own (an unknown key, a value of the wrong kind), so the other keys are still read and
+/// checked in the same compile.
+pub fn parse_lenient<T: FromMeta + Default>(cx: &Ctxt, items: &[NestedMeta]) -> T {
+    match T::from_list(items) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.darling(e);
+            let valid: Vec<NestedMeta> = items
+                .iter()
+                .filter(|item| T::from_list(std::slice::from_ref(*item)).is_ok())
+                .cloned()
+                .collect();
+            T::from_list(&valid).unwrap_or_default()
+        }
+    }
+}
+
+/// The items of `#[name(..)]` (none for `#[name]`).
+pub fn meta_items(cx: &Ctxt, meta: &syn::Meta) -> Vec<NestedMeta> {
+    match meta {
+        syn::Meta::Path(_) => Vec::new(),
+        syn::Meta::List(list) => {
+            NestedMeta::parse_meta_list(list.tokens.clone()).unwrap_or_else(|e| {
+                cx.push(e);
+                Vec::new()
+            })
+        }
+        syn::Meta::NameValue(nv) => {
+            cx.error_spanned_by(
+                nv,
+                "write the keys in parentheses: `#[param(key = value, ..)]`",
+            );
+            Vec::new()
+        }
+    }
+}
 
 /// `#[tool(..)]`.
 #[derive(Default, FromMeta)]
@@ -31,9 +76,16 @@ pub struct ToolAttr {
     pub max_output_bytes: Option<SpannedValue<usize>>,
     /// `group = "arm"`: served and enabled together
     pub group: Option<SpannedValue<String>>,
+    // Compile-time check settings (see `Allow`).
+    /// `allow(many_params, deep_nesting, long_name)`: checks turned off for this tool
+    pub allow: Option<Allow>,
+    /// `max_description_bytes = 2048` (default 1024): the tool description's budget
+    pub max_description_bytes: Option<usize>,
+    /// `max_param_description_bytes = 500` (default 300): each parameter description's budget
+    pub max_param_description_bytes: Option<usize>,
 }
 
-/// `#[toolbox(..)]`: defaults for every tool of the impl block.
+/// `#[toolbox(..)]`: defaults for every tool of the impl block (each tool's own keys win).
 #[derive(Default, FromMeta)]
 #[darling(default)]
 pub struct ToolboxAttr {
@@ -41,6 +93,24 @@ pub struct ToolboxAttr {
     pub timeout: Option<SpannedValue<String>>,
     /// `max_concurrency = 4`: calls running at once across all tools
     pub max_concurrency: Option<SpannedValue<usize>>,
+    /// `allow(..)`, as on `#[tool]`, for every tool
+    pub allow: Option<Allow>,
+    /// `max_description_bytes = 2048`, for every tool
+    pub max_description_bytes: Option<usize>,
+    /// `max_param_description_bytes = 500`, for every tool
+    pub max_param_description_bytes: Option<usize>,
+}
+
+/// `allow(..)`: compile-time checks turned off on purpose.
+#[derive(Default, FromMeta)]
+#[darling(default)]
+pub struct Allow {
+    /// More than 5 parameters.
+    pub many_params: Flag,
+    /// Input nested deeper than 3 levels.
+    pub deep_nesting: Flag,
+    /// A tool name longer than 64 characters (up to 128).
+    pub long_name: Flag,
 }
 
 /// `#[param(..)]` on a fn argument or a struct field.
@@ -70,5 +140,7 @@ pub struct ParamAttr {
     /// `description = ".."`
     pub description: Option<SpannedValue<String>>,
     /// `flatten`: this struct argument supplies all properties
-    pub flatten: darling::util::Flag,
+    pub flatten: Flag,
+    /// `max_description_bytes = 500` (default: the tool's `max_param_description_bytes`, 300)
+    pub max_description_bytes: Option<SpannedValue<usize>>,
 }

@@ -7,9 +7,11 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Data, DeriveInput, Expr, ExprLit, Fields, Lit, Meta, Token};
 
 use crate::case::RenameRule;
+use crate::check;
 use crate::ctxt::Ctxt;
-use crate::doc;
+use crate::doc::{self, Doc};
 use crate::param::{self, ParamDecl};
+use crate::typecheck::Checks;
 
 /// The serde attributes toolwright follows. Others are accepted and ignored.
 #[derive(Default)]
@@ -115,7 +117,15 @@ struct FieldModel {
     skip_de: bool,
 }
 
-fn field_tokens(cx: &Ctxt, field: &syn::Field, name: String, container: &SerdeAttrs) -> FieldModel {
+/// A field's `#[param]`, doc comment and serde attributes, checked; its `Field` expression.
+/// `name` is the property name; `None` for a newtype's field (described by the type's doc).
+fn field_tokens(
+    cx: &Ctxt,
+    checks: &mut Checks,
+    field: &syn::Field,
+    name: Option<String>,
+    container: &SerdeAttrs,
+) -> FieldModel {
     let decl = ParamDecl::parse(cx, &field.attrs);
     let serde = serde_attrs(cx, &field.attrs);
     if let Some(r) = &decl.attr.rename {
@@ -130,14 +140,67 @@ fn field_tokens(cx: &Ctxt, field: &syn::Field, name: String, container: &SerdeAt
             "on a struct field, write `#[serde(flatten)]` instead of `#[param(flatten)]`, so serde and the published schema agree",
         );
     }
+    let skipped = serde.skip_serializing && serde.skip_deserializing;
+    if skipped && let Some(a) = field.attrs.iter().find(|a| param::is_param(a)) {
+        cx.error_spanned_by(
+            a,
+            "this field is `#[serde(skip)]`: it is never published, so its `#[param]` has no effect; remove one of them",
+        );
+    }
+    check::param_keys(cx, &decl);
+    let ident_text = field
+        .ident
+        .as_ref()
+        .map(|i| i.to_string().trim_start_matches("r#").to_owned());
+    if let Some(name) = &name {
+        let what = format!("field `{name}`");
+        let mut names = vec![name.as_str()];
+        if let Some(i) = &ident_text {
+            names.push(i);
+        }
+        let described = check::Described {
+            what,
+            names,
+            limit: decl
+                .attr
+                .max_description_bytes
+                .as_ref()
+                .map_or(check::PARAM_DESCRIPTION_BYTES, |v| **v),
+            raise: "`#[param(max_description_bytes = ..)]` on the field",
+        };
+        match (decl.description_text(), &decl.doc) {
+            (Some((text, at)), _) => check::description(cx, &text, &at, &described),
+            (None, Some(doc @ Doc::Expr(_))) => {
+                if let Some(at) = &decl.doc_span {
+                    checks.description_budget(
+                        &doc.to_tokens(),
+                        at,
+                        &described.what,
+                        described.limit,
+                        described.raise,
+                    );
+                }
+            }
+            (None, None) if !skipped && !serde.flatten => cx.error_spanned_by(
+                field.ident.as_ref().map_or_else(|| quote!(#field), |i| quote!(#i)),
+                format!(
+                    "field `{name}` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`; the model reads it to fill the value"
+                ),
+            ),
+            _ => {}
+        }
+    }
     let ty = &field.ty;
+    if check::type_is_servable(ty) {
+        checks.param(&decl, ty);
+    }
     let spec = decl.spec_tokens(
-        &name,
+        name.as_deref().unwrap_or(""),
         ty,
         serde.default || container.default,
         serde.skip_serializing_if,
     );
-    let info = param::type_info_tokens(ty);
+    let info = param::field_info_tokens(ty);
     let flatten = serde.flatten;
     FieldModel {
         tokens: quote!(::toolwright::__private::Field { spec: #spec, info: #info, flatten: #flatten }),
@@ -146,9 +209,63 @@ fn field_tokens(cx: &Ctxt, field: &syn::Field, name: String, container: &SerdeAt
     }
 }
 
+/// Whether `ty` names `ident` (or `Self`) anywhere.
+fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
+    fn walk(tokens: TokenStream, ident: &syn::Ident) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == *ident || i == "Self",
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), ident),
+            _ => false,
+        })
+    }
+    walk(quote!(#ty), ident)
+}
+
+/// How a struct's fields nest: `(DEPTH, PROPERTIES)` expressions, seen as input (fields skipped
+/// on deserialization do not count; a flattened field's object merges into this one).
+fn fields_shape(
+    cx: &Ctxt,
+    fields: &syn::FieldsNamed,
+    this: &syn::Ident,
+) -> (TokenStream, TokenStream) {
+    let p = quote!(::toolwright::__private);
+    let mut depths = Vec::new();
+    let mut flat_depths = Vec::new();
+    let mut properties = Vec::new();
+    for field in &fields.named {
+        let serde = serde_attrs(cx, &field.attrs);
+        if serde.skip_deserializing {
+            continue;
+        }
+        let ty = &field.ty;
+        if mentions(ty, this) {
+            // A field of the type itself: unbounded depth (evaluating it would be a cycle).
+            depths.push(quote!(#p::RECURSIVE));
+            properties.push(quote!(1));
+        } else if serde.flatten {
+            flat_depths.push(quote!(<#p::Probe<#ty>>::DEPTH));
+            properties.push(quote!(<#p::Probe<#ty>>::PROPERTIES));
+        } else {
+            depths.push(quote!(<#p::Probe<#ty>>::DEPTH));
+            properties.push(quote!(1));
+        }
+    }
+    let max_of = |items: &[TokenStream]| {
+        items
+            .iter()
+            .fold(quote!(0), |acc, d| quote!(#p::max(#acc, #d)))
+    };
+    let (inner, flat) = (max_of(&depths), max_of(&flat_depths));
+    (
+        quote!(#p::max(1 + #inner, #flat)),
+        quote!(0 #(+ #properties)*),
+    )
+}
+
 /// `vec![fields]` for the generator's contract, leaving out skipped fields.
 fn fields_expr(
     cx: &Ctxt,
+    checks: &mut Checks,
     fields: &syn::FieldsNamed,
     container: &SerdeAttrs,
     rule: Option<RenameRule>,
@@ -162,7 +279,7 @@ fn fields_expr(
             .rename
             .clone()
             .unwrap_or_else(|| rule.map_or(plain.clone(), |r| r.apply_to_field(&plain)));
-        let model = field_tokens(cx, field, name, container);
+        let model = field_tokens(cx, checks, field, Some(name), container);
         let (tokens, skip_ser, skip_de) = (model.tokens, model.skip_ser, model.skip_de);
         pushes.push(quote! {
             if !((#skip_ser && __tw_serialize) || (#skip_de && !__tw_serialize)) {
@@ -209,16 +326,32 @@ pub fn expand(input: TokenStream) -> TokenStream {
         None => quote!(::toolwright::__private::None),
     };
     let p = quote!(::toolwright::__private);
+    let mut checks = Checks::default();
+    // `(DEPTH, PROPERTIES)` of the type as a tool input.
+    let mut shape = (quote!(0), quote!(0));
+    // A newtype's field type: the key checks (`range`, `unit`, ..) see through it.
+    let mut newtype_of = None;
     let body = match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => {
-                let fields = fields_expr(&cx, named, &container, container.rename_all);
+                let fields = fields_expr(&cx, &mut checks, named, &container, container.rename_all);
+                shape = fields_shape(&cx, named, ident);
                 quote!(#p::struct_schema(generator, #description, &#fields))
             }
             Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                 let field = &unnamed.unnamed[0];
-                let model = field_tokens(&cx, field, String::new(), &container);
+                let model = field_tokens(&cx, &mut checks, field, None, &container);
                 let tokens = model.tokens;
+                let ty = &field.ty;
+                shape = if mentions(ty, ident) {
+                    (quote!(#p::RECURSIVE), quote!(0))
+                } else {
+                    (
+                        quote!(<#p::Probe<#ty>>::DEPTH),
+                        quote!(<#p::Probe<#ty>>::PROPERTIES),
+                    )
+                };
+                newtype_of = Some(ty.clone());
                 quote!(#p::newtype_schema(generator, #description, #tokens))
             }
             Fields::Unnamed(unnamed) => {
@@ -241,6 +374,12 @@ pub fn expand(input: TokenStream) -> TokenStream {
             let mut unit_only = true;
             let mut variants = Vec::new();
             let mut unit_variants = Vec::new();
+            // Per variant: (depth of a unit variant, of a newtype variant's field, of a struct
+            // variant's fields) under the enum's representation.
+            let tagged = container.tag.is_some() && !container.untagged;
+            let wrapped =
+                !container.untagged && (container.tag.is_none() || container.content.is_some());
+            let mut depths = Vec::new();
             for v in &data.variants {
                 let serde = serde_attrs(&cx, &v.attrs);
                 if serde.skip_deserializing {
@@ -261,10 +400,35 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     None => quote!(#p::None),
                 };
                 let shape = match &v.fields {
-                    Fields::Unit => quote!(#p::VariantShape::Unit),
+                    Fields::Unit => {
+                        depths.push(if tagged { quote!(1) } else { quote!(0) });
+                        quote!(#p::VariantShape::Unit)
+                    }
                     Fields::Unnamed(u) if u.unnamed.len() == 1 => {
                         unit_only = false;
-                        let info = param::type_info_tokens(&u.unnamed[0].ty);
+                        let field = &u.unnamed[0];
+                        if let Some(a) = field.attrs.iter().find(|a| param::is_param(a)) {
+                            cx.error_spanned_by(
+                                a,
+                                format!(
+                                    "`#[param]` is not supported on a tuple variant's field: use a struct variant (`{} {{ value: .. }}`) with a documented field",
+                                    v.ident
+                                ),
+                            );
+                        }
+                        let ty = &field.ty;
+                        let inner = if mentions(ty, ident) {
+                            quote!(#p::RECURSIVE)
+                        } else {
+                            quote!(<#p::Probe<#ty>>::DEPTH)
+                        };
+                        depths.push(match (tagged, wrapped) {
+                            // internally tagged: the newtype's object takes the tag
+                            (true, false) => quote!(#p::max(1, #inner)),
+                            (_, true) => quote!(1 + #inner),
+                            (false, false) => inner,
+                        });
+                        let info = param::field_info_tokens(ty);
                         quote!(#p::VariantShape::Newtype(#info))
                     }
                     Fields::Unnamed(u) => {
@@ -274,7 +438,10 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     }
                     Fields::Named(named) => {
                         unit_only = false;
-                        let fields = fields_expr(&cx, named, &SerdeAttrs::default(), None);
+                        let fields =
+                            fields_expr(&cx, &mut checks, named, &SerdeAttrs::default(), None);
+                        let (inner, _) = fields_shape(&cx, named, ident);
+                        depths.push(if wrapped { quote!(1 + #inner) } else { inner });
                         quote!(#p::VariantShape::Struct(#fields))
                     }
                 };
@@ -291,7 +458,11 @@ pub fn expand(input: TokenStream) -> TokenStream {
             if data.variants.is_empty() {
                 cx.error_spanned_by(ident, "an enum without variants has no values to publish");
             }
+            shape.0 = depths
+                .iter()
+                .fold(quote!(0), |acc, d| quote!(#p::max(#acc, #d)));
             if unit_only && !container.untagged && container.tag.is_none() {
+                shape.0 = quote!(0);
                 quote!(#p::unit_enum_schema(#description, &[#(#unit_variants),*]))
             } else {
                 quote!(#p::data_enum_schema(generator, #description, #tagging, &[#(#variants),*]))
@@ -302,12 +473,18 @@ pub fn expand(input: TokenStream) -> TokenStream {
             quote!(#p::struct_schema(generator, #description, &[]))
         }
     };
-    if let Err(e) = cx.check() {
+    let generic = !input.generics.params.is_empty();
+    let checks = if generic {
+        TokenStream::new()
+    } else {
+        checks.into_tokens(Some(&syn::parse_quote!(#ident)))
+    };
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    if generic {
         // Still implement the traits (as thiserror's fallback does) so uses of the type do not
         // add a cascade of missing-trait errors.
-        let e = e.to_compile_error();
         return quote! {
-            #e
+            #errors
             const _: () = {
                 impl #p::schemars::JsonSchema for #ident {
                     fn schema_name() -> #p::Cow<'static, str> { #p::Cow::Borrowed(#name) }
@@ -319,7 +496,33 @@ pub fn expand(input: TokenStream) -> TokenStream {
             };
         };
     }
+    let (depth, properties) = shape;
+    // A newtype is a number (or string, or list) wherever its field is: `range`, `unit`, .. on
+    // it are checked against the field's type. (`for<'a>` keeps a bound that does not hold from
+    // being an error here; it is reported where the key is used.)
+    let newtype_impls = newtype_of.map(|ty| {
+        quote! {
+            #[automatically_derived]
+            impl #p::RangeTarget for #ident where for<'__tw> #ty: #p::RangeTarget {
+                const NAME: &'static str = <#ty as #p::RangeTarget>::NAME;
+                const INTEGER: bool = <#ty as #p::RangeTarget>::INTEGER;
+                const MIN: i128 = <#ty as #p::RangeTarget>::MIN;
+                const MAX: i128 = <#ty as #p::RangeTarget>::MAX;
+            }
+            #[automatically_derived]
+            impl #p::UnitTarget for #ident where for<'__tw> #ty: #p::UnitTarget {}
+            #[automatically_derived]
+            impl #p::LengthTarget for #ident where for<'__tw> #ty: #p::LengthTarget {}
+            #[automatically_derived]
+            impl #p::PatternTarget for #ident where for<'__tw> #ty: #p::PatternTarget {}
+            #[automatically_derived]
+            impl #p::ItemsTarget for #ident where for<'__tw> #ty: #p::ItemsTarget {}
+        }
+    });
+    // The `JsonSchema` impl is generated next to errors too (as thiserror's fallback keeps the
+    // type usable), so uses of the type add no error of their own.
     quote! {
+        #errors
         const _: () = {
             #[automatically_derived]
             #[allow(clippy::needless_update)]
@@ -336,6 +539,21 @@ pub fn expand(input: TokenStream) -> TokenStream {
             }
             #[automatically_derived]
             impl ::toolwright::ToolSchema for #ident {}
+            #[automatically_derived]
+            impl #p::SchemaShape for #ident {
+                const DEPTH: usize = {
+                    #[allow(unused_imports)]
+                    use #p::ProbeFallback as _;
+                    #depth
+                };
+                const PROPERTIES: usize = {
+                    #[allow(unused_imports)]
+                    use #p::ProbeFallback as _;
+                    #properties
+                };
+            }
+            #newtype_impls
         };
+        #checks
     }
 }

@@ -32,6 +32,14 @@ pub fn is_doc(attr: &Attribute) -> bool {
     attr.path().is_ident("doc")
 }
 
+/// The doc attributes among `attrs`, first and last, for an error spanning the doc comment.
+pub fn span_tokens(attrs: &[Attribute]) -> Option<TokenStream> {
+    let mut docs = attrs.iter().filter(|a| is_doc(a));
+    let first = docs.next()?;
+    let last = docs.next_back().unwrap_or(first);
+    Some(quote!(#first #last))
+}
+
 /// The description of the doc comments among `attrs`; `None` when there are none (or only blank).
 pub fn from_attrs(attrs: &[Attribute]) -> Option<Doc> {
     let mut lines = Vec::new();

@@ -1,9 +1,8 @@
 //! One property (a fn argument or a struct field): its `#[param]`, doc comment and type, resolved
 //! and turned into a `FieldSpec` expression.
 
-use darling::FromMeta;
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprRange, ExprUnary, Lit, RangeLimits, Type, UnOp};
 
@@ -12,44 +11,119 @@ use crate::ctxt::Ctxt;
 use crate::doc::{self, Doc};
 use crate::units;
 
-/// A numeric bound as written.
-pub enum BoundExpr {
+/// A number written in a declaration.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Number {
     Int(i128),
     Float(f64),
-    /// A non-literal expression (a `const`), converted at run time.
+}
+
+impl Number {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    pub fn to_tokens(self) -> TokenStream {
+        match self {
+            Number::Int(i) => quote!(::toolwright::__private::Num::Int(#i)),
+            Number::Float(f) => quote!(::toolwright::__private::Num::Float(#f)),
+        }
+    }
+}
+
+/// A numeric bound as written.
+pub enum BoundExpr {
+    Literal(Number),
+    /// A non-literal expression (a `const`), converted at compile time by `as f64` for the checks
+    /// and by `Num::from` for the schema.
     Other(Expr),
 }
 
-/// A resolved property declaration.
-pub struct ParamDecl {
-    pub attr: ParamAttr,
-    pub doc: Option<Doc>,
-    pub unit: Option<&'static units::UnitDef>,
-    pub min: Option<(BoundExpr, bool)>,
-    pub max: Option<(BoundExpr, bool)>,
+/// One end of a `range`.
+pub struct RangeBound {
+    pub value: BoundExpr,
+    /// The bound as written, for messages and spans.
+    pub expr: Expr,
+    /// `a..b`'s upper end.
+    pub exclusive: bool,
 }
 
-/// Whether an attribute is `#[param(..)]`.
-pub fn is_param(attr: &Attribute) -> bool {
-    attr.path().is_ident("param")
+impl RangeBound {
+    pub fn literal(&self) -> Option<Number> {
+        match self.value {
+            BoundExpr::Literal(n) => Some(n),
+            BoundExpr::Other(_) => None,
+        }
+    }
+
+    /// A `Num` expression for the schema (run time).
+    fn schema_tokens(&self) -> TokenStream {
+        match &self.value {
+            BoundExpr::Literal(n) => n.to_tokens(),
+            BoundExpr::Other(e) => {
+                quote_spanned!(e.span()=> <::toolwright::__private::Num as ::core::convert::From<_>>::from(#e))
+            }
+        }
+    }
+
+    /// A `Num` expression usable in a `const` (compile-time checks).
+    pub fn const_tokens(&self) -> TokenStream {
+        match &self.value {
+            BoundExpr::Literal(n) => n.to_tokens(),
+            BoundExpr::Other(e) => {
+                quote_spanned!(e.span()=> ::toolwright::__private::Num::Float((#e) as f64))
+            }
+        }
+    }
+
+    /// The bound as written.
+    pub fn text(&self) -> String {
+        expr_text(&self.expr)
+    }
 }
 
-fn literal_number(expr: &Expr) -> Option<BoundExpr> {
+/// An expression as the user wrote it (approximately: tokens joined by spaces where needed).
+pub fn expr_text(expr: &Expr) -> String {
+    let s = expr.to_token_stream().to_string();
+    s.replace("- ", "-")
+        .replace(" . ", ".")
+        .replace(" :: ", "::")
+}
+
+/// A `default` or example value that the macro can read.
+pub enum LiteralValue {
+    Number(Number),
+    Str(String),
+}
+
+/// A literal number (`15`, `-2.5`) or string.
+pub fn literal_value(expr: &Expr) -> Option<LiteralValue> {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(LiteralValue::Str(s.value())),
+        other => literal_number(other).map(LiteralValue::Number),
+    }
+}
+
+pub fn literal_number(expr: &Expr) -> Option<Number> {
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Int(i), ..
-        }) => i.base10_parse::<i128>().ok().map(BoundExpr::Int),
+        }) => i.base10_parse::<i128>().ok().map(Number::Int),
         Expr::Lit(ExprLit {
             lit: Lit::Float(f), ..
-        }) => f.base10_parse::<f64>().ok().map(BoundExpr::Float),
+        }) => f.base10_parse::<f64>().ok().map(Number::Float),
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
             expr,
             ..
         }) => match literal_number(expr)? {
-            BoundExpr::Int(i) => Some(BoundExpr::Int(-i)),
-            BoundExpr::Float(f) => Some(BoundExpr::Float(-f)),
-            BoundExpr::Other(_) => None,
+            Number::Int(i) => Some(Number::Int(-i)),
+            Number::Float(f) => Some(Number::Float(-f)),
         },
         Expr::Group(g) => literal_number(&g.expr),
         Expr::Paren(p) => literal_number(&p.expr),
@@ -57,28 +131,29 @@ fn literal_number(expr: &Expr) -> Option<BoundExpr> {
     }
 }
 
-fn bound(expr: &Expr) -> BoundExpr {
-    literal_number(expr).unwrap_or_else(|| BoundExpr::Other(expr.clone()))
+fn bound(expr: &Expr, exclusive: bool) -> RangeBound {
+    RangeBound {
+        value: literal_number(expr)
+            .map_or_else(|| BoundExpr::Other(expr.clone()), BoundExpr::Literal),
+        expr: expr.clone(),
+        exclusive,
+    }
 }
 
-impl BoundExpr {
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            BoundExpr::Int(i) => Some(*i as f64),
-            BoundExpr::Float(f) => Some(*f),
-            BoundExpr::Other(_) => None,
-        }
-    }
+/// A resolved property declaration.
+pub struct ParamDecl {
+    pub attr: ParamAttr,
+    pub doc: Option<Doc>,
+    /// The doc comment's attributes, to point at it.
+    pub doc_span: Option<TokenStream>,
+    pub unit: Option<&'static units::UnitDef>,
+    pub min: Option<RangeBound>,
+    pub max: Option<RangeBound>,
+}
 
-    fn to_tokens(&self) -> TokenStream {
-        match self {
-            BoundExpr::Int(i) => quote!(::toolwright::__private::Num::Int(#i)),
-            BoundExpr::Float(f) => quote!(::toolwright::__private::Num::Float(#f)),
-            BoundExpr::Other(e) => {
-                quote_spanned!(e.span()=> ::toolwright::__private::Num::from(#e))
-            }
-        }
-    }
+/// Whether an attribute is `#[param(..)]`.
+pub fn is_param(attr: &Attribute) -> bool {
+    attr.path().is_ident("param")
 }
 
 impl ParamDecl {
@@ -93,16 +168,12 @@ impl ParamDecl {
                 );
                 continue;
             }
-            match ParamAttr::from_meta(&attr.meta) {
-                Ok(p) => parsed = Some(p),
-                Err(e) => {
-                    cx.darling(e);
-                    parsed = Some(ParamAttr::default());
-                }
-            }
+            let items = crate::attr::meta_items(cx, &attr.meta);
+            parsed = Some(crate::attr::parse_lenient(cx, &items));
         }
         let attr = parsed.unwrap_or_default();
         let doc = doc::from_attrs(attrs);
+        let doc_span = doc::span_tokens(attrs);
         let unit = attr.unit.as_ref().and_then(|u| {
             let found = units::lookup(u);
             if found.is_none() {
@@ -124,14 +195,18 @@ impl ParamDecl {
         let (mut min, mut max) = (None, None);
         if let Some(range) = attr.range.as_ref().map(|r| &r.0) {
             match range {
-                Expr::Range(ExprRange { start, limits, end, .. }) => {
-                    min = start.as_deref().map(|e| (bound(e), false));
-                    max = end.as_deref().map(|e| (bound(e), matches!(limits, RangeLimits::HalfOpen(_))));
+                Expr::Range(ExprRange {
+                    start, limits, end, ..
+                }) => {
+                    min = start.as_deref().map(|e| bound(e, false));
+                    max = end
+                        .as_deref()
+                        .map(|e| bound(e, matches!(limits, RangeLimits::HalfOpen(_))));
                     if min.is_none() && max.is_none() {
-                        cx.error_spanned_by(range, "`range = ..` has no bounds; write `a..=b`, `a..b`, `a..` or `..=b`");
-                    }
-                    if max.is_none() && matches!(limits, RangeLimits::Closed(_)) {
-                        cx.error_spanned_by(range, "`a..=` needs an upper bound");
+                        cx.error_spanned_by(
+                            range,
+                            "`range = ..` has no bounds; write `a..=b`, `a..b`, `a..` or `..=b`",
+                        );
                     }
                 }
                 other => cx.error_spanned_by(
@@ -143,30 +218,54 @@ impl ParamDecl {
         if let Some(examples) = attr.examples.as_ref().map(|e| &e.0)
             && !matches!(examples, Expr::Array(_))
         {
-            {
-                cx.error_spanned_by(
-                    examples,
-                    "`examples` takes an array: `examples = [10.0, 20.0]`",
-                );
-            }
-        }
-        if let (Some((lo, _)), Some((hi, hi_excl))) = (&min, &max)
-            && let (Some(lo), Some(hi)) = (lo.as_f64(), hi.as_f64())
-            && (lo > hi || (lo == hi && *hi_excl))
-            && let Some(range) = attr.range.as_ref()
-        {
             cx.error_spanned_by(
-                &range.0,
-                format!("empty range: no value is at least {lo} and below {}{hi}; write the smaller bound first", if *hi_excl { "" } else { "or equal to " }),
+                examples,
+                "`examples` takes an array: `examples = [10.0, 20.0]`",
             );
         }
         ParamDecl {
             attr,
             doc,
+            doc_span,
             unit,
             min,
             max,
         }
+    }
+
+    /// Whether the declaration has a description (doc comment or `description = ".."`).
+    pub fn has_description(&self) -> bool {
+        self.attr.description.is_some() || self.doc.is_some()
+    }
+
+    /// The description as text when the macro can read it, with tokens to point at.
+    pub fn description_text(&self) -> Option<(String, TokenStream)> {
+        match (&self.attr.description, &self.doc) {
+            (Some(d), _) => {
+                let span = d.span();
+                Some(((**d).clone(), quote_spanned!(span=> description)))
+            }
+            (None, Some(Doc::Text(t))) => Some((t.clone(), self.doc_span.clone()?)),
+            _ => None,
+        }
+    }
+
+    /// The declared examples (when written as an array).
+    pub fn examples(&self) -> Vec<&Expr> {
+        match self.attr.examples.as_ref().map(|e| &e.0) {
+            Some(Expr::Array(array)) => array.elems.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The default, then the examples: every declared value.
+    pub fn declared_values(&self) -> Vec<(&'static str, &Expr)> {
+        let mut out = Vec::new();
+        if let Some(d) = &self.attr.default {
+            out.push(("default", &d.0));
+        }
+        out.extend(self.examples().into_iter().map(|e| ("example", e)));
+        out
     }
 
     /// The description: `description = ".."` wins over the doc comment.
@@ -201,9 +300,10 @@ impl ParamDecl {
             }
             None => quote!(#p::None),
         };
-        let bound = |b: &Option<(BoundExpr, bool)>| match b {
-            Some((value, exclusive)) => {
-                let v = value.to_tokens();
+        let bound = |b: &Option<RangeBound>| match b {
+            Some(b) => {
+                let v = b.schema_tokens();
+                let exclusive = b.exclusive;
                 quote!(#p::Some(#p::Bound { value: #v, exclusive: #exclusive }))
             }
             None => quote!(#p::None),
@@ -264,26 +364,51 @@ impl ParamDecl {
     }
 }
 
-/// A declared value (default or example) serialized as the parameter's type; a string literal
-/// converts into the type (`"Ada"` for a `String`).
-fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
-    if let Expr::Lit(ExprLit {
+/// A declared value (default or example) serialized as the parameter's type (`T` for an
+/// `Option<T>`); a string literal converts into the type (`"Ada"` for a `String`). Spanned at the
+/// value, so a value of the wrong type is reported there.
+pub fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
+    let method = if let Expr::Lit(ExprLit {
         lit: Lit::Str(_), ..
     }) = expr
     {
-        quote_spanned!(expr.span()=> ::toolwright::__private::str_to_json::<#ty>(#expr))
+        quote_spanned!(expr.span()=> str_json)
     } else {
-        quote_spanned!(expr.span()=> ::toolwright::__private::to_json::<#ty>(#expr))
+        quote_spanned!(expr.span()=> value_json)
+    };
+    let probe = probe_tokens(ty);
+    quote_spanned! {expr.span()=>
+        {
+            #[allow(unused_imports)]
+            use ::toolwright::__private::{ParamOptional as _, ParamPlain as _};
+            #probe.#method(#expr)
+        }
     }
 }
 
-/// `(&Probe::<T>::new()).type_info()`, spanned at the type.
+/// `(&Probe::<T>::new())`, spanned at the type.
+pub fn probe_tokens(ty: &Type) -> TokenStream {
+    quote_spanned!(ty.span()=> (&::toolwright::__private::Probe::<#ty>::new()))
+}
+
+/// `(&Probe::<T>::new()).type_info()` for a tool parameter, spanned at the type.
 pub fn type_info_tokens(ty: &Type) -> TokenStream {
+    info_tokens(ty, "type_info")
+}
+
+/// `(&Probe::<T>::new()).field_info()` for a field of a `ToolSchema` type, spanned at the type.
+pub fn field_info_tokens(ty: &Type) -> TokenStream {
+    info_tokens(ty, "field_info")
+}
+
+fn info_tokens(ty: &Type, method: &str) -> TokenStream {
+    let method = syn::Ident::new(method, ty.span());
+    let probe = probe_tokens(ty);
     quote_spanned! {ty.span()=>
         {
             #[allow(unused_imports)]
             use ::toolwright::__private::{ParamOptional as _, ParamContext as _, ParamPlain as _};
-            (&::toolwright::__private::Probe::<#ty>::new()).type_info()
+            #probe.#method()
         }
     }
 }

@@ -1,21 +1,25 @@
 //! `#[tool]`: a fn (free, or a method in a `#[toolbox]` impl) becomes a `ToolDef`.
 //!
 //! Pipeline (as thiserror's `try_expand`): parse the attribute and signature into [`ToolModel`]
-//! (stripping our attributes from the fn as we go), check, then generate. On error the fn is still
-//! emitted, without our attributes, next to the errors, so the rest of the crate keeps compiling.
+//! (stripping our attributes from the fn as we go), check, then generate. Syntax-only mistakes are
+//! collected in the [`Ctxt`]; type-dependent ones become `const` checks emitted next to the fn.
+//! On error the fn is still emitted, without our attributes, next to the errors and the checks,
+//! with its definition when the signature allows (so type errors show in the same compile) or a
+//! stub, so the rest of the crate keeps compiling and `tools![f]` adds no error of its own.
 
-use darling::FromMeta;
 use darling::ast::NestedMeta;
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Signature, Type};
 
-use crate::attr::ToolAttr;
+use crate::attr::{Allow, ToolAttr, ToolboxAttr};
+use crate::check;
 use crate::ctxt::Ctxt;
 use crate::doc::{self, Doc};
 use crate::param::{self, ParamDecl};
 use crate::policy;
+use crate::typecheck::Checks;
 
 /// Where the fn is declared.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -42,6 +46,8 @@ struct ParamModel {
 pub struct ToolModel {
     fn_ident: Ident,
     name: String,
+    /// Where the name was written (`name = ".."`), or the fn's ident.
+    name_span: Span,
     title: Option<String>,
     description: Option<Doc>,
     hints: [(&'static str, Option<bool>); 4],
@@ -55,15 +61,47 @@ pub struct ToolModel {
     receiver: Receiver,
     is_async: bool,
     ret: Type,
+    /// The signature can be served: a real definition can be generated (also next to other
+    /// errors, so type errors show in the same compile).
+    servable: bool,
+    /// Type-dependent checks, as `const` items.
+    checks: Checks,
+}
+
+/// The check settings of a tool: its own keys, else its toolbox's, else the defaults.
+pub struct Settings {
+    pub many_params: bool,
+    pub deep_nesting: bool,
+    pub long_name: bool,
+    pub max_description_bytes: usize,
+    pub max_param_description_bytes: usize,
+}
+
+impl Settings {
+    /// `tool`'s keys over `toolbox`'s over the defaults.
+    pub fn resolve(tool: &ToolAttr, toolbox: Option<&ToolboxAttr>) -> Settings {
+        let allows = [tool.allow.as_ref(), toolbox.and_then(|t| t.allow.as_ref())];
+        let allow = |f: fn(&Allow) -> bool| allows.iter().flatten().any(|a| f(a));
+        Settings {
+            many_params: allow(|a| a.many_params.is_present()),
+            deep_nesting: allow(|a| a.deep_nesting.is_present()),
+            long_name: allow(|a| a.long_name.is_present()),
+            max_description_bytes: tool
+                .max_description_bytes
+                .or(toolbox.and_then(|t| t.max_description_bytes))
+                .unwrap_or(check::TOOL_DESCRIPTION_BYTES),
+            max_param_description_bytes: tool
+                .max_param_description_bytes
+                .or(toolbox.and_then(|t| t.max_param_description_bytes))
+                .unwrap_or(check::PARAM_DESCRIPTION_BYTES),
+        }
+    }
 }
 
 /// Parses `#[tool(..)]` arguments.
 pub fn parse_tool_attr(cx: &Ctxt, args: TokenStream) -> ToolAttr {
     match NestedMeta::parse_meta_list(args) {
-        Ok(list) => ToolAttr::from_list(&list).unwrap_or_else(|e| {
-            cx.darling(e);
-            ToolAttr::default()
-        }),
+        Ok(list) => crate::attr::parse_lenient(cx, &list),
         Err(e) => {
             cx.push(e);
             ToolAttr::default()
@@ -71,52 +109,51 @@ pub fn parse_tool_attr(cx: &Ctxt, args: TokenStream) -> ToolAttr {
     }
 }
 
-fn valid_tool_name(s: &str) -> bool {
-    (1..=128).contains(&s.len())
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-}
-
 impl ToolModel {
     /// Builds the model from the fn's attributes and signature, stripping `#[param]` and doc
-    /// comments from its arguments.
+    /// comments from its arguments, and checks it: syntax-only mistakes go into `cx`,
+    /// type-dependent ones into `const` checks (`typecheck.rs`).
     pub fn from_fn(
         cx: &Ctxt,
         attr: ToolAttr,
+        toolbox: Option<&ToolboxAttr>,
         attrs: &[Attribute],
         sig: &mut Signature,
         site: Site,
     ) -> ToolModel {
+        let settings = Settings::resolve(&attr, toolbox);
+        let mut checks = Checks::default();
         let fn_ident = sig.ident.clone();
         let fn_name = fn_ident.to_string().trim_start_matches("r#").to_owned();
-        let name = match &attr.name {
-            Some(n) => {
-                if !valid_tool_name(n) {
-                    cx.error_at(
-                        n.span(),
-                        format!(
-                            "invalid tool name `{}`: use 1 to 128 of the characters A-Z a-z 0-9 _ . - (no spaces)",
-                            &**n
-                        ),
-                    );
-                }
-                (**n).clone()
-            }
-            None => fn_name.clone(),
+        let (name, name_span) = match &attr.name {
+            Some(n) => ((**n).clone(), n.span()),
+            None => (fn_name.clone(), fn_ident.span()),
         };
-        let description = match &attr.description {
-            Some(d) => Some(Doc::Text((**d).clone())),
-            None => doc::from_attrs(attrs),
-        };
-        if description.is_none() {
-            cx.error_spanned_by(
-                &sig.ident,
-                format!(
-                    "tool `{name}` has no description: add a doc comment (`/// Moves the arm to …`) \
-                     saying what the tool does and when to use it, or `#[tool(description = \"..\")]`"
-                ),
-            );
-        }
+        check::tool_name(
+            cx,
+            &name,
+            attr.name.as_ref().map(|n| n.span()),
+            &fn_ident,
+            settings.long_name,
+        );
+        let description = tool_description(
+            cx,
+            &mut checks,
+            &attr,
+            attrs,
+            &sig.ident,
+            &name,
+            &fn_name,
+            &settings,
+        );
+        let spanned =
+            |v: &Option<darling::util::SpannedValue<bool>>| v.as_ref().map(|b| (**b, b.span()));
+        check::annotations(
+            cx,
+            spanned(&attr.read_only),
+            spanned(&attr.destructive),
+            spanned(&attr.idempotent),
+        );
         let hint = |v: &Option<darling::util::SpannedValue<bool>>| v.as_ref().map(|b| **b);
         let hints = [
             ("read_only", hint(&attr.read_only)),
@@ -148,83 +185,23 @@ impl ToolModel {
         }
         let group = attr.group.as_ref().map(|g| (**g).clone());
 
-        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-            cx.error_spanned_by(
-                &sig.generics,
-                "a tool fn cannot be generic: its parameter types are published as a JSON Schema, so they must be concrete",
-            );
-        }
-        if let Some(c) = &sig.constness {
-            cx.error_spanned_by(c, "a tool fn cannot be `const`");
-        }
-        if let syn::Safety::Unsafe(u) = &sig.safety {
-            cx.error_spanned_by(u, "a tool fn cannot be `unsafe`");
-        }
-        if let Some(v) = &sig.variadic {
-            cx.error_spanned_by(v, "a tool fn cannot be variadic");
-        }
-
+        let generic = !sig.generics.params.is_empty() || sig.generics.where_clause.is_some();
+        let mut servable = check_fn_header(cx, sig) && !generic;
         let mut receiver = Receiver::None;
         let mut params = Vec::new();
         let mut flatten = false;
         for input in sig.inputs.iter_mut() {
             match input {
                 FnArg::Receiver(r) => {
-                    if site == Site::Free {
-                        cx.error_spanned_by(
-                            &*r,
-                            "`self` is only available to tools declared inside a `#[toolwright::toolbox] impl` block",
-                        );
-                    } else if !matches!(r.kind, syn::ReceiverKind::Reference(..)) {
-                        cx.error_spanned_by(
-                            &*r,
-                            "a tool method takes `&self`: the state is shared between concurrent calls, so it cannot be taken by value",
-                        );
-                    } else if matches!(r.kind, syn::ReceiverKind::Reference(_, _, Some(_))) {
-                        cx.error_spanned_by(
-                            &*r,
-                            "a tool method takes `&self`, not `&mut self`: calls run concurrently; keep mutable state behind a `Mutex` or `RwLock`",
-                        );
-                    }
+                    servable &= check_receiver(cx, r, site);
                     receiver = Receiver::Ref;
                 }
                 FnArg::Typed(pt) => {
-                    let decl = ParamDecl::parse(cx, &pt.attrs);
-                    pt.attrs.retain(|a| !param::is_param(a) && !doc::is_doc(a));
-                    let ident = match &*pt.pat {
-                        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                            pi.ident.clone()
-                        }
-                        other => {
-                            cx.error_spanned_by(
-                                other,
-                                "tool parameters must be plain names (`force: f64`): each name becomes a property of the tool's input",
-                            );
-                            format_ident!("__tw_invalid_{}", params.len())
-                        }
-                    };
-                    check_param_type(cx, &pt.ty);
-                    let plain = ident.to_string().trim_start_matches("r#").to_owned();
-                    let json_name = decl.attr.rename.as_ref().map_or(plain, |r| (**r).clone());
-                    if decl.attr.flatten.is_present() {
-                        flatten = true;
-                    } else if decl.attr.description.is_none()
-                        && decl.doc.is_none()
-                        && !is_context_type(&pt.ty)
-                    {
-                        cx.error_spanned_by(
-                            &ident,
-                            format!(
-                                "parameter `{json_name}` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`"
-                            ),
-                        );
-                    }
-                    params.push(ParamModel {
-                        ident,
-                        ty: (*pt.ty).clone(),
-                        json_name,
-                        decl,
-                    });
+                    let (param, ok) =
+                        param_model(cx, &mut checks, pt, params.len(), &settings, generic);
+                    servable &= ok;
+                    flatten |= param.decl.attr.flatten.is_present();
+                    params.push(param);
                 }
             }
         }
@@ -239,24 +216,39 @@ impl ToolModel {
                 cx.error_spanned_by(
                     &p.ident,
                     format!(
-                        "two parameters are named `{}` (the first is `{}`)",
+                        "two parameters are named `{}` (the first is `{}`): rename one, or publish it under another name with `#[param(rename = \"..\")]`",
                         p.json_name, first.ident
                     ),
                 );
             }
         }
-        let ret = match &sig.output {
-            ReturnType::Default => syn::parse_quote!(()),
-            ReturnType::Type(_, ty) => {
-                if let Type::ImplTrait(t) = &**ty {
-                    cx.error_spanned_by(t, "a tool must return a concrete type (its JSON Schema is published as the outputSchema), not `impl Trait`");
+        // Size checks need every type (a `Context` does not count, a flattened struct counts its
+        // properties).
+        if servable {
+            if flatten && params.len() == 1 {
+                if !settings.many_params {
+                    checks.flattened_count(&name, &params[0].ty);
                 }
-                (**ty).clone()
+                if !settings.deep_nesting {
+                    checks.depth(&name, &params[0].json_name, &params[0].ty, true);
+                }
+            } else {
+                if !settings.many_params && params.len() > check::MAX_PARAMS {
+                    let types: Vec<&Type> = params.iter().map(|p| &p.ty).collect();
+                    checks.param_count(&name, &fn_ident, &types);
+                }
+                if !settings.deep_nesting {
+                    for p in &params {
+                        checks.depth(&name, &p.json_name, &p.ty, false);
+                    }
+                }
             }
-        };
+        }
+        let (ret, ret_ok) = return_type(cx, &sig.output);
         ToolModel {
             fn_ident,
             name,
+            name_span,
             title: attr.title.as_ref().map(|t| (**t).clone()),
             description,
             hints,
@@ -270,7 +262,24 @@ impl ToolModel {
             receiver,
             is_async: sig.asyncness.is_some(),
             ret,
+            servable: servable && ret_ok,
+            checks,
         }
+    }
+
+    /// Whether a real definition can be generated (the signature has no mistakes).
+    pub fn servable(&self) -> bool {
+        self.servable
+    }
+
+    /// Takes the type-dependent checks out of the model.
+    pub fn take_checks(&mut self) -> Checks {
+        std::mem::take(&mut self.checks)
+    }
+
+    /// Where the tool's name was written.
+    pub fn name_span(&self) -> Span {
+        self.name_span
     }
 
     /// The tool's name.
@@ -283,9 +292,32 @@ impl ToolModel {
         &self.fn_ident
     }
 
-    /// A `ToolDef<#state>` expression; `callee` is the path that calls the fn.
-    pub fn def_expr(&self, state: &TokenStream, callee: &TokenStream) -> TokenStream {
+    /// A `ToolDef<#state>` expression; `callee` is the path that calls the fn; `self_ty` is the
+    /// type of a `#[toolbox]` impl (it replaces `Self` in the types).
+    pub fn def_expr(
+        &self,
+        state: &TokenStream,
+        callee: &TokenStream,
+        self_ty: Option<&Type>,
+    ) -> TokenStream {
         let p = quote!(::toolwright::__private);
+        // Each type is named once, by an alias (`type __TwT0 = ..;`), and the code below uses the
+        // alias spanned at the type: a type that does not resolve is one error, not one per use.
+        let mut aliases = Vec::new();
+        let mut alias = |ty: &Type| -> Type {
+            let ident = format_ident!("__TwT{}", aliases.len());
+            let tokens = match self_ty {
+                Some(s) => {
+                    crate::typecheck::replace_self(ty.to_token_stream(), &s.to_token_stream())
+                }
+                None => ty.to_token_stream(),
+            };
+            aliases.push(quote!(#[allow(non_camel_case_types)] type #ident = #tokens;));
+            let used = Ident::new(&ident.to_string(), ty.span());
+            syn::parse_quote!(#used)
+        };
+        let tys: Vec<Type> = self.params.iter().map(|p| alias(&p.ty)).collect();
+        let ret = &alias(&self.ret);
         let name = &self.name;
         let title = match &self.title {
             Some(t) => quote!(#p::Some(#t)),
@@ -312,20 +344,16 @@ impl ToolModel {
         let max_output_bytes = opt(self.max_output_bytes.map(|m| quote!(#m)));
         let group = opt(self.group.as_ref().map(|g| quote!(#g)));
         let params = if self.flatten {
-            let ty = &self.params[0].ty;
-            let info = param::type_info_tokens(ty);
+            let info = param::type_info_tokens(&tys[0]);
             quote!(#p::Params::Flatten(#info))
         } else {
-            let fields = self.params.iter().map(|param| {
-                let spec = param
-                    .decl
-                    .spec_tokens(&param.json_name, &param.ty, false, false);
-                let info = param::type_info_tokens(&param.ty);
+            let fields = self.params.iter().zip(&tys).map(|(param, ty)| {
+                let spec = param.decl.spec_tokens(&param.json_name, ty, false, false);
+                let info = param::type_info_tokens(ty);
                 quote!(#p::Field { spec: #spec, info: #info, flatten: false })
             });
             quote!(#p::Params::Fields(#p::Vec::from([#(#fields),*])))
         };
-        let ret = &self.ret;
         let output = quote_spanned! {ret.span()=>
             {
                 #[allow(unused_imports)]
@@ -333,7 +361,10 @@ impl ToolModel {
                 (&::toolwright::__private::Probe::<#ret>::new()).output_info()
             }
         };
-        let idents: Vec<_> = self.params.iter().map(|p| &p.ident).collect();
+        // Generated names, so a parameter named like the fn does not shadow it.
+        let idents: Vec<Ident> = (0..self.params.len())
+            .map(|i| format_ident!("__tw_arg_{i}"))
+            .collect();
         let receiver = match self.receiver {
             Receiver::Ref => quote!(&*__tw_state,),
             Receiver::None => quote!(),
@@ -343,19 +374,23 @@ impl ToolModel {
         } else {
             quote!()
         };
+        let output_value = quote_spanned! {ret.span()=>
+            {
+                #[allow(unused_imports)]
+                use ::toolwright::__private::{ReturnResult as _, ReturnPlain as _};
+                (&::toolwright::__private::Probe::<#ret>::new()).output_value(__tw_ret)
+            }
+        };
         let call = quote! {
             let __tw_ret: #ret = #callee(#receiver #(#idents),*) #await_;
-            #[allow(unused_imports)]
-            use ::toolwright::__private::{ReturnResult as _, ReturnPlain as _};
-            (&::toolwright::__private::Probe::<#ret>::new()).output_value(__tw_ret)
+            #output_value
         };
         let body = if self.params.is_empty() {
             quote!({ let _ = __tw_args; #call })
         } else {
-            let takes = self.params.iter().map(|param| {
-                let ty = &param.ty;
+            let takes = self.params.iter().zip(&tys).map(|(param, ty)| {
                 if self.flatten {
-                    quote!(__tw_args.take_all::<#ty>())
+                    quote_spanned!(ty.span()=> ::toolwright::__private::take_flattened::<#ty>(&mut __tw_args))
                 } else {
                     let json = &param.json_name;
                     quote_spanned! {ty.span()=>
@@ -376,6 +411,7 @@ impl ToolModel {
         };
         quote! {
             {
+                #(#aliases)*
                 #p::ToolDef::<#state> {
                     meta: #p::ToolMeta {
                         name: #name,
@@ -401,14 +437,214 @@ impl ToolModel {
     }
 }
 
-/// Whether a parameter is spelled as toolwright's `Context` (filled from the call, never
-/// published, so it needs no description). Only the description requirement looks at the
-/// spelling; what the parameter *is* is decided by trait resolution on its type.
-fn is_context_type(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Context"))
+/// The tool's description (`description = ".."` or the doc comment), checked: present, not a
+/// placeholder, within its budget (measured by a `const` check for `#[doc = include_str!(..)]`).
+#[allow(clippy::too_many_arguments)]
+fn tool_description(
+    cx: &Ctxt,
+    checks: &mut Checks,
+    attr: &ToolAttr,
+    attrs: &[Attribute],
+    fn_ident: &Ident,
+    name: &str,
+    fn_name: &str,
+    settings: &Settings,
+) -> Option<Doc> {
+    let (description, at) = match &attr.description {
+        Some(d) => {
+            let span = d.span();
+            (
+                Some(Doc::Text((**d).clone())),
+                Some(quote_spanned!(span=> description)),
+            )
+        }
+        None => (doc::from_attrs(attrs), doc::span_tokens(attrs)),
+    };
+    let described = check::Described {
+        what: format!("tool `{name}`"),
+        names: vec![name, fn_name],
+        limit: settings.max_description_bytes,
+        raise: "`#[tool(max_description_bytes = ..)]` (or on the `#[toolbox]`)",
+    };
+    match (&description, &at) {
+        (None, _) => cx.error_spanned_by(
+            fn_ident,
+            format!(
+                "tool `{name}` has no description: add a doc comment (`/// Moves the arm to …`) \
+                 saying what the tool does and when to use it, or `#[tool(description = \"..\")]`"
+            ),
+        ),
+        (Some(Doc::Text(text)), Some(at)) => check::description(cx, text, at, &described),
+        (Some(doc @ Doc::Expr(_)), Some(at)) => checks.description_budget(
+            &doc.to_tokens(),
+            at,
+            &described.what,
+            described.limit,
+            described.raise,
+        ),
+        (Some(_), None) => {}
+    }
+    description
 }
 
-fn check_param_type(cx: &Ctxt, ty: &Type) {
+/// `const`, `unsafe`, `extern` and variadic fns; `false` when no definition can be generated.
+fn check_fn_header(cx: &Ctxt, sig: &Signature) -> bool {
+    let mut servable = true;
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        cx.error_spanned_by(
+            &sig.generics,
+            "a tool fn cannot be generic: its parameter types are published as a JSON Schema, so they must be concrete",
+        );
+    }
+    if let Some(c) = &sig.constness {
+        cx.error_spanned_by(c, "a tool fn cannot be `const`: remove `const`");
+    }
+    if let syn::Safety::Unsafe(u) = &sig.safety {
+        servable = false;
+        cx.error_spanned_by(
+            u,
+            "a tool fn cannot be `unsafe`: a model decides its arguments; make the fn safe and keep `unsafe` blocks inside it",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_spanned_by(abi, "a tool fn cannot have an ABI: remove `extern`");
+    }
+    if let Some(v) = &sig.variadic {
+        servable = false;
+        cx.error_spanned_by(v, "a tool fn cannot be variadic");
+    }
+    servable
+}
+
+/// Only `&self`, and only in a `#[toolbox]` impl; `false` when refused.
+fn check_receiver(cx: &Ctxt, r: &mut syn::Receiver, site: Site) -> bool {
+    if let Some(a) = r.attrs.iter().find(|a| param::is_param(a)) {
+        cx.error_spanned_by(a, "`#[param]` goes on the tool's parameters, not on `self`");
+    }
+    r.attrs.retain(|a| !param::is_param(a) && !doc::is_doc(a));
+    let by_ref = match &r.kind {
+        syn::ReceiverKind::Reference(_, _, None) => true,
+        // `self: &Self`
+        syn::ReceiverKind::Typed(_, ty) => matches!(
+            &**ty,
+            Type::Reference(t) if t.mutability.is_none()
+                && matches!(&*t.elem, Type::Path(p) if p.path.is_ident("Self"))
+        ),
+        _ => false,
+    };
+    let message = if site == Site::Free {
+        "`self` is only available to tools declared inside a `#[toolwright::toolbox] impl` block"
+    } else if matches!(r.kind, syn::ReceiverKind::Reference(_, _, Some(_))) {
+        "a tool method takes `&self`, not `&mut self`: calls run concurrently; keep mutable state behind a `Mutex` or `RwLock`"
+    } else if !by_ref {
+        "a tool method takes `&self`: the state is shared between concurrent calls, so it cannot be taken by value (or as `Box<Self>`, `Arc<Self>`)"
+    } else {
+        return true;
+    };
+    cx.error_spanned_by(&*r, message);
+    false
+}
+
+/// One typed argument: its `#[param]` and doc comment (stripped from the fn), checked. `false`
+/// when no definition can be generated for it.
+fn param_model(
+    cx: &Ctxt,
+    checks: &mut Checks,
+    pt: &mut syn::PatType,
+    index: usize,
+    settings: &Settings,
+    generic: bool,
+) -> (ParamModel, bool) {
+    let decl = ParamDecl::parse(cx, &pt.attrs);
+    pt.attrs.retain(|a| !param::is_param(a) && !doc::is_doc(a));
+    let mut servable = true;
+    let ident = match &*pt.pat {
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+        other => {
+            servable = false;
+            cx.error_spanned_by(
+                other,
+                "tool parameters must be plain names (`force: f64`): each name becomes a property of the tool's input",
+            );
+            format_ident!("__tw_invalid_{index}")
+        }
+    };
+    let type_ok = check_param_type(cx, &pt.ty);
+    let plain = ident.to_string().trim_start_matches("r#").to_owned();
+    let json_name = decl
+        .attr
+        .rename
+        .as_ref()
+        .map_or(plain.clone(), |r| (**r).clone());
+    let is_flatten = decl.attr.flatten.is_present();
+    check::param_keys(cx, &decl);
+    let described = check::Described {
+        what: format!("parameter `{json_name}`"),
+        names: vec![&json_name, &plain],
+        limit: decl
+            .attr
+            .max_description_bytes
+            .as_ref()
+            .map_or(settings.max_param_description_bytes, |v| **v),
+        raise: "`#[param(max_description_bytes = ..)]`, or `#[tool(max_param_description_bytes = ..)]` for every parameter",
+    };
+    match (decl.description_text(), &decl.doc, &decl.doc_span) {
+        (Some((text, at)), _, _) => check::description(cx, &text, &at, &described),
+        (None, Some(doc @ Doc::Expr(_)), Some(at)) => checks.description_budget(
+            &doc.to_tokens(),
+            at,
+            &described.what,
+            described.limit,
+            described.raise,
+        ),
+        _ => {}
+    }
+    if type_ok && !generic {
+        // A `Context` is not published and needs no description: decided by its type.
+        if !is_flatten && !decl.has_description() {
+            checks.param_description(&ident, &pt.ty, &json_name);
+        }
+        checks.param(&decl, &pt.ty);
+    } else if !is_flatten && !decl.has_description() {
+        cx.error_spanned_by(
+            &ident,
+            format!(
+                "parameter `{json_name}` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`"
+            ),
+        );
+    }
+    let param = ParamModel {
+        ident,
+        ty: (*pt.ty).clone(),
+        json_name,
+        decl,
+    };
+    (param, servable && type_ok)
+}
+
+/// The return type (`()` when none); `false` when it cannot be served.
+fn return_type(cx: &Ctxt, output: &ReturnType) -> (Type, bool) {
+    let ty = match output {
+        ReturnType::Default => return (syn::parse_quote!(()), true),
+        ReturnType::Type(_, ty) => ty,
+    };
+    match &**ty {
+        Type::ImplTrait(t) => cx.error_spanned_by(
+            t,
+            "a tool must return a concrete type (its JSON Schema is published as the outputSchema), not `impl Trait`",
+        ),
+        Type::Reference(r) if r.lifetime.as_ref().is_none_or(|l| l.ident != "static") => cx
+            .error_spanned_by(
+                r,
+                "a tool returns an owned value (the result outlives the call): return `String` instead of `&str`, `Vec<T>` instead of `&[T]`",
+            ),
+        _ => return ((**ty).clone(), true),
+    }
+    ((**ty).clone(), false)
+}
+
+/// Refuses parameter types a call's JSON arguments cannot produce; `false` when refused.
+fn check_param_type(cx: &Ctxt, ty: &Type) -> bool {
     match ty {
         Type::Reference(r) => cx.error_spanned_by(
             r,
@@ -418,9 +654,18 @@ fn check_param_type(cx: &Ctxt, ty: &Type) {
             t,
             "a tool parameter cannot be `impl Trait`: its JSON Schema is published, so the type must be concrete",
         ),
+        Type::TraitObject(t) => cx.error_spanned_by(
+            t,
+            "a tool parameter cannot be a trait object: its JSON Schema is published, so the type must be concrete",
+        ),
         Type::Infer(t) => cx.error_spanned_by(t, "a tool parameter needs a concrete type"),
-        _ => {}
+        other if !check::type_is_servable(other) => cx.error_spanned_by(
+            other,
+            "tool parameters are deserialized from the call's JSON arguments, so they must own their data: no references, lifetimes or `impl Trait` inside (`Vec<String>`, not `Vec<&str>`)",
+        ),
+        _ => return true,
     }
+    false
 }
 
 /// `#[tool]` on a free fn.
@@ -440,32 +685,44 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             return quote!(#err #input);
         }
     };
-    let model = ToolModel::from_fn(&cx, attr, &item.attrs, &mut item.sig, Site::Free);
-    match cx.check() {
-        Ok(()) => {
-            let vis = &item.vis;
-            let def_ident = def_fn_ident(&item.sig.ident);
-            let fn_ident = model.fn_ident();
-            let def = model.def_expr(&quote!(__TwState), &quote!(#fn_ident));
-            let doc = format!(
-                "The toolwright definition of the tool `{}` (generated by `#[tool]`; use `tools![{}]`).",
-                model.name(),
-                fn_ident
-            );
-            quote! {
-                #item
-                #[doc = #doc]
-                #[doc(hidden)]
-                #[allow(non_snake_case, clippy::all)]
-                #vis fn #def_ident<__TwState: ::core::marker::Send + ::core::marker::Sync + 'static>() -> ::toolwright::__private::ToolDef<__TwState> {
-                    #def
-                }
-            }
+    if let Some(extra) = item.attrs.iter().find(|a| is_tool_attr(a)) {
+        cx.error_spanned_by(
+            extra,
+            "duplicate `#[tool]` attribute: put every key in one `#[tool(..)]`",
+        );
+    }
+    item.attrs.retain(|a| !is_tool_attr(a));
+    let mut model = ToolModel::from_fn(&cx, attr, None, &item.attrs, &mut item.sig, Site::Free);
+    let checks = model.take_checks().into_tokens(None);
+    let vis = &item.vis;
+    let def_ident = def_fn_ident(&item.sig.ident);
+    let fn_ident = model.fn_ident();
+    let doc = format!(
+        "The toolwright definition of the tool `{}` (generated by `#[tool]`; use `tools![{}]`).",
+        model.name(),
+        fn_ident
+    );
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    // On error, the definition is still generated when the signature allows it (so type errors
+    // show in the same compile), else a stub, so `tools![f]` adds no error of its own.
+    let def = if model.servable() {
+        model.def_expr(&quote!(__TwState), &quote!(#fn_ident), None)
+    } else {
+        let name = model.name();
+        quote!(::core::unreachable!(
+            ::core::concat!("the tool `", #name, "` did not compile")
+        ))
+    };
+    quote! {
+        #errors
+        #item
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(non_snake_case, clippy::all)]
+        #vis fn #def_ident<__TwState: ::core::marker::Send + ::core::marker::Sync + 'static>() -> ::toolwright::__private::ToolDef<__TwState> {
+            #def
         }
-        Err(e) => {
-            let e = e.to_compile_error();
-            quote!(#e #item)
-        }
+        #checks
     }
 }
 

@@ -1,24 +1,21 @@
 //! `#[toolbox] impl Type { #[tool] .. }`: the methods marked `#[tool]` become the tools of a
 //! `ToolSet` implemented for `Type`.
 
-use darling::FromMeta;
 use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{ImplItem, ItemImpl};
+use syn::{FnArg, ImplItem, ItemImpl};
 
 use crate::attr::ToolboxAttr;
 use crate::ctxt::Ctxt;
+use crate::param;
 use crate::policy;
 use crate::tool::{self, Site, ToolModel};
 
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let toolbox_attr = match NestedMeta::parse_meta_list(args) {
-        Ok(list) => ToolboxAttr::from_list(&list).unwrap_or_else(|e| {
-            cx.darling(e);
-            ToolboxAttr::default()
-        }),
+        Ok(list) => crate::attr::parse_lenient(&cx, &list),
         Err(e) => {
             cx.push(e);
             ToolboxAttr::default()
@@ -43,30 +40,57 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             return quote!(#err #input);
         }
     };
+    // Whether a `ToolSet` impl can be generated for the type at all.
+    let mut impl_ok = true;
     if let Some((path, _)) = &item.trait_ {
+        impl_ok = false;
         cx.error_spanned_by(
             path,
             "`#[toolbox]` goes on an inherent `impl Type { .. }` block, not a trait impl",
         );
     }
     if !item.generics.params.is_empty() {
+        impl_ok = false;
         cx.error_spanned_by(
             &item.generics,
             "a `#[toolbox]` impl cannot be generic yet: implement it for a concrete type",
         );
     }
     let mut models: Vec<ToolModel> = Vec::new();
+    let mut checks = Vec::new();
     for impl_item in item.items.iter_mut() {
         let ImplItem::Fn(method) = impl_item else {
             continue;
         };
         let Some(pos) = method.attrs.iter().position(tool::is_tool_attr) else {
+            // `#[param]` only means something on a tool: say so rather than let rustc report an
+            // unknown attribute.
+            for input in method.sig.inputs.iter_mut() {
+                let attrs = match input {
+                    FnArg::Typed(pt) => &mut pt.attrs,
+                    FnArg::Receiver(r) => &mut r.attrs,
+                };
+                if let Some(a) = attrs.iter().find(|a| param::is_param(a)) {
+                    cx.error_spanned_by(
+                        a,
+                        format!(
+                            "`#[param]` only applies to the parameters of a tool: add `#[tool]` to `{}`, or remove `#[param]`",
+                            method.sig.ident
+                        ),
+                    );
+                }
+                attrs.retain(|a| !param::is_param(a));
+            }
             continue;
         };
         let tool_attr = method.attrs.remove(pos);
         if let Some(extra) = method.attrs.iter().find(|a| tool::is_tool_attr(a)) {
-            cx.error_spanned_by(extra, "duplicate `#[tool]` attribute");
+            cx.error_spanned_by(
+                extra,
+                "duplicate `#[tool]` attribute: put every key in one `#[tool(..)]`",
+            );
         }
+        method.attrs.retain(|a| !tool::is_tool_attr(a));
         let args = match tool::tool_attr_args(&tool_attr) {
             Ok(args) => args,
             Err(e) => {
@@ -75,12 +99,20 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             }
         };
         let attr = tool::parse_tool_attr(&cx, args);
-        let model = ToolModel::from_fn(&cx, attr, &method.attrs, &mut method.sig, Site::Method);
+        let mut model = ToolModel::from_fn(
+            &cx,
+            attr,
+            Some(&toolbox_attr),
+            &method.attrs,
+            &mut method.sig,
+            Site::Method,
+        );
+        checks.push(model.take_checks());
         if let Some(first) = models.iter().find(|m| m.name() == model.name()) {
-            cx.error_spanned_by(
-                &method.sig.ident,
+            cx.error_at(
+                model.name_span(),
                 format!(
-                    "duplicate tool name `{}`: `{}` already declares it; tool names must be unique in a toolbox",
+                    "duplicate tool name `{}`: the method `{}` above already declares it; tool names must be unique in a toolbox (rename one of them, or set `#[tool(name = \"..\")]`)",
                     model.name(),
                     first.fn_ident()
                 ),
@@ -91,48 +123,58 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     if models.is_empty() && !cx.has_errors() {
         cx.error_spanned_by(
             &item.self_ty,
-            "this `#[toolbox]` impl has no `#[tool]` methods",
+            "this `#[toolbox]` impl has no `#[tool]` methods: mark the methods to publish with `#[tool]`",
         );
     }
-    match cx.check() {
-        Ok(()) => {
-            let self_ty = &item.self_ty;
-            let default_timeout = match default_timeout {
-                Some(t) => quote!(::core::option::Option::Some(#t)),
-                None => quote!(::core::option::Option::None),
-            };
-            let max_concurrency = match toolbox_attr.max_concurrency.as_ref().map(|m| **m) {
-                Some(m) => quote!(::core::option::Option::Some(#m)),
-                None => quote!(::core::option::Option::None),
-            };
-            let state = quote!(Self);
-            let defs = models.iter().map(|m| {
-                let ident = m.fn_ident();
-                m.def_expr(&state, &quote!(Self::#ident))
-            });
-            quote! {
-                #item
-                #[allow(clippy::needless_update)]
-                impl ::toolwright::ToolSet for #self_ty {
-                    fn tools() -> ::toolwright::__private::Vec<::toolwright::__private::ToolDef<Self>> {
-                        ::toolwright::__private::Vec::from([#(#defs),*])
-                    }
-                    fn server_info() -> (&'static str, &'static str) {
-                        (::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
-                    }
-                    fn defaults() -> ::toolwright::ToolboxDefaults {
-                        ::toolwright::ToolboxDefaults {
-                            timeout_ms: #default_timeout,
-                            max_concurrency: #max_concurrency,
-                            ..::core::default::Default::default()
-                        }
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    let self_ty = &item.self_ty;
+    let checks: Vec<TokenStream> = if impl_ok {
+        checks
+            .into_iter()
+            .map(|c| c.into_tokens(Some(self_ty)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // The `ToolSet` impl is generated next to errors too (with the tools whose signature can be
+    // served), so uses of the type add no error of their own.
+    let tool_set = impl_ok.then(|| {
+        let default_timeout = match default_timeout {
+            Some(t) => quote!(::core::option::Option::Some(#t)),
+            None => quote!(::core::option::Option::None),
+        };
+        let max_concurrency = match toolbox_attr.max_concurrency.as_ref().map(|m| **m) {
+            Some(m) => quote!(::core::option::Option::Some(#m)),
+            None => quote!(::core::option::Option::None),
+        };
+        let state = quote!(Self);
+        let defs = models.iter().filter(|m| m.servable()).map(|m| {
+            let ident = m.fn_ident();
+            m.def_expr(&state, &quote!(Self::#ident), Some(self_ty))
+        });
+        quote! {
+            #[allow(clippy::all)]
+            impl ::toolwright::ToolSet for #self_ty {
+                fn tools() -> ::toolwright::__private::Vec<::toolwright::__private::ToolDef<Self>> {
+                    ::toolwright::__private::Vec::from([#(#defs),*])
+                }
+                fn server_info() -> (&'static str, &'static str) {
+                    (::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
+                }
+                fn defaults() -> ::toolwright::ToolboxDefaults {
+                    ::toolwright::ToolboxDefaults {
+                        timeout_ms: #default_timeout,
+                        max_concurrency: #max_concurrency,
+                        ..::core::default::Default::default()
                     }
                 }
             }
         }
-        Err(e) => {
-            let e = e.to_compile_error();
-            quote!(#e #item)
-        }
+    });
+    quote! {
+        #errors
+        #item
+        #tool_set
+        #(#checks)*
     }
 }

@@ -1,0 +1,486 @@
+//! Checks that need types, generated as `const` items the compiler evaluates (so they fail
+//! `cargo check` too), each spanned at the user's token:
+//!
+//! - a key on a type it does not apply to (`range` on a `String`): a trait bound with
+//!   `#[diagnostic::on_unimplemented]` (`__private::{RangeTarget, UnitTarget, ..}`), with the
+//!   parameter's type respanned to the key's value so the error points at the key;
+//! - a bound outside an integer type's width, a range or value against a `const` bound: `const`
+//!   evaluation of `Probe::<T>::WIDTH` and `Num`s, panicking with a message built at compile time;
+//! - the parameter count, the input's nesting depth and missing parameter descriptions:
+//!   `Probe::<T>::{PUBLISHED, DEPTH, PROPERTIES}`, inherent consts that fall back to a trait's
+//!   (`__private::ProbeFallback`) for types without them.
+//!
+//! All of them go into one `const _: () = { .. };` emitted next to the item, also when the
+//! macro reports syntax errors, so one compile shows every mistake. Inside, each user type is
+//! named once by an alias (`type __TwT0 = ..;`), so a type that does not resolve adds no error
+//! of its own.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::Type;
+
+use crate::check::{self, respan};
+use crate::param::{BoundExpr, LiteralValue, ParamDecl, literal_value};
+
+/// Where an error goes: from `start` to `end` (stable proc macros cannot join spans, but rustc
+/// reports an expression from its first token's start to its last token's end).
+#[derive(Clone, Copy)]
+pub struct At {
+    start: Span,
+    end: Span,
+}
+
+impl At {
+    /// The whole of `tokens`.
+    pub fn of<T: ToTokens>(tokens: &T) -> At {
+        let tokens = tokens.to_token_stream();
+        let mut iter = tokens.into_iter();
+        let start = iter.next().map_or_else(Span::call_site, |t| t.span());
+        let end = iter.last().map_or(start, |t| t.span());
+        At { start, end }
+    }
+
+    /// One token.
+    pub fn span(span: Span) -> At {
+        At {
+            start: span,
+            end: span,
+        }
+    }
+
+    /// `tokens` respanned to cover this place: the first token at `start`, the last at `end`.
+    pub fn respan(self, tokens: TokenStream) -> TokenStream {
+        let mut out: Vec<TokenTree> = respan(tokens, self.start).into_iter().collect();
+        if out.len() > 1
+            && let Some(last) = out.last_mut()
+        {
+            last.set_span(self.end);
+        }
+        out.into_iter().collect()
+    }
+
+    /// The type `ty`, written `Id<ty>` and respanned to cover this place (so even a one-token
+    /// type spans the whole place).
+    pub fn respan_type(self, ty: &Type) -> TokenStream {
+        self.respan(quote!(::toolwright::__private::Id<#ty>))
+    }
+
+    /// `::core::panic!(#args)`, reported over this place.
+    fn panic(self, args: TokenStream) -> TokenStream {
+        let path = quote_spanned!(self.start=> ::core::panic!);
+        let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, args);
+        group.set_span(self.end);
+        quote!(#path #group)
+    }
+}
+
+/// The `const` checks of one item.
+#[derive(Default)]
+pub struct Checks {
+    items: Vec<TokenStream>,
+    /// `type __TwT0 = <the user's type>;`: each type is named once, where the user wrote it, so
+    /// a type that does not resolve is one error there (the same as the signature's), not one
+    /// per check.
+    aliases: Vec<(String, TokenStream)>,
+}
+
+/// `const _: () = if #cond { panic!("{}", #msg) };`, reported at `at`. `msg` is a `&str`
+/// literal, or a `Msg` expression when `built`.
+fn failing_if(at: At, cond: TokenStream, msg: TokenStream, built: bool) -> TokenStream {
+    let p = quote!(::toolwright::__private);
+    let span = at.start;
+    if built {
+        let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
+        quote_spanned! {span=>
+            const _: () = if #cond {
+                const __TW_MSG: #p::Msg = #msg;
+                #panic
+            };
+        }
+    } else {
+        let panic = at.panic(msg);
+        quote_spanned! {span=>
+            const _: () = if #cond { #panic };
+        }
+    }
+}
+
+/// `const _: () = { const #name: usize = #value; if #name > #max { panic!(prefix, #name, suffix) } };`
+fn failing_above(
+    at: At,
+    value: TokenStream,
+    max: usize,
+    prefix: &str,
+    suffix: &str,
+) -> TokenStream {
+    let p = quote!(::toolwright::__private);
+    let span = at.start;
+    let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
+    quote_spanned! {span=>
+        const _: () = {
+            const __TW_N: usize = #value;
+            if __TW_N > #max {
+                const __TW_MSG: #p::Msg = #p::Msg::new().str(#prefix).int(__TW_N as i128).str(#suffix);
+                #panic
+            }
+        };
+    }
+}
+
+/// A screaming-case path (`MAX_SPEED`, `limits::MAX`): by convention a `const`, which a check
+/// can cast with `as f64`. Other expressions (`Mode::Fast`, calls) are left to the type checker.
+fn is_const_path(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let s = s.ident.to_string();
+            s.chars().any(|c| c.is_ascii_uppercase())
+                && s.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        }),
+        syn::Expr::Unary(u) => is_const_path(&u.expr),
+        syn::Expr::Paren(p) => is_const_path(&p.expr),
+        syn::Expr::Group(g) => is_const_path(&g.expr),
+        _ => false,
+    }
+}
+
+impl Checks {
+    fn push(&mut self, item: TokenStream) {
+        self.items.push(item);
+    }
+
+    /// The alias naming `ty` in the checks.
+    fn alias(&mut self, ty: &Type) -> Type {
+        let key = ty.to_token_stream().to_string();
+        let index = match self.aliases.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                let ident = quote::format_ident!("__TwT{}", self.aliases.len());
+                self.aliases.push((key, quote!(type #ident = #ty;)));
+                self.aliases.len() - 1
+            }
+        };
+        let ident = quote::format_ident!("__TwT{index}");
+        syn::parse_quote!(#ident)
+    }
+
+    /// The checks of one property's `#[param]` keys against its type `ty`.
+    pub fn param(&mut self, decl: &ParamDecl, ty: &Type) {
+        let p = quote!(::toolwright::__private);
+        let attr = &decl.attr;
+        let typed_keys = [
+            attr.unit.is_some(),
+            attr.range.is_some(),
+            attr.min_length.is_some() || attr.max_length.is_some(),
+            attr.pattern.is_some(),
+            attr.min_items.is_some() || attr.max_items.is_some(),
+        ];
+        if !typed_keys.contains(&true) {
+            return;
+        }
+        let ty = &self.alias(ty);
+        // `const _: () = __private::#f::<#ty>();` with the type respanned to the key's value, so
+        // the unsatisfied bound is reported there.
+        let target = |at: At, f: &str| {
+            let f = syn::Ident::new(f, at.start);
+            let ty = at.respan_type(ty);
+            quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
+        };
+        if let Some(unit) = &attr.unit {
+            self.push(target(At::span(unit.span()), "unit_target"));
+        }
+        if let Some(span) = attr
+            .min_length
+            .as_ref()
+            .map(|v| v.span())
+            .or_else(|| attr.max_length.as_ref().map(|v| v.span()))
+        {
+            self.push(target(At::span(span), "length_target"));
+        }
+        if let Some(pattern) = &attr.pattern {
+            self.push(target(At::span(pattern.span()), "pattern_target"));
+        }
+        if let Some(span) = attr
+            .min_items
+            .as_ref()
+            .map(|v| v.span())
+            .or_else(|| attr.max_items.as_ref().map(|v| v.span()))
+        {
+            self.push(target(At::span(span), "items_target"));
+        }
+        let Some(range) = attr.range.as_ref().map(|r| &r.0) else {
+            return;
+        };
+        let range_at = At::of(range);
+        self.push(target(range_at, "range_target"));
+        // `Probe::<T>::WIDTH` never fails: for a non-numeric type it is unbounded, and
+        // `range_target` above reports the mistake once.
+        let ty_at_range = range_at.respan_type(ty);
+        let width = quote_spanned!(range_at.start=> <#p::Probe<#ty_at_range>>::WIDTH);
+        // Bounds against the integer type's width.
+        for (which, b) in [("lower", &decl.min), ("upper", &decl.max)] {
+            let Some(b) = b else { continue };
+            if matches!(b.value, BoundExpr::Other(_)) && !is_const_path(&b.expr) {
+                continue;
+            }
+            let at = At::of(&b.expr);
+            let num = b.const_tokens();
+            let prefix = format!(
+                "the {which} bound `{}` of this `range` does not fit",
+                b.text()
+            );
+            let suffix = "; the parameter can never reach it: change the bound, or widen the type";
+            self.push(failing_if(
+                at,
+                quote_spanned!(at.start=> #width.excludes(#num)),
+                quote_spanned!(at.start=> #width.message(#prefix, #suffix)),
+                true,
+            ));
+        }
+        // An empty range with a `const` bound (literal ones are checked by the macro).
+        if let (Some(lo), Some(hi)) = (&decl.min, &decl.max)
+            && (matches!(lo.value, BoundExpr::Other(_)) || matches!(hi.value, BoundExpr::Other(_)))
+            && [lo, hi]
+                .iter()
+                .all(|b| b.literal().is_some() || is_const_path(&b.expr))
+        {
+            let (l, h, excl) = (lo.const_tokens(), hi.const_tokens(), hi.exclusive);
+            let msg = format!(
+                "empty range: no value satisfies `range = {}`; write the smaller bound first",
+                check::range_text(range)
+            );
+            self.push(failing_if(
+                range_at,
+                quote_spanned!(range_at.start=> #p::num_above(#l, #h, #excl)),
+                quote_spanned!(range_at.start=> #msg),
+                false,
+            ));
+        }
+        // Literal (or `const`) defaults and examples against `const` bounds (literal bounds are
+        // checked by the macro).
+        let has_const_bound = [&decl.min, &decl.max].iter().any(|b| {
+            b.as_ref()
+                .is_some_and(|b| matches!(b.value, BoundExpr::Other(_)))
+        });
+        for (kind, expr) in decl.declared_values() {
+            let at = At::of(expr);
+            // A literal value against a literal bound is checked by the macro already.
+            let (value, literal) = match literal_value(expr) {
+                Some(LiteralValue::Number(n)) if has_const_bound => (n.to_tokens(), true),
+                None if is_const_path(expr) => (
+                    quote_spanned!(at.start=> #p::Num::Float((#expr) as f64)),
+                    false,
+                ),
+                _ => continue,
+            };
+            let checked = |b: &crate::param::RangeBound| {
+                if literal {
+                    b.literal().is_none() && is_const_path(&b.expr)
+                } else {
+                    b.literal().is_some() || is_const_path(&b.expr)
+                }
+            };
+            let mut conds = Vec::new();
+            if let Some(lo) = &decl.min
+                && checked(lo)
+            {
+                let l = lo.const_tokens();
+                conds.push(quote_spanned!(at.start=> #p::num_above(#l, #value, false)));
+            }
+            if let Some(hi) = &decl.max
+                && checked(hi)
+            {
+                let (h, excl) = (hi.const_tokens(), hi.exclusive);
+                conds.push(quote_spanned!(at.start=> #p::num_above(#value, #h, !#excl)));
+            }
+            if conds.is_empty() {
+                continue;
+            }
+            let msg = format!(
+                "this {kind} is outside `range = {}`: the published {kind} would be refused; pick a value inside the range, or widen the range",
+                check::range_text(range)
+            );
+            self.push(failing_if(
+                at,
+                quote_spanned!(at.start=> #(#conds)||*),
+                quote_spanned!(at.start=> #msg),
+                false,
+            ));
+        }
+    }
+
+    /// A tool parameter without a description is an error unless its type is not published
+    /// (`Context`).
+    pub fn param_description(&mut self, ident: &syn::Ident, ty: &Type, name: &str) {
+        let at = At::span(ident.span());
+        let ty = at.respan_type(&self.alias(ty));
+        let msg = format!(
+            "parameter `{name}` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`; the model reads it to choose a value"
+        );
+        self.push(failing_if(
+            at,
+            quote_spanned!(at.start=> <::toolwright::__private::Probe<#ty>>::PUBLISHED),
+            quote_spanned!(at.start=> #msg),
+            false,
+        ));
+    }
+
+    /// More than `MAX_PARAMS` published parameters (a `Context` does not count).
+    pub fn param_count(&mut self, tool: &str, fn_ident: &syn::Ident, types: &[&Type]) {
+        let at = At::span(fn_ident.span());
+        let p = quote!(::toolwright::__private);
+        let types: Vec<Type> = types.iter().map(|ty| self.alias(ty)).collect();
+        let terms = types.iter().map(|ty| {
+            let ty = at.respan_type(ty);
+            quote_spanned!(at.start=> (<#p::Probe<#ty>>::PUBLISHED as usize))
+        });
+        let max = check::MAX_PARAMS;
+        let prefix = format!("tool `{tool}` takes ");
+        let suffix = format!(
+            " parameters; past {max}, models fill arguments less reliably: group related ones into a `#[derive(ToolSchema)]` struct, or split the tool; to keep them, add `#[tool(allow(many_params))]`"
+        );
+        self.push(failing_above(
+            at,
+            quote_spanned!(at.start=> 0 #(+ #terms)*),
+            max,
+            &prefix,
+            &suffix,
+        ));
+    }
+
+    /// A flattened struct giving the tool more than `MAX_PARAMS` properties.
+    pub fn flattened_count(&mut self, tool: &str, ty: &Type) {
+        let at = At::of(ty);
+        let written = type_text(ty);
+        let ty = &at.respan_type(&self.alias(ty));
+        let p = quote!(::toolwright::__private);
+        let max = check::MAX_PARAMS;
+        let prefix = format!("the flattened `{written}` gives tool `{tool}` ");
+        let suffix = format!(
+            " parameters; past {max}, models fill arguments less reliably: group related fields into nested structs, or split the tool; to keep them, add `#[tool(allow(many_params))]`"
+        );
+        self.push(failing_above(
+            at,
+            quote_spanned!(at.start=> <#p::Probe<#ty>>::PROPERTIES),
+            max,
+            &prefix,
+            &suffix,
+        ));
+    }
+
+    /// A parameter whose type nests deeper than `MAX_DEPTH` levels (`flattened`: its own object
+    /// level merges into the tool's input).
+    pub fn depth(&mut self, tool: &str, name: &str, ty: &Type, flattened: bool) {
+        let at = At::of(ty);
+        let span = at.start;
+        let p = quote!(::toolwright::__private);
+        let max = check::MAX_DEPTH;
+        let written = type_text(ty);
+        let ty = &at.respan_type(&self.alias(ty));
+        let depth = if flattened {
+            quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH.saturating_sub(1))
+        } else {
+            quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH)
+        };
+        let prefix = format!("the input of tool `{tool}` nests `{name}: {written}` ");
+        let suffix = format!(
+            " levels deep (each struct, list or map is a level); past {max}, models build arguments less reliably: flatten the structure or split the tool; to keep it, add `#[tool(allow(deep_nesting))]`"
+        );
+        let recursive = format!(
+            "the input of tool `{tool}` nests `{name}: {written}` without end: the type contains itself, and toolwright inlines every schema (clients do not follow `$ref`); bound the nesting with a separate type per level"
+        );
+        let recursive = at.panic(quote_spanned!(span=> #recursive));
+        let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
+        self.push(quote_spanned! {span=>
+            const _: () = {
+                const __TW_DEPTH: usize = #depth;
+                if __TW_DEPTH >= #p::RECURSIVE {
+                    #recursive
+                } else if __TW_DEPTH > #max {
+                    const __TW_MSG: #p::Msg = #p::Msg::new().str(#prefix).int(__TW_DEPTH as i128).str(#suffix);
+                    #panic
+                }
+            };
+        });
+    }
+
+    /// A description from `#[doc = include_str!(..)]` (which the macro cannot read) against its
+    /// budget, with the actual size.
+    pub fn description_budget(
+        &mut self,
+        doc: &TokenStream,
+        at: &TokenStream,
+        what: &str,
+        limit: usize,
+        raise: &str,
+    ) {
+        let at = At::of(at);
+        let prefix = format!("the description of {what} is ");
+        let suffix = format!(
+            " bytes, over the budget of {limit} bytes: the model reads it on every turn and clients truncate long ones; shorten it, or raise the budget with {raise}"
+        );
+        self.push(failing_above(
+            at,
+            quote_spanned!(at.start=> #doc.trim_ascii().len()),
+            limit,
+            &prefix,
+            &suffix,
+        ));
+    }
+
+    /// The checks as one item; `self_ty` replaces `Self` (in a `#[toolbox]` impl).
+    pub fn into_tokens(self, self_ty: Option<&Type>) -> TokenStream {
+        if self.items.is_empty() {
+            return TokenStream::new();
+        }
+        let items = self.items;
+        let aliases = self.aliases.into_iter().map(|(_, a)| a);
+        let tokens = quote! {
+            #[allow(non_upper_case_globals, non_camel_case_types, clippy::all)]
+            const _: () = {
+                #[allow(unused_imports)]
+                use ::toolwright::__private::ProbeFallback as _;
+                #(#aliases)*
+                #(#items)*
+            };
+        };
+        match self_ty {
+            Some(ty) => replace_self(tokens, &ty.to_token_stream()),
+            None => tokens,
+        }
+    }
+}
+
+/// A type as written, for messages.
+pub fn type_text(ty: &Type) -> String {
+    let s = ty.to_token_stream().to_string();
+    s.replace(" < ", "<")
+        .replace("< ", "<")
+        .replace(" <", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
+        .replace("& ", "&")
+}
+
+/// Replaces the `Self` type in `tokens` with `self_ty` (checks live outside the impl).
+pub fn replace_self(tokens: TokenStream, self_ty: &TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .flat_map(|t| -> Vec<TokenTree> {
+            match t {
+                TokenTree::Ident(i) if i == "Self" => {
+                    let span = i.span();
+                    respan(self_ty.clone(), span).into_iter().collect()
+                }
+                TokenTree::Group(g) => {
+                    let mut group =
+                        proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), self_ty));
+                    group.set_span(g.span());
+                    vec![TokenTree::Group(group)]
+                }
+                other => vec![other],
+            }
+        })
+        .collect()
+}

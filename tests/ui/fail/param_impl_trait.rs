@@ -1,0 +1,12 @@
+use toolwright::tool;
+
+/// Say something.
+#[tool]
+fn say(
+    /// The words.
+    text: impl Into<String>,
+) -> String {
+    text.into()
+}
+
+fn main() {}
