@@ -110,7 +110,7 @@ struct Lab;
 #[toolbox]
 impl Lab {
     /// Record a sample.
-    #[tool]
+    #[tool(allow(many_params))]
     fn record(
         &self,
         /// The sample.

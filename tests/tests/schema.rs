@@ -89,7 +89,7 @@ pub struct Limits {
 }
 
 /// Configure the gripper.
-#[tool]
+#[tool(allow(deep_nesting))]
 fn configure(
     /// New settings.
     settings: GripperSettings,
@@ -223,7 +223,7 @@ pub struct TreeNode {
 }
 
 /// Walk a tree.
-#[tool]
+#[tool(allow(deep_nesting))]
 fn walk(
     /// The root.
     root: TreeNode,
