@@ -48,7 +48,10 @@ async fn describe_tool_returns_a_definition_exactly_as_listed() {
 
     let r = call(&client, "describe_tool", json!({"name": "battery"})).await;
     assert_eq!(r.is_error, Some(false), "{r:?}");
-    assert_eq!(r.structured_content.unwrap(), serde_json::to_value(&listed[2]).unwrap());
+    assert_eq!(
+        r.structured_content.unwrap(),
+        serde_json::to_value(&listed[2]).unwrap()
+    );
 
     let r = call(&client, "describe_tool", json!({"name": "batery"})).await;
     assert_eq!(
@@ -84,32 +87,61 @@ async fn groups_serve_a_subset_and_change_at_run_time() {
     let changes = ListChanges::default();
     let client = changes.clone().serve(client_io).await.unwrap();
 
-    let names = |tools: Vec<rmcp::model::Tool>| tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>();
-    assert_eq!(names(client.list_all_tools().await.unwrap()), ["snapshot", "battery"]);
+    let names = |tools: Vec<rmcp::model::Tool>| {
+        tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(client.list_all_tools().await.unwrap()),
+        ["snapshot", "battery"]
+    );
     let err = client
         .call_tool(rmcp::model::CallToolRequestParams::new("home"))
         .await
         .unwrap_err();
-    let rmcp::ServiceError::McpError(e) = err else { panic!("{err:?}") };
+    let rmcp::ServiceError::McpError(e) = err else {
+        panic!("{err:?}")
+    };
     assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
-    assert_eq!(e.message, "unknown tool `home`; available tools: snapshot, battery");
+    assert_eq!(
+        e.message,
+        "unknown tool `home`; available tools: snapshot, battery"
+    );
 
     assert!(handle.enable_group("arm").await);
-    assert!(!handle.enable_group("arm").await, "already enabled: nothing to announce");
-    assert_eq!(names(client.list_all_tools().await.unwrap()), ["home", "snapshot", "battery"]);
+    assert!(
+        !handle.enable_group("arm").await,
+        "already enabled: nothing to announce"
+    );
+    assert_eq!(
+        names(client.list_all_tools().await.unwrap()),
+        ["home", "snapshot", "battery"]
+    );
     let r = call(&client, "home", json!({})).await;
     assert_eq!(text(&r), "home");
 
     assert!(handle.disable_group("sensors").await);
-    assert_eq!(names(client.list_all_tools().await.unwrap()), ["home", "battery"]);
+    assert_eq!(
+        names(client.list_all_tools().await.unwrap()),
+        ["home", "battery"]
+    );
     for _ in 0..100 {
         if changes.0.load(Ordering::SeqCst) == 2 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert_eq!(changes.0.load(Ordering::SeqCst), 2, "one list_changed per change");
+    assert_eq!(
+        changes.0.load(Ordering::SeqCst),
+        2,
+        "one list_changed per change"
+    );
     let info = client.peer_info().unwrap();
-    assert_eq!(info.capabilities.tools.as_ref().and_then(|t| t.list_changed), Some(true));
+    assert_eq!(
+        info.capabilities
+            .tools
+            .as_ref()
+            .and_then(|t| t.list_changed),
+        Some(true)
+    );
     client.cancel().await.unwrap();
 }

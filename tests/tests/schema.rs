@@ -109,9 +109,7 @@ fn configure(
 
 /// Apply limits.
 #[tool]
-fn apply_limits(
-    #[param(flatten)] limits: Limits,
-) -> Vec<u16> {
+fn apply_limits(#[param(flatten)] limits: Limits) -> Vec<u16> {
     vec![limits.max_speed as u16]
 }
 
@@ -127,9 +125,22 @@ fn derived_schemas_follow_serde() {
     let toolbox = tools![configure];
     let input = serde_json::to_value(&toolbox.tool("configure").unwrap().input_schema).unwrap();
     let settings = &input["properties"]["settings"];
-    let names: Vec<&str> = settings["properties"].as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(names, ["openingWidth", "fingerMaterial", "maxForce"], "rename_all, rename, skip");
-    assert_eq!(settings["required"], json!([]), "defaults (param and serde) and Option are optional");
+    let names: Vec<&str> = settings["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        names,
+        ["openingWidth", "fingerMaterial", "maxForce"],
+        "rename_all, rename, skip"
+    );
+    assert_eq!(
+        settings["required"],
+        json!([]),
+        "defaults (param and serde) and Option are optional"
+    );
     assert_eq!(
         settings["properties"]["fingerMaterial"]["enum"],
         json!(["hard-plastic", "soft-silicone", "steel"])
@@ -140,15 +151,30 @@ fn derived_schemas_follow_serde() {
                "minimum": 0.0, "exclusiveMaximum": 100.0}),
         "Option<f32> is optional and not nullable on input"
     );
-    assert_eq!(input["properties"]["retries"], json!({"type": "integer", "description": "Retry count.", "minimum": 0, "maximum": 3}));
-    assert_eq!(input["properties"]["sequence"], json!({"type": "integer", "description": "Sequence number."}));
-    assert_eq!(input["properties"]["offsets"]["additionalProperties"], json!({"type": "number"}));
-    assert_eq!(input["required"], json!(["settings", "offsets", "retries", "sequence"]));
+    assert_eq!(
+        input["properties"]["retries"],
+        json!({"type": "integer", "description": "Retry count.", "minimum": 0, "maximum": 3})
+    );
+    assert_eq!(
+        input["properties"]["sequence"],
+        json!({"type": "integer", "description": "Sequence number."})
+    );
+    assert_eq!(
+        input["properties"]["offsets"]["additionalProperties"],
+        json!({"type": "number"})
+    );
+    assert_eq!(
+        input["required"],
+        json!(["settings", "offsets", "retries", "sequence"])
+    );
 
     // Output: the same type under the serialize contract; the Option becomes nullable since serde
     // writes `null`, and objects stay open.
     let output = serde_json::to_value(&toolbox.tool("configure").unwrap().output_schema).unwrap();
-    assert_eq!(output["properties"]["maxForce"]["type"], json!(["number", "null"]));
+    assert_eq!(
+        output["properties"]["maxForce"]["type"],
+        json!(["number", "null"])
+    );
     assert!(output.get("additionalProperties").is_none());
 }
 
@@ -164,22 +190,42 @@ fn no_refs_and_no_formats_anywhere() {
 #[tokio::test]
 async fn tagged_enums_validate_and_deserialize() {
     let toolbox = tools![configure];
-    let base = json!({"settings": {"openingWidth": 50}, "offsets": {}, "retries": 1, "sequence": 7});
+    let base =
+        json!({"settings": {"openingWidth": 50}, "offsets": {}, "retries": 1, "sequence": 7});
     let with = |next: Value| {
         let mut args = base.clone();
         args["next"] = next;
         args.as_object().cloned()
     };
-    let ok = toolbox.call("configure", with(json!({"Go": {"target": {"kind": "joints", "angles": [0, 0, 0, 0, 0, 90]}}}))).await.unwrap();
+    let ok = toolbox
+        .call(
+            "configure",
+            with(json!({"Go": {"target": {"kind": "joints", "angles": [0, 0, 0, 0, 0, 90]}}})),
+        )
+        .await
+        .unwrap();
     assert_eq!(ok.is_error, Some(false), "{ok:?}");
-    assert_eq!(ok.structured_content.unwrap()["fingerMaterial"], "hard-plastic", "serde default applied");
-    let ok = toolbox.call("configure", with(json!("Stop"))).await.unwrap();
+    assert_eq!(
+        ok.structured_content.unwrap()["fingerMaterial"],
+        "hard-plastic",
+        "serde default applied"
+    );
+    let ok = toolbox
+        .call("configure", with(json!("Stop")))
+        .await
+        .unwrap();
     assert_eq!(ok.is_error, Some(false), "{ok:?}");
-    let ok = toolbox.call("configure", with(json!({"Wait": 300}))).await.unwrap();
+    let ok = toolbox
+        .call("configure", with(json!({"Wait": 300})))
+        .await
+        .unwrap();
     assert_eq!(ok.is_error, Some(false), "{ok:?}");
 
     let bad = toolbox
-        .call("configure", with(json!({"Go": {"target": {"kind": "joints", "angles": [0, 0, 0, 0, 0, 270]}}})))
+        .call(
+            "configure",
+            with(json!({"Go": {"target": {"kind": "joints", "angles": [0, 0, 0, 0, 0, 270]}}})),
+        )
         .await
         .unwrap();
     let text = bad.content[0].as_text().unwrap().text.clone();
@@ -188,12 +234,17 @@ async fn tagged_enums_validate_and_deserialize() {
         "{text}"
     );
     let bad = toolbox
-        .call("configure", with(json!({"Go": {"target": {"kind": "orbit"}}})))
+        .call(
+            "configure",
+            with(json!({"Go": {"target": {"kind": "orbit"}}})),
+        )
         .await
         .unwrap();
     let text = bad.content[0].as_text().unwrap().text.clone();
     assert!(
-        text.contains("- next.Go.target.kind: must be one of \"named\", \"joints\", \"home\", got \"orbit\""),
+        text.contains(
+            "- next.Go.target.kind: must be one of \"named\", \"joints\", \"home\", got \"orbit\""
+        ),
         "{text}"
     );
 }
@@ -205,9 +256,21 @@ async fn flattened_struct_supplies_every_property() {
     let input = serde_json::to_value(&tool.input_schema).unwrap();
     assert_eq!(input["required"], json!(["max_speed"]));
     assert_eq!(input["additionalProperties"], json!(false));
-    let r = toolbox.call("apply_limits", json!({"max_speed": 200}).as_object().cloned()).await.unwrap();
+    let r = toolbox
+        .call(
+            "apply_limits",
+            json!({"max_speed": 200}).as_object().cloned(),
+        )
+        .await
+        .unwrap();
     assert_eq!(r.structured_content, Some(json!({"result": [200]})));
-    let r = toolbox.call("apply_limits", json!({"max_speed": 900}).as_object().cloned()).await.unwrap();
+    let r = toolbox
+        .call(
+            "apply_limits",
+            json!({"max_speed": 900}).as_object().cloned(),
+        )
+        .await
+        .unwrap();
     assert_eq!(
         r.content[0].as_text().unwrap().text,
         "Invalid arguments for tool `apply_limits` (1 problem):\n- max_speed: must be between 1 and 500 mm/s, got 900\n\
@@ -236,7 +299,14 @@ fn recursive_types_are_a_clear_build_error() {
     let err = Toolbox::try_from_tools((), tool_defs![walk]).unwrap_err();
     assert_eq!(err.problems.len(), 1);
     let problem = &err.problems[0];
-    assert!(problem.starts_with("tool `walk`: input: root.children[]: type `TreeNode` refers to itself"), "{problem}");
+    assert!(
+        problem
+            .starts_with("tool `walk`: input: root.children[]: type `TreeNode` refers to itself"),
+        "{problem}"
+    );
     assert!(problem.contains("refers to itself"), "{problem}");
-    assert!(problem.contains("recursive types cannot be tool parameters"), "{problem}");
+    assert!(
+        problem.contains("recursive types cannot be tool parameters"),
+        "{problem}"
+    );
 }
