@@ -81,6 +81,7 @@ echo "|---|---|---|---|---|---|"
 for t in 4 40; do
     ratio "call_${t}_tools/toolwright" "call_${t}_tools/rmcp_router" 1.05
     ratio "call_${t}_tools/rmcp_macros" "call_${t}_tools/rmcp_router" ""
+    ratio "call_${t}_tools/rmcp_router_trace_meta" "call_${t}_tools/rmcp_router" ""
     ratio "list_${t}_tools/toolwright" "list_${t}_tools/rmcp_router" 1.0
     ratio "list_${t}_tools/toolwright" "list_${t}_tools/rmcp_router_same_defs" 1.0
     ratio "list_${t}_tools/rmcp_macros" "list_${t}_tools/rmcp_router" ""

@@ -168,6 +168,9 @@ fn scenarios() -> Vec<Scenario> {
         v.push(Scenario::new(&group, "rmcp_router", move || {
             call_routine(Floor::new(tools))
         }));
+        v.push(Scenario::new(&group, "rmcp_router_trace_meta", move || {
+            call_routine(Floor::with_trace_meta(tools))
+        }));
         v.push(Scenario::new(&group, "rmcp_macros", move || match tools {
             4 => call_routine(Macros4),
             _ => call_routine(Macros40),
@@ -223,6 +226,12 @@ fn main() {
         let call = format!("call_{tools}_tools");
         ratios.push(Ratio::new(&call, "toolwright", "rmcp_router", Some(1.05)));
         ratios.push(Ratio::new(&call, "rmcp_macros", "rmcp_router", None));
+        ratios.push(Ratio::new(
+            &call,
+            "rmcp_router_trace_meta",
+            "rmcp_router",
+            None,
+        ));
         ratios.push(Ratio::new(&call, "toolwright", "rmcp_macros", None));
         let list = format!("list_{tools}_tools");
         ratios.push(Ratio::new(&list, "toolwright", "rmcp_router", Some(1.0)));

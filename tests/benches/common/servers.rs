@@ -21,7 +21,7 @@ use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, MetaObject,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
@@ -366,6 +366,7 @@ const PLAN_DOC: &str = "Check a path through several waypoints before moving alo
 #[derive(Clone)]
 pub struct Floor {
     router: Arc<ToolRouter<Floor>>,
+    trace_meta: bool,
 }
 
 fn annotations(read_only: bool) -> ToolAnnotations {
@@ -447,9 +448,21 @@ impl Floor {
         }
         Floor {
             router: Arc::new(router),
+            trace_meta: false,
+        }
+    }
+
+    /// The floor with `tools` tools, adding to every result the `_meta` trace id toolwright adds
+    /// (`io.toolwright/traceId`), to measure what that costs.
+    pub fn with_trace_meta(tools: usize) -> Self {
+        Floor {
+            trace_meta: true,
+            ..Self::new(tools)
         }
     }
 }
+
+static NEXT_TRACE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl ServerHandler for Floor {
     fn get_info(&self) -> ServerConfig {
@@ -470,9 +483,22 @@ impl ServerHandler for Floor {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.router
+        let response = self
+            .router
             .call(ToolCallContext::new(self, request, context))
-            .await
+            .await?;
+        match response {
+            CallToolResponse::Complete(result) if self.trace_meta => {
+                let n = NEXT_TRACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let mut meta = MetaObject::new();
+                meta.0.insert(
+                    "io.toolwright/traceId".to_owned(),
+                    Value::from(format!("{:08x}-{n:06x}", 0x5eed_u32)),
+                );
+                Ok(CallToolResponse::Complete(result.with_meta(Some(meta))))
+            }
+            other => Ok(other),
+        }
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
