@@ -21,10 +21,17 @@
 //! | `max_output_bytes` | `max_output_bytes = 65536` | a larger result is cut on structure (items of its largest array, never bytes inside a value), with a note saying what was cut and how to ask for the rest, and `_meta["io.toolwright/truncated"]` |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
 //!
+//! | `allow(..)` | `allow(many_params, deep_nesting, long_name)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels, a name of 65 to 128 characters |
+//! | `max_description_bytes` | `max_description_bytes = 2048` | the tool description's budget (default 1,024 bytes; over it is a compile error with the size) |
+//! | `max_param_description_bytes` | `max_param_description_bytes = 500` | each parameter description's budget (default 300 bytes) |
+//!
+//! `#[param(max_description_bytes = N)]` raises the budget of one parameter or field.
+//!
 //! ## `#[toolbox]` — on an inherent `impl` block
 //!
 //! | key | example | effect |
 //! |---|---|---|
+//! | `allow(..)`, `max_description_bytes`, `max_param_description_bytes` | as on `#[tool]` | defaults for its tools (a tool's own keys win) |
 //! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
 //!
