@@ -24,7 +24,7 @@
 //! turn that into a test.
 //!
 //! ```no_run
-//! # fn toolbox() -> toolwright::Toolbox<()> { unimplemented!() }
+//! # fn toolbox() -> toolwright::Toolbox<()> { toolwright::Toolbox::from_tools((), Vec::new()) }
 //! use std::path::Path;
 //! use toolwright::export::{self, Format};
 //!
@@ -190,7 +190,7 @@ pub fn assert_snapshot(tools: &[Tool], dir: &Path) {
 /// calling crate's `Cargo.toml`; see [`assert_snapshot`](crate::export::assert_snapshot).
 ///
 /// ```no_run
-/// # fn toolbox() -> toolwright::Toolbox<()> { unimplemented!() }
+/// # fn toolbox() -> toolwright::Toolbox<()> { toolwright::Toolbox::from_tools((), Vec::new()) }
 /// # fn main() {
 /// toolwright::assert_tools_snapshot!(toolbox(), "docs/tools");
 /// # }
