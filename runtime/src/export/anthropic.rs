@@ -39,7 +39,7 @@ use regex::Regex;
 use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
-use super::openai::{check_type, unknown_keys};
+use super::openai::{check_name, check_type, unknown_keys};
 use super::words;
 
 const TYPES: [&str; 7] = [
@@ -90,7 +90,7 @@ pub fn check_anthropic(rendered: &Value) -> Vec<String> {
     let prop_re = Regex::new("^[a-zA-Z0-9_.-]{1,64}$").expect("valid regex");
     let mut seen = HashSet::new();
     for (i, tool) in tools.iter().enumerate() {
-        let mut at = format!("anthropic: tools[{i}]");
+        let at = format!("anthropic: tools[{i}]");
         unknown_keys(
             tool,
             &[
@@ -103,20 +103,7 @@ pub fn check_anthropic(rendered: &Value) -> Vec<String> {
             &at,
             &mut out,
         );
-        match tool.get("name").and_then(Value::as_str) {
-            Some(name) => {
-                if !name_re.is_match(name) {
-                    out.push(format!(
-                        "{at}: name `{name}` must match ^[a-zA-Z0-9_-]{{1,64}}$"
-                    ));
-                }
-                if !seen.insert(name.to_owned()) {
-                    out.push(format!("{at}: duplicate name `{name}`"));
-                }
-                at = format!("anthropic: `{name}`");
-            }
-            None => out.push(format!("{at}: `name` must be a string")),
-        }
+        let at = check_name(tool, &name_re, "anthropic", at, &mut seen, &mut out);
         if tool.get("description").is_some_and(|d| !d.is_string()) {
             out.push(format!("{at}: `description` must be a string"));
         }

@@ -68,7 +68,7 @@ use regex::Regex;
 use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
-use super::openai::{check_type, unknown_keys};
+use super::openai::{check_name, check_type, unknown_keys};
 use super::words;
 
 /// The keywords the export writes into `parameters` (rule 3).
@@ -293,22 +293,9 @@ pub fn check_gemini(rendered: &Value) -> Vec<String> {
     let prop_re = property_name_re();
     let mut seen = HashSet::new();
     for (i, d) in decls.iter().enumerate() {
-        let mut at = format!("gemini: functionDeclarations[{i}]");
+        let at = format!("gemini: functionDeclarations[{i}]");
         unknown_keys(d, &DECLARATION_KEYS, &at, &mut out);
-        match d.get("name").and_then(Value::as_str) {
-            Some(name) => {
-                if !name_re.is_match(name) {
-                    out.push(format!(
-                        "{at}: name `{name}` must match ^[A-Za-z_][A-Za-z0-9_.:-]{{0,63}}$"
-                    ));
-                }
-                if !seen.insert(name.to_owned()) {
-                    out.push(format!("{at}: duplicate name `{name}`"));
-                }
-                at = format!("gemini: `{name}`");
-            }
-            None => out.push(format!("{at}: `name` must be a string")),
-        }
+        let at = check_name(d, &name_re, "gemini", at, &mut seen, &mut out);
         if d.get("parameters").is_some() && d.get("parametersJsonSchema").is_some() {
             out.push(format!(
                 "{at}: `parameters` and `parametersJsonSchema` are mutually exclusive"

@@ -266,7 +266,7 @@ pub fn check_openai(rendered: &Value) -> Vec<String> {
     let name_re = Regex::new("^[a-zA-Z0-9_-]{1,64}$").expect("valid regex");
     let mut seen = HashSet::new();
     for (i, tool) in tools.iter().enumerate() {
-        let mut at = format!("openai: tools[{i}]");
+        let at = format!("openai: tools[{i}]");
         if tool.get("type") != Some(&json!("function")) {
             out.push(format!("{at}: `type` must be \"function\""));
         }
@@ -281,20 +281,7 @@ pub fn check_openai(rendered: &Value) -> Vec<String> {
             &at,
             &mut out,
         );
-        match f.get("name").and_then(Value::as_str) {
-            Some(name) => {
-                if !name_re.is_match(name) {
-                    out.push(format!(
-                        "{at}: name `{name}` must match ^[a-zA-Z0-9_-]{{1,64}}$"
-                    ));
-                }
-                if !seen.insert(name.to_owned()) {
-                    out.push(format!("{at}: duplicate name `{name}`"));
-                }
-                at = format!("openai: `{name}`");
-            }
-            None => out.push(format!("{at}: `name` must be a string")),
-        }
+        let at = check_name(f, &name_re, "openai", at, &mut seen, &mut out);
         let Some(params) = f.get("parameters").filter(|p| p.is_object()) else {
             out.push(format!("{at}: `parameters` must be an object schema"));
             continue;
@@ -409,6 +396,36 @@ pub fn check_openai(rendered: &Value) -> Vec<String> {
 }
 
 /// Flags keys of `v` outside `allowed`.
+/// Checks a declaration's `name` against a provider's name pattern and for duplicates; returns
+/// the location to use for the declaration's other problems (`"openai: `move_arm`"`).
+pub(crate) fn check_name(
+    decl: &Value,
+    pattern: &Regex,
+    provider: &str,
+    at: String,
+    seen: &mut HashSet<String>,
+    out: &mut Vec<String>,
+) -> String {
+    match decl.get("name").and_then(Value::as_str) {
+        Some(name) => {
+            if !pattern.is_match(name) {
+                out.push(format!(
+                    "{at}: name `{name}` must match {}",
+                    pattern.as_str()
+                ));
+            }
+            if !seen.insert(name.to_owned()) {
+                out.push(format!("{at}: duplicate name `{name}`"));
+            }
+            format!("{provider}: `{name}`")
+        }
+        None => {
+            out.push(format!("{at}: `name` must be a string"));
+            at
+        }
+    }
+}
+
 pub(crate) fn unknown_keys(v: &Value, allowed: &[&str], at: &str, out: &mut Vec<String>) {
     if let Some(m) = v.as_object() {
         for k in m.keys() {
