@@ -104,8 +104,40 @@ impl From<ToolError> for CallError {
 #[derive(Debug)]
 pub struct Args {
     map: Map<String, Value>,
+    /// Where the next search for an argument starts: just after the previous one found, so
+    /// arguments sent in declaration order are found in one comparison each.
+    next: usize,
+    /// The entries already taken (their values are left as `null` in `map`), by index.
+    taken: Taken,
     errors: Vec<Violation>,
     context: Context,
+}
+
+/// A set of entry indices: a bit mask for the first 64, a list beyond.
+#[derive(Debug, Default)]
+struct Taken {
+    low: u64,
+    high: Vec<usize>,
+}
+
+impl Taken {
+    fn insert(&mut self, i: usize) {
+        match u32::try_from(i) {
+            Ok(b) if b < 64 => self.low |= 1 << b,
+            _ => self.high.push(i),
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        match u32::try_from(i) {
+            Ok(b) if b < 64 => self.low & (1 << b) != 0,
+            _ => self.high.contains(&i),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.low == 0 && self.high.is_empty()
+    }
 }
 
 impl Args {
@@ -113,6 +145,8 @@ impl Args {
     pub fn new(map: Map<String, Value>, context: Context) -> Self {
         Self {
             map,
+            next: 0,
+            taken: Taken::default(),
             errors: Vec::new(),
             context,
         }
@@ -123,11 +157,44 @@ impl Args {
         &self.context
     }
 
+    /// Moves argument `name` out of the map (`null` when absent or already taken). A linear
+    /// scan from where the previous argument was found, without hashing or removing: arguments
+    /// are few, and usually come in declaration order.
+    fn take_value(&mut self, name: &str) -> Value {
+        let name = name.as_bytes();
+        let start = self.next;
+        let is = |k: &String| crate::validate::short_eq(k.as_bytes(), name);
+        // From `start` to the end, then from the beginning to `start`.
+        let mut found = None;
+        for (i, k) in self.map.keys().enumerate() {
+            if i >= start && is(k) {
+                found = Some(i);
+                break;
+            }
+        }
+        if found.is_none() {
+            found = self.map.keys().take(start).position(is);
+        }
+        let Some(i) = found else {
+            return Value::Null;
+        };
+        self.next = i + 1;
+        if self.taken.contains(i) {
+            return Value::Null;
+        }
+        self.taken.insert(i);
+        self.map
+            .values_mut()
+            .nth(i)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
     /// Takes and deserializes one argument (`null` when absent, so `Option` gives `None`).
     /// A failure is recorded and reported by [`Args::into_error`].
     #[allow(clippy::result_unit_err)]
     pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, ()> {
-        let value = self.map.remove(name).unwrap_or(Value::Null);
+        let value = self.take_value(name);
         T::deserialize(value).map_err(|e| {
             self.errors.push(Violation {
                 path: name.to_owned(),
@@ -137,10 +204,19 @@ impl Args {
         })
     }
 
-    /// Deserializes all arguments into one flattened struct.
+    /// Deserializes all arguments not taken yet into one flattened struct.
     #[allow(clippy::result_unit_err)]
     pub fn take_all<T: DeserializeOwned>(&mut self) -> Result<T, ()> {
-        let map = std::mem::take(&mut self.map);
+        let mut map = std::mem::take(&mut self.map);
+        let taken = std::mem::take(&mut self.taken);
+        if !taken.is_empty() {
+            map = map
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !taken.contains(*i))
+                .map(|(_, entry)| entry)
+                .collect();
+        }
         T::deserialize(Value::Object(map)).map_err(|e| {
             self.errors.push(Violation {
                 path: String::new(),
@@ -809,10 +885,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
     ) -> (&'static str, CallToolResult) {
         let name = &*entry.name;
         let limit = this.config.max_argument_bytes;
-        let size = json_size(arguments.as_ref());
-        if size > limit {
-            tracing::debug!(size, limit, "arguments too large");
-            return ("too_large", arguments_too_large(name, size, limit));
+        if json_size_upper_bound(arguments.as_ref()) > limit {
+            let size = json_size(arguments.as_ref());
+            if size > limit {
+                tracing::debug!(size, limit, "arguments too large");
+                return ("too_large", arguments_too_large(name, size, limit));
+            }
         }
         let mut value = Value::Object(arguments.unwrap_or_default());
         if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
@@ -1131,6 +1209,39 @@ fn arguments_too_large(tool: &str, size: usize, limit: usize) -> CallToolResult 
 /// without writing the text out and without recursion (an explicit stack instead), so a deeply
 /// nested document cannot overflow the call stack here.
 fn json_size(arguments: Option<&JsonObject>) -> usize {
+    json_size_with(arguments, exact_number_len)
+}
+
+/// An upper bound of [`json_size`] that does not format numbers: each counts as the longest a
+/// serialized number can be ([`MAX_NUMBER_LEN`]). Arguments under the limit by this bound (all
+/// but those near it) need no exact count.
+fn json_size_upper_bound(arguments: Option<&JsonObject>) -> usize {
+    json_size_with(arguments, |_| MAX_NUMBER_LEN)
+}
+
+/// The longest serialization of a `serde_json::Number`: 20 for `u64::MAX` and `i64::MIN`, at most
+/// 24 for an f64 in ryu's shortest form (`-2.2250738585072014e-308`).
+const MAX_NUMBER_LEN: usize = 24;
+
+/// The length of a number's serialization.
+fn exact_number_len(n: &serde_json::Number) -> usize {
+    struct Count(usize);
+    impl fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // `Number`'s Display is serde_json's serialization (itoa / ryu).
+    let _ = fmt::Write::write_fmt(&mut count, format_args!("{n}"));
+    count.0
+}
+
+fn json_size_with(
+    arguments: Option<&JsonObject>,
+    number_len: impl Fn(&serde_json::Number) -> usize,
+) -> usize {
     fn string_len(s: &str) -> usize {
         // serde_json's escaping: `"` and `\` and \b \f \n \r \t take two bytes, other control
         // characters six (`\u001f`), everything else (UTF-8 included) is written as is.
@@ -1143,19 +1254,6 @@ fn json_size(arguments: Option<&JsonObject>) -> usize {
             })
             .sum();
         s.len() + escapes + 2
-    }
-    fn number_len(n: &serde_json::Number) -> usize {
-        struct Count(usize);
-        impl fmt::Write for Count {
-            fn write_str(&mut self, s: &str) -> fmt::Result {
-                self.0 += s.len();
-                Ok(())
-            }
-        }
-        let mut count = Count(0);
-        // `Number`'s Display is serde_json's serialization (itoa / ryu).
-        let _ = fmt::Write::write_fmt(&mut count, format_args!("{n}"));
-        count.0
     }
     fn object<'a>(map: &'a JsonObject, stack: &mut Vec<&'a Value>) -> usize {
         // Braces, commas, and a colon per entry.
@@ -1274,7 +1372,9 @@ mod tests {
         ];
         for doc in docs {
             let expected = serde_json::to_string(&doc).unwrap().len();
-            assert_eq!(json_size(Some(&object(doc.clone()))), expected, "{doc}");
+            let doc = object(doc);
+            assert_eq!(json_size(Some(&doc)), expected, "{doc:?}");
+            assert!(json_size_upper_bound(Some(&doc)) >= expected, "{doc:?}");
         }
         assert_eq!(json_size(None), 2, "absent arguments are `{{}}`");
         let big = json!({"s": "x".repeat(3 << 20)});
@@ -1300,6 +1400,60 @@ mod tests {
             matches!(size, Ok(Ok(n)) if n == 2 + 6 + 1 + 200_000 * 2 + 1),
             "{size:?}"
         );
+    }
+
+    #[test]
+    fn args_take_by_name_in_any_order_once() {
+        let map = object(json!({"a": 1, "b": "two", "c": [3], "d": null}));
+        let mut args = Args::new(map, Context::detached("t"));
+        // Out of declaration order, then back: each found by name.
+        assert_eq!(args.take::<Vec<u8>>("c"), Ok(vec![3]));
+        assert_eq!(args.take::<u8>("a"), Ok(1));
+        assert_eq!(args.take::<String>("b"), Ok("two".to_owned()));
+        // Absent, null, and already taken all read as null.
+        assert_eq!(args.take::<Option<u8>>("missing"), Ok(None));
+        assert_eq!(args.take::<Option<u8>>("d"), Ok(None));
+        assert_eq!(args.take::<Option<u8>>("a"), Ok(None));
+        assert!(args.take::<u8>("a").is_err());
+        match args.into_error() {
+            CallError::Invalid(v) => {
+                assert_eq!(v.len(), 1);
+                assert_eq!(v[0].path, "a");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn args_take_all_leaves_out_what_was_taken() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        struct Rest {
+            b: u8,
+            #[serde(default)]
+            c: Option<u8>,
+        }
+        let mut args = Args::new(
+            object(json!({"a": 1, "b": 2, "c": 3})),
+            Context::detached("t"),
+        );
+        assert_eq!(args.take::<u8>("a"), Ok(1));
+        assert_eq!(args.take_all::<Rest>(), Ok(Rest { b: 2, c: Some(3) }));
+
+        // More than 64 arguments: the taken set goes past its bit mask.
+        let many: JsonObject = (0..100).map(|i| (format!("k{i}"), json!(i))).collect();
+        let mut args = Args::new(many, Context::detached("t"));
+        for i in (0..100).step_by(3) {
+            assert_eq!(args.take::<u32>(&format!("k{i}")), Ok(i));
+        }
+        assert_eq!(
+            args.take::<Option<u32>>("k99"),
+            Ok(None),
+            "taken once already"
+        );
+        let rest: JsonObject = args.take_all().expect("a map");
+        assert_eq!(rest.len(), 66);
+        assert!(rest.keys().all(|k| k[1..].parse::<u32>().unwrap() % 3 != 0));
     }
 
     #[test]

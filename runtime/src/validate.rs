@@ -153,7 +153,54 @@ struct Node {
     object: Option<Box<ObjRules>>,
     comp: Option<Box<CompRules>>,
     default: Option<Value>,
+    /// What a value of each kind needs beyond the general walk (computed by `finish`).
+    fast: Fast,
 }
+
+/// Shortcuts for the values most arguments are: a number within plain bounds, a string of an
+/// enum, a boolean. A shortcut only ever *accepts* (valid, nothing to coerce or insert); anything
+/// it does not accept takes the general walk, which reports or coerces it, so the shortcuts cannot
+/// change a result, only its cost.
+#[derive(Debug, Clone, Copy, Default)]
+struct Fast {
+    /// A number passes when it lies within these bounds (as f64, exact: only set when the bounds
+    /// and the number are exactly representable) and, when `integer`, is stored as an integer.
+    number: Option<FastNum>,
+    /// A string passes when it is one of `enumeration` (if set) and meets the string rules.
+    string: bool,
+    /// A boolean passes.
+    boolean: bool,
+    /// An object passes when each property it has passes its shortcut, no required one is
+    /// missing, and there is no unknown property where they are refused. Only for objects whose
+    /// properties fit in the masks (at most `LINEAR_LOOKUP_MAX`), all declared, without
+    /// `minProperties`/`maxProperties` or an `additionalProperties` schema.
+    object: Option<FastObj>,
+    /// An array passes when every item passes the `items` shortcut and the count is within
+    /// bounds (no `prefixItems`, no `uniqueItems`).
+    array: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct FastObj {
+    /// Bit i: property i is required.
+    required: u32,
+    /// Bit i: property i has a default, to insert when it is absent.
+    defaults: u32,
+    /// Unknown properties are refused (else allowed and not checked).
+    deny_unknown: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct FastNum {
+    integer: bool,
+    lo: f64,
+    lo_exclusive: bool,
+    hi: f64,
+    hi_exclusive: bool,
+}
+
+/// 2^53: integers of smaller magnitude are exact as f64.
+const TWO_53_F64: f64 = 9_007_199_254_740_992.0;
 
 #[derive(Debug, Clone, Copy)]
 enum Num {
@@ -193,6 +240,8 @@ struct ArrRules {
 #[derive(Debug, Clone)]
 struct Prop {
     name: String,
+    /// The name's first 8 bytes (see [`key_head`]), compared before the name itself.
+    head: u64,
     node: Node,
     required: bool,
     /// Listed in `properties` (a name only listed in `required` is not).
@@ -726,6 +775,7 @@ fn compile_object(
                 for (name, s) in properties {
                     let node = at_key(p, name, |p| compile_node(s, p))?;
                     props.push(Prop {
+                        head: key_head(name.as_bytes()),
                         name: name.clone(),
                         node,
                         required: required.contains(&name.as_str()),
@@ -747,6 +797,7 @@ fn compile_object(
     for name in &required {
         if !props.iter().any(|p| p.name == *name) {
             props.push(Prop {
+                head: key_head(name.as_bytes()),
                 name: (*name).to_owned(),
                 node: Node::default().finish(),
                 required: true,
@@ -846,7 +897,197 @@ impl Node {
         let mut null = Value::Null;
         self.check(&mut null, &Path::ROOT, &mut ctx);
         self.accepts_null = ctx.fails == 0;
+        self.fast = self.shortcuts();
         self
+    }
+
+    /// The shortcuts that apply to this node (see [`Fast`]): only for nodes whose checks on a
+    /// value of that kind are the ones the shortcut performs.
+    fn shortcuts(&self) -> Fast {
+        let plain = !self.never && !self.trivial && self.constant.is_none() && self.comp.is_none();
+        if !plain {
+            return Fast::default();
+        }
+        let accepts = |bit: u8| self.types == 0 || self.types & bit != 0;
+        let number = if self.enumeration.is_some() {
+            None
+        } else if accepts(T_NUMBER) || self.types & T_INTEGER != 0 {
+            let integer = !accepts(T_NUMBER);
+            let exact = |b: Option<Bound>, unbounded: f64| match b {
+                None => Some((unbounded, false)),
+                Some(Bound {
+                    value: Num::Int(i),
+                    exclusive,
+                }) if i.unsigned_abs() < TWO_53_F64 as u128 => Some(((i as i64) as f64, exclusive)),
+                Some(Bound {
+                    value: Num::Float(f),
+                    exclusive,
+                }) => Some((f, exclusive)),
+                Some(_) => None,
+            };
+            match self.number.as_deref() {
+                Some(NumRules {
+                    multiple_of: Some(_),
+                    ..
+                }) => None,
+                rules => {
+                    let lo = exact(rules.and_then(|r| r.lo), f64::NEG_INFINITY);
+                    let hi = exact(rules.and_then(|r| r.hi), f64::INFINITY);
+                    match (lo, hi) {
+                        (Some((lo, lo_exclusive)), Some((hi, hi_exclusive))) => Some(FastNum {
+                            integer,
+                            lo,
+                            lo_exclusive,
+                            hi,
+                            hi_exclusive,
+                        }),
+                        _ => None,
+                    }
+                }
+            }
+        } else {
+            None
+        };
+        let object = match self.object.as_deref() {
+            _ if self.enumeration.is_some() || !accepts(T_OBJECT) => None,
+            None => Some(FastObj {
+                required: 0,
+                defaults: 0,
+                deny_unknown: false,
+            }),
+            Some(r)
+                if r.index.is_none()
+                    && r.props.len() <= LINEAR_LOOKUP_MAX
+                    && r.props.iter().all(|p| p.declared)
+                    && r.min_props.is_none()
+                    && r.max_props.is_none()
+                    && !matches!(r.additional, Additional::Schema(_)) =>
+            {
+                let mask = |f: fn(&Prop) -> bool| {
+                    r.props
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| f(p))
+                        .fold(0u32, |m, (i, _)| m | 1 << i)
+                };
+                Some(FastObj {
+                    required: mask(|p| p.required),
+                    defaults: mask(|p| !p.required && p.node.default.is_some()),
+                    deny_unknown: matches!(r.additional, Additional::Deny),
+                })
+            }
+            Some(_) => None,
+        };
+        let array = self.enumeration.is_none()
+            && accepts(T_ARRAY)
+            && self
+                .array
+                .as_deref()
+                .is_none_or(|r| r.prefix.is_empty() && !r.unique);
+        Fast {
+            number,
+            string: accepts(T_STRING),
+            boolean: accepts(T_BOOLEAN) && self.enumeration.is_none(),
+            object,
+            array,
+        }
+    }
+
+    /// Whether a shortcut accepts `value` as valid with nothing to change, except, when
+    /// `own_defaults`, inserting the defaults of this object's own absent properties (inserted
+    /// only when `ctx.apply`, once every property has passed; nested objects missing a default
+    /// are not accepted here, and the general walk, which checks each property with its own
+    /// shortcut, inserts it).
+    #[inline]
+    fn fast_accepts(&self, value: &mut Value, ctx: &mut Ctx, own_defaults: bool) -> bool {
+        match value {
+            Value::Object(map) => match self.fast.object {
+                Some(f) => self.fast_object(f, map, ctx, own_defaults),
+                None => false,
+            },
+            Value::Array(items) => self.fast.array && self.fast_array(items, ctx),
+            Value::Number(n) => self.fast.number.is_some_and(|r| {
+                let Some(f) = n.as_f64() else {
+                    return false;
+                };
+                let exact = if n.is_f64() {
+                    !r.integer
+                } else {
+                    f.abs() < TWO_53_F64
+                };
+                exact
+                    && (if r.lo_exclusive { f > r.lo } else { f >= r.lo })
+                    && (if r.hi_exclusive { f < r.hi } else { f <= r.hi })
+            }),
+            Value::String(s) => {
+                self.fast.string
+                    && self
+                        .enumeration
+                        .as_ref()
+                        .is_none_or(|values| values.iter().any(|x| x.as_str() == Some(s)))
+                    && self.string.as_deref().is_none_or(|r| string_ok(r, s))
+            }
+            Value::Bool(_) => self.fast.boolean,
+            Value::Null => false,
+        }
+    }
+
+    fn fast_object(
+        &self,
+        f: FastObj,
+        map: &mut Map<String, Value>,
+        ctx: &mut Ctx,
+        own_defaults: bool,
+    ) -> bool {
+        let Some(r) = self.object.as_deref() else {
+            return !f.deny_unknown;
+        };
+        let mut seen = 0u32;
+        let mut next = 0;
+        for (key, v) in map.iter_mut() {
+            match r.find(key, &mut next) {
+                Some(i) => {
+                    seen |= 1 << i;
+                    let node = &r.props[i].node;
+                    if !node.trivial && !node.fast_accepts(v, ctx, false) {
+                        return false;
+                    }
+                }
+                None if f.deny_unknown => return false,
+                None => {}
+            }
+        }
+        if seen & f.required != f.required {
+            return false;
+        }
+        let mut missing = f.defaults & !seen;
+        if missing != 0 {
+            if !own_defaults {
+                return false;
+            }
+            ctx.mutated = true;
+            if ctx.apply {
+                while missing != 0 {
+                    let p = &r.props[missing.trailing_zeros() as usize];
+                    missing &= missing - 1;
+                    if let Some(d) = &p.node.default {
+                        map.insert(p.name.clone(), d.clone());
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn fast_array(&self, items: &mut [Value], ctx: &mut Ctx) -> bool {
+        let Some(r) = self.array.as_deref() else {
+            return true;
+        };
+        r.min_items.is_none_or(|min| items.len() >= min)
+            && r.max_items.is_none_or(|max| items.len() <= max)
+            && r.items.as_ref().is_none_or(|node| {
+                node.trivial || items.iter_mut().all(|v| node.fast_accepts(v, ctx, false))
+            })
     }
 
     /// The constant a branch pins a tag property to: `const`, or an `enum` of one value.
@@ -1475,7 +1716,7 @@ fn type_matches(types: u8, v: &Value) -> bool {
 impl Node {
     #[inline]
     fn check(&self, value: &mut Value, path: &Path<'_>, ctx: &mut Ctx) {
-        if !self.trivial {
+        if !self.trivial && !self.fast_accepts(value, ctx, true) {
             self.check_nontrivial(value, path, ctx);
         }
     }
@@ -1724,6 +1965,16 @@ impl Node {
     }
 }
 
+/// Whether `s` meets the string rules (what [`check_string`] checks, without reporting).
+#[inline]
+fn string_ok(r: &StrRules, s: &str) -> bool {
+    r.min_len
+        .is_none_or(|min| s.len() >= min && (s.is_ascii() || s.chars().count() >= min))
+        && r.max_len
+            .is_none_or(|max| s.len() <= max || s.chars().count() <= max)
+        && r.pattern.as_ref().is_none_or(|re| re.is_match(s))
+}
+
 #[inline(never)]
 fn check_string(r: &StrRules, s: &str, path: &Path<'_>, ctx: &mut Ctx) {
     // Byte length bounds the character count from above: count only when it matters.
@@ -1820,23 +2071,52 @@ impl ArrRules {
     }
 }
 
-/// Byte equality without a `memcmp` call for the short strings property names usually are.
-#[inline]
-fn short_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+/// The first 8 bytes of a property name as a number (zero-padded): names of different heads
+/// differ, so most comparisons are one integer comparison.
+#[inline(always)]
+fn key_head(b: &[u8]) -> u64 {
+    match b.first_chunk::<8>() {
+        Some(head) => u64::from_le_bytes(*head),
+        None => b.iter().rev().fold(0, |x, &c| (x << 8) | u64::from(c)),
+    }
+}
+
+/// Whether `name` (whose [`key_head`] is `head`) equals `key` (whose head is `key_head`): the
+/// heads, the lengths, then the rest.
+#[inline(always)]
+fn same_key(name: &[u8], head: u64, key: &[u8], key_head: u64) -> bool {
+    if head != key_head || name.len() != key.len() {
         return false;
     }
-    let mut ca = a.chunks_exact(8);
-    let mut cb = b.chunks_exact(8);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        if x != y {
-            return false;
-        }
+    let len = key.len();
+    if len <= 8 {
+        return true;
     }
-    ca.remainder()
-        .iter()
-        .zip(cb.remainder())
-        .all(|(x, y)| x == y)
+    short_eq(&name[8..], &key[8..])
+}
+
+/// Byte equality for the short strings names usually are, without a `memcmp` call: up to 16
+/// bytes are compared as two overlapping words.
+#[inline]
+pub(crate) fn short_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n > 16 {
+        return a == b;
+    }
+    if n >= 8 {
+        let word =
+            |x: &[u8], at: usize| u64::from_le_bytes(x[at..at + 8].try_into().unwrap_or_default());
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
+    if n >= 4 {
+        let word =
+            |x: &[u8], at: usize| u32::from_le_bytes(x[at..at + 4].try_into().unwrap_or_default());
+        return word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// A change to make to an object once its properties are checked.
@@ -1857,17 +2137,23 @@ impl ObjRules {
             return index.get(key).copied();
         }
         let props = self.props.as_slice();
+        let n = props.len();
         let key = key.as_bytes();
-        let start = (*next).min(props.len());
-        let (head, tail) = props.split_at(start);
-        let found = match tail.iter().position(|p| short_eq(p.name.as_bytes(), key)) {
-            Some(i) => Some(start + i),
-            None => head.iter().position(|p| short_eq(p.name.as_bytes(), key)),
-        };
-        if let Some(i) = found {
-            *next = i + 1;
+        let head = key_head(key);
+        // From `next` to the end, then from the beginning.
+        let mut i = (*next).min(n);
+        for _ in 0..n {
+            if i == n {
+                i = 0;
+            }
+            let p = &props[i];
+            if same_key(p.name.as_bytes(), p.head, key, head) {
+                *next = i + 1;
+                return Some(i);
+            }
+            i += 1;
         }
-        found
+        None
     }
 
     fn allowed(&self) -> &str {
@@ -2697,6 +2983,142 @@ mod tests {
             one(s, json!({"v": i64::MIN})),
             format!("v: must be between -1 and {}, got {}", u64::MAX, i64::MIN)
         );
+    }
+
+    /// Turns every shortcut off, so the general walk decides alone.
+    fn without_shortcuts(node: &mut Node) {
+        node.fast = Fast::default();
+        if let Some(o) = &mut node.object {
+            for p in &mut o.props {
+                without_shortcuts(&mut p.node);
+            }
+            if let Additional::Schema(n) = &mut o.additional {
+                without_shortcuts(n);
+            }
+        }
+        if let Some(a) = &mut node.array {
+            a.prefix.iter_mut().for_each(without_shortcuts);
+            if let Some(n) = &mut a.items {
+                without_shortcuts(n);
+            }
+        }
+        if let Some(c) = &mut node.comp {
+            for n in c
+                .all_of
+                .iter_mut()
+                .chain(&mut c.any_of)
+                .chain(&mut c.one_of)
+            {
+                without_shortcuts(n);
+            }
+            if let Some(n) = &mut c.not {
+                without_shortcuts(n);
+            }
+        }
+    }
+
+    #[test]
+    fn shortcuts_agree_with_the_general_walk() {
+        let point = json!({
+            "type": "object",
+            "properties": {
+                "x": {"type": "number", "minimum": -1, "maximum": 1},
+                "y": {"type": "integer"},
+                "z": {"type": "integer", "default": 0}
+            },
+            "required": ["x", "y"],
+            "additionalProperties": false
+        });
+        let schemas = [
+            json!({"type": "number", "minimum": -850, "maximum": 850}),
+            json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 2.5}),
+            json!({"type": "integer", "minimum": 0, "maximum": 100}),
+            json!({"type": "integer", "maximum": 9007199254740992u64}),
+            json!({"type": "integer", "minimum": i64::MIN, "maximum": u64::MAX}),
+            json!({"type": ["number", "null"], "maximum": 1e300}),
+            json!({"type": "number", "multipleOf": 0.5}),
+            json!({"minimum": 1}),
+            json!({"type": "string", "enum": ["fast", "safe", 3]}),
+            json!({"type": "string", "minLength": 2, "maxLength": 3}),
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            json!({"enum": [1, 2.0, "x", true]}),
+            json!({"type": "boolean"}),
+            json!({"type": ["boolean", "string"], "maxLength": 1}),
+            json!({"const": 5}),
+            json!({"type": "number", "not": {"const": 3}}),
+            point.clone(),
+            json!({"type": "object", "properties": {"p": point, "n": {"type": "integer", "default": 2}}}),
+            json!({"type": "array", "items": point, "minItems": 1, "maxItems": 2}),
+            json!({"type": "array", "items": {"type": "integer", "maximum": 3}}),
+            json!({"type": "array", "items": point, "uniqueItems": true}),
+            json!({"type": "object", "properties": {"x": {"type": "number"}}, "additionalProperties": {"type": "string"}}),
+            json!({"type": ["object", "null"], "properties": {"x": {"type": "number", "default": 1}}, "required": ["y"]}),
+            json!({"type": "object"}),
+        ];
+        let values = [
+            json!(0),
+            json!(-850),
+            json!(-850.0),
+            json!(850.5),
+            json!(2.5),
+            json!(2),
+            json!(3),
+            json!(3.0),
+            json!(100),
+            json!(101),
+            json!(-1),
+            json!(9007199254740992u64),
+            json!(9007199254740993u64),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(1e300),
+            json!(1.5),
+            json!("fast"),
+            json!("3"),
+            json!("ab"),
+            json!("é"),
+            json!("ééé"),
+            json!("éééé"),
+            json!("abcd"),
+            json!("Ab"),
+            json!("true"),
+            json!(true),
+            json!(null),
+            json!([1]),
+            json!({"x": 1}),
+            json!({"x": 1, "y": 2}),
+            json!({"x": 1.5, "y": "2", "z": 3}),
+            json!({"x": 1, "y": null}),
+            json!({"y": 1}),
+            json!({"x": 1, "y": 2, "w": 0}),
+            json!({"p": {"x": 1, "y": 2}}),
+            json!({"p": {"x": 1, "y": 2, "z": 3}, "n": 5}),
+            json!({"p": {"x": 1}, "n": 2.0}),
+            json!({"p": null}),
+            json!([{"x": 1, "y": 2}, {"x": 1, "y": 2, "z": 3}]),
+            json!([{"x": 1, "y": 2}, {"x": "1", "y": 2}]),
+            json!([{"x": 1, "y": 2}, {"x": 1, "y": 2}, {"x": 1, "y": 2}]),
+            json!([1, 2, 3.0]),
+            json!([1, 2, 4]),
+            json!([]),
+            json!({"x": 1, "s": "a", "t": 2}),
+        ];
+        for schema in &schemas {
+            let schema = json!({"properties": {"v": schema}, "required": ["v"]});
+            let fast = Validator::compile(&schema).unwrap();
+            let mut general = fast.clone();
+            without_shortcuts(&mut general.root);
+            for value in &values {
+                for coercion in [Coercion::Lax, Coercion::Strict] {
+                    let mut a = json!({ "v": value });
+                    let mut b = a.clone();
+                    let ra = fast.validate(&mut a, coercion);
+                    let rb = general.validate(&mut b, coercion);
+                    assert_eq!(ra, rb, "{schema} {value} {coercion:?}");
+                    assert_eq!(a, b, "{schema} {value} {coercion:?}");
+                }
+            }
+        }
     }
 
     #[test]

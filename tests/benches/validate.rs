@@ -1,5 +1,5 @@
 //! Validate and deserialize one argument document, the way a tools/call does:
-//! toolwright's validator (in place, with defaults and lax coercion) and then one deserialization per
+//! toolwright's validator (in place, with defaults and lax coercion) and then `Args::take` per
 //! argument, vs serde alone (`serde_json::from_value` into the typed parameters) vs the `jsonschema`
 //! crate's compiled validator + serde. Every implementation clones the input document per
 //! iteration (toolwright's call path takes the arguments by value).
@@ -15,9 +15,10 @@ use std::time::Instant;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
-use toolwright::Toolbox;
+use serde_json::{Value, json};
+use toolwright::toolbox::Args;
 use toolwright::validate::{Coercion, Validator};
+use toolwright::{Context, Toolbox};
 use toolwright_examples::robot_arm::{GraspStrategy, Position, RobotArm, SimConfig};
 
 use common::{Ratio, Routine, Scenario};
@@ -51,36 +52,41 @@ struct PlanParams {
     execute: bool,
 }
 
-/// What toolwright's `Args::take` does for one argument: remove it from the map (`null` when
-/// absent) and deserialize it.
-fn take<T: DeserializeOwned>(map: &mut Map<String, Value>, name: &str) -> T {
-    T::deserialize(map.remove(name).unwrap_or(Value::Null)).expect("deserializes")
+thread_local! {
+    /// The call context every `Args` carries (made once: a call gets its own from the server).
+    static CONTEXT: Context = Context::detached("bench");
 }
 
-fn validated(validator: &Validator, doc: &Value) -> Map<String, Value> {
+/// What a tools/call does before the body: validate the document in place (lax, defaults), then
+/// hand it to the generated handler as `Args`, which takes and deserializes each argument.
+fn validated(validator: &Validator, doc: &Value) -> Args {
     let mut value = doc.clone();
     validator
         .validate(&mut value, Coercion::Lax)
         .expect("the document is valid");
     match value {
-        Value::Object(map) => map,
+        Value::Object(map) => Args::new(map, CONTEXT.with(Context::clone)),
         _ => unreachable!("validated as an object"),
     }
 }
 
+fn take<T: DeserializeOwned>(args: &mut Args, name: &str) -> T {
+    args.take(name).expect("deserializes")
+}
+
 fn grasp_toolwright(validator: &Validator, doc: &Value) -> (Position, f64, GraspStrategy, f64) {
-    let mut map = validated(validator, doc);
+    let mut args = validated(validator, doc);
     (
-        take(&mut map, "target_position"),
-        take(&mut map, "force"),
-        take(&mut map, "grasp_strategy"),
-        take(&mut map, "timeout"),
+        take(&mut args, "target_position"),
+        take(&mut args, "force"),
+        take(&mut args, "grasp_strategy"),
+        take(&mut args, "timeout"),
     )
 }
 
 fn plan_toolwright(validator: &Validator, doc: &Value) -> (Vec<Position>, bool) {
-    let mut map = validated(validator, doc);
-    (take(&mut map, "waypoints"), take(&mut map, "execute"))
+    let mut args = validated(validator, doc);
+    (take(&mut args, "waypoints"), take(&mut args, "execute"))
 }
 
 fn serde_alone<T: DeserializeOwned>(doc: &Value) -> T {
