@@ -68,10 +68,18 @@ pub(crate) fn new_trace_id() -> String {
             (nanos as u64 ^ u64::from(std::process::id())) & 0xffff_ffff
         )
     });
-    format!(
-        "{prefix}-{:06x}",
-        NEXT_TRACE.fetch_add(1, Ordering::Relaxed)
-    )
+    // `{prefix}-{n:06x}`, written without the formatting machinery (one per call).
+    let n = NEXT_TRACE.fetch_add(1, Ordering::Relaxed);
+    let digits = ((64 - n.leading_zeros()).div_ceil(4)).max(6);
+    let mut id = String::with_capacity(prefix.len() + 1 + digits as usize);
+    id.push_str(prefix);
+    id.push('-');
+    for i in (0..digits).rev() {
+        id.push(char::from(
+            b"0123456789abcdef"[((n >> (4 * i)) & 0xf) as usize],
+        ));
+    }
+    id
 }
 
 impl Context {
@@ -152,5 +160,29 @@ impl Context {
     /// The cancellation token of this call.
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.inner.cancel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_ids_are_prefix_dash_hex_and_ordered() {
+        let a = new_trace_id();
+        let b = new_trace_id();
+        let (pa, na) = a.split_once('-').expect("a dash");
+        let (pb, nb) = b.split_once('-').expect("a dash");
+        assert_eq!(pa, pb, "one prefix per process");
+        assert_eq!(pa.len(), 8);
+        assert!(na.len() >= 6 && nb.len() >= 6);
+        let (na, nb) = (
+            u64::from_str_radix(na, 16).unwrap(),
+            u64::from_str_radix(nb, 16).unwrap(),
+        );
+        assert!(nb > na, "{a} then {b}");
+        assert_eq!(format!("{pb}-{nb:06x}"), b);
+        NEXT_TRACE.store(0x0012_3456_789a, Ordering::Relaxed);
+        assert_eq!(new_trace_id(), format!("{pa}-123456789a"));
     }
 }

@@ -162,21 +162,14 @@ impl Args {
     /// are few, and usually come in declaration order.
     fn take_value(&mut self, name: &str) -> Value {
         let name = name.as_bytes();
-        let start = self.next;
         let is = |k: &String| crate::validate::short_eq(k.as_bytes(), name);
-        // From `start` to the end, then from the beginning to `start`.
-        let mut found = None;
-        for (i, k) in self.map.keys().enumerate() {
-            if i >= start && is(k) {
-                found = Some(i);
-                break;
-            }
-        }
-        if found.is_none() {
-            found = self.map.keys().take(start).position(is);
-        }
-        let Some(i) = found else {
-            return Value::Null;
+        // Where the previous argument was found, plus one; else anywhere.
+        let i = match self.map.keys().nth(self.next) {
+            Some(k) if is(k) => self.next,
+            _ => match self.map.keys().position(is) {
+                Some(i) => i,
+                None => return Value::Null,
+            },
         };
         self.next = i + 1;
         if self.taken.contains(i) {
@@ -411,7 +404,7 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         }),
     };
     let input = input.map_err(|e| problems.push(format!("tool `{name}`: input: {e}")));
-    let output = schema::output_schema(def.output)
+    let output = schema::shared_output_schema(def.output)
         .map_err(|e| problems.push(format!("tool `{name}`: output: {e}")));
     let (Ok(input), Ok((output_schema, output))) = (input, output) else {
         return Err(problems);
@@ -430,8 +423,8 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     if let Some(title) = def.meta.title {
         tool = tool.with_title(title);
     }
-    if let Some(Value::Object(out)) = output_schema {
-        tool = tool.with_raw_output_schema(Arc::new(out));
+    if let Some(out) = output_schema {
+        tool = tool.with_raw_output_schema(out);
     }
     if let Some(annotations) = def.meta.annotations() {
         tool = tool.with_annotations(annotations);
@@ -854,7 +847,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
             outcome = tracing::field::Empty,
             duration_us = tracing::field::Empty,
         );
-        let started = std::time::Instant::now();
+        // Timed only when someone listens (a clock read costs as much as a small tool).
+        let started = (!span.is_disabled()).then(std::time::Instant::now);
         let context = Context::new(
             Arc::clone(&entry.name),
             trace_id,
@@ -865,10 +859,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let (outcome, result) = Self::run(this, entry, arguments, context.clone())
             .instrument(span.clone())
             .await;
-        let elapsed = started.elapsed();
-        span.record("outcome", outcome);
-        span.record("duration_us", elapsed.as_micros() as u64);
-        span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
+        if let Some(started) = started {
+            let elapsed = started.elapsed();
+            span.record("outcome", outcome);
+            span.record("duration_us", elapsed.as_micros() as u64);
+            span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
+        }
         let mut result = result;
         let mut meta = result.meta.take().unwrap_or_else(MetaObject::new);
         meta.0
@@ -1212,12 +1208,35 @@ fn json_size(arguments: Option<&JsonObject>) -> usize {
     json_size_with(arguments, exact_number_len)
 }
 
-/// An upper bound of [`json_size`] that does not format numbers: each counts as the longest a
-/// serialized number can be ([`MAX_NUMBER_LEN`]). Arguments under the limit by this bound (all
-/// but those near it) need no exact count.
+/// An upper bound of [`json_size`] that neither formats numbers (each counts as the longest a
+/// serialized number can be, [`MAX_NUMBER_LEN`]) nor scans strings for escapes (each byte counts
+/// as the six an escape can take) nor allocates. It recurses, up to [`UPPER_BOUND_DEPTH`] levels;
+/// deeper documents get `usize::MAX` (so the exact count decides). Arguments under the limit by
+/// this bound (all but those near it or full of long strings) need no exact count.
 fn json_size_upper_bound(arguments: Option<&JsonObject>) -> usize {
-    json_size_with(arguments, |_| MAX_NUMBER_LEN)
+    fn object(map: &JsonObject, depth: usize) -> usize {
+        map.iter().fold(2 + map.len(), |size, (key, value)| {
+            size.saturating_add(key.len() * 6 + 3)
+                .saturating_add(value_bound(value, depth + 1))
+        })
+    }
+    fn value_bound(value: &Value, depth: usize) -> usize {
+        match value {
+            Value::Null | Value::Bool(_) => 5,
+            Value::Number(_) => MAX_NUMBER_LEN,
+            Value::String(s) => s.len().saturating_mul(6).saturating_add(2),
+            _ if depth >= UPPER_BOUND_DEPTH => usize::MAX,
+            Value::Array(items) => items.iter().fold(2 + items.len(), |size, v| {
+                size.saturating_add(value_bound(v, depth + 1))
+            }),
+            Value::Object(map) => object(map, depth),
+        }
+    }
+    arguments.map_or(2, |map| object(map, 0))
 }
+
+/// How deep [`json_size_upper_bound`] recurses before it hands a value to the exact count.
+const UPPER_BOUND_DEPTH: usize = 32;
 
 /// The longest serialization of a `serde_json::Number`: 20 for `u64::MAX` and `i64::MIN`, at most
 /// 24 for an f64 in ryu's shortest form (`-2.2250738585072014e-308`).
@@ -1375,6 +1394,10 @@ mod tests {
             let doc = object(doc);
             assert_eq!(json_size(Some(&doc)), expected, "{doc:?}");
             assert!(json_size_upper_bound(Some(&doc)) >= expected, "{doc:?}");
+            assert!(
+                json_size_upper_bound(Some(&doc)) <= 6 * expected + 24,
+                "{doc:?}"
+            );
         }
         assert_eq!(json_size(None), 2, "absent arguments are `{{}}`");
         let big = json!({"s": "x".repeat(3 << 20)});
@@ -1393,6 +1416,8 @@ mod tests {
             let map = object(json!({}));
             let mut map = std::mem::ManuallyDrop::new(map);
             map.insert("deep".to_owned(), deep);
+            // The upper bound gives up past its depth (and says so with usize::MAX).
+            assert_eq!(json_size_upper_bound(Some(&map)), usize::MAX);
             json_size(Some(&map))
         });
         let size = handle.map(|h| h.join());

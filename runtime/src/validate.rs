@@ -2075,9 +2075,21 @@ impl ArrRules {
 /// differ, so most comparisons are one integer comparison.
 #[inline(always)]
 fn key_head(b: &[u8]) -> u64 {
-    match b.first_chunk::<8>() {
-        Some(head) => u64::from_le_bytes(*head),
-        None => b.iter().rev().fold(0, |x, &c| (x << 8) | u64::from(c)),
+    let n = b.len();
+    if let Some(head) = b.first_chunk::<8>() {
+        return u64::from_le_bytes(*head);
+    }
+    // Shorter: overlapping loads; the bytes they share are the same bytes at the same places.
+    let at = |i: usize| u64::from(b[i]) << (8 * i);
+    if n >= 4 {
+        let word = |i: usize| {
+            u64::from(u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])) << (8 * i)
+        };
+        word(0) | word(n - 4)
+    } else if n > 0 {
+        at(0) | at(n / 2) | at(n - 1)
+    } else {
+        0
     }
 }
 
@@ -2983,6 +2995,28 @@ mod tests {
             one(s, json!({"v": i64::MIN})),
             format!("v: must be between -1 and {}, got {}", u64::MAX, i64::MIN)
         );
+    }
+
+    #[test]
+    fn key_heads_and_short_equality() {
+        let text = b"abcdefghijklmnopqrstu";
+        for n in 0..=text.len() {
+            let key = &text[..n];
+            let mut padded = [0u8; 8];
+            padded[..n.min(8)].copy_from_slice(&key[..n.min(8)]);
+            assert_eq!(key_head(key), u64::from_le_bytes(padded), "{n}");
+            assert!(short_eq(key, key));
+            for i in 0..n {
+                // One byte different anywhere, or one byte shorter: not equal.
+                let mut other = key.to_vec();
+                other[i] ^= 0x20;
+                assert!(!short_eq(key, &other), "{n} {i}");
+                assert!(!same_key(key, key_head(key), &other, key_head(&other)) || n == 0);
+            }
+            if n > 0 {
+                assert!(!short_eq(key, &key[..n - 1]));
+            }
+        }
     }
 
     /// Turns every shortcut off, so the general walk decides alone.

@@ -10,7 +10,8 @@
 # iterations inside `tw_bench_measured` (warm scenarios) or the cold start's
 # `tw_bench_cold_build`/`tw_bench_cold_first_list` (cold ones), the only code counted
 # (`--toggle-collect`). The callgrind files stay in target/bench-scripts/callgrind/ for
-# `callgrind_annotate --inclusive=yes <file>`.
+# `callgrind_annotate --inclusive=yes <file>`. For tools/call it also reports `<scenario>@server`:
+# the server's part alone (rmcp's `handle_request`, inclusive), next to the whole round trip.
 set -euo pipefail
 
 filter="${1:-}"
@@ -62,6 +63,18 @@ for bench in protocol validate; do
         per=$((total / div))
         ir[$name]=$per
         printf '%s\t%s\n' "$name" "$per" | tee -a "$results" >&2
+        if [[ "$group" == call_* ]]; then
+            # The server's part alone: rmcp's `handle_request` for a tools/call, inclusive (the
+            # handler, validation, the tool and the result; not the transport, the JSON text
+            # or the client).
+            handler=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null |
+                grep -m1 'rmcp-[0-9.]*/src/handler/server.rs:rmcp::handler::server::<impl rmcp::service::Service<rmcp::service::server::RoleServer> for H>::handle_request::{{closure}} \[' |
+                awk '{gsub(",", "", $1); print $1}')
+            if [[ -n "$handler" ]]; then
+                ir["$name@server"]=$((handler / div))
+                printf '%s\t%s\n' "$name@server" "$((handler / div))" | tee -a "$results" >&2
+            fi
+        fi
     done
 done
 
@@ -82,11 +95,16 @@ for t in 4 40; do
     ratio "call_${t}_tools/toolwright" "call_${t}_tools/rmcp_router" 1.05
     ratio "call_${t}_tools/rmcp_macros" "call_${t}_tools/rmcp_router" ""
     ratio "call_${t}_tools/rmcp_router_trace_meta" "call_${t}_tools/rmcp_router" ""
+    ratio "call_${t}_tools/toolwright" "call_${t}_tools/rmcp_router_trace_meta" ""
+    ratio "call_${t}_tools/toolwright@server" "call_${t}_tools/rmcp_router@server" ""
+    ratio "call_${t}_tools/toolwright@server" "call_${t}_tools/rmcp_router_trace_meta@server" ""
+    ratio "call_${t}_tools/rmcp_macros@server" "call_${t}_tools/rmcp_router@server" ""
     ratio "list_${t}_tools/toolwright" "list_${t}_tools/rmcp_router" 1.0
     ratio "list_${t}_tools/toolwright" "list_${t}_tools/rmcp_router_same_defs" 1.0
     ratio "list_${t}_tools/rmcp_macros" "list_${t}_tools/rmcp_router" ""
     for p in first_list build_and_first_list; do
         ratio "${p}_${t}_tools/toolwright" "${p}_${t}_tools/rmcp_router" 1.0
+        ratio "${p}_${t}_tools/toolwright" "${p}_${t}_tools/rmcp_router_own_types" 1.0
         ratio "${p}_${t}_tools/rmcp_macros" "${p}_${t}_tools/rmcp_router" ""
     done
 done

@@ -208,6 +208,14 @@ fn scenarios() -> Vec<Scenario> {
                 })
                 .samples(30),
             );
+            if tools == 40 {
+                v.push(
+                    Scenario::new(&group, "rmcp_router_own_types", move || {
+                        cold_routine(move || Floor::with_own_types(tools), tools, with_build)
+                    })
+                    .samples(30),
+                );
+            }
             v.push(
                 Scenario::new(&group, "rmcp_macros", move || match tools {
                     4 => cold_routine(|| Macros4, tools, with_build),
@@ -245,6 +253,14 @@ fn main() {
         for prefix in ["first_list", "build_and_first_list"] {
             let group = format!("{prefix}_{tools}_tools");
             ratios.push(Ratio::new(&group, "toolwright", "rmcp_router", Some(1.0)));
+            if tools == 40 {
+                ratios.push(Ratio::new(
+                    &group,
+                    "toolwright",
+                    "rmcp_router_own_types",
+                    Some(1.0),
+                ));
+            }
             ratios.push(Ratio::new(&group, "rmcp_macros", "rmcp_router", None));
         }
     }

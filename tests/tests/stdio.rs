@@ -83,6 +83,10 @@ async fn robot_arm_serves_over_stdio_with_logs_on_stderr() {
         "calls are logged in their span on stderr: {log}"
     );
     assert!(
+        log.contains("tool call finished") && log.contains("outcome=") && log.contains("elapsed="),
+        "each call's outcome and duration are logged: {log}"
+    );
+    assert!(
         !log.contains("Waiting for a client on stdin"),
         "no banner when stdin is not a terminal"
     );

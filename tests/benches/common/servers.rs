@@ -7,6 +7,9 @@
 //! - **rmcp_router** (the floor): the same tools registered by hand, one rmcp `ToolRoute` each, in
 //!   a `ToolRouter` built once and stored in the server; schemas from schemars derives; the handlers
 //!   do serde only.
+//! - **rmcp_router_own_types** (40 tools, cold starts only): the floor with one parameter type per
+//!   generated tool, as a crate of 36 separately declared tools has (the floor shares
+//!   `MoveParams` among them, and rmcp caches schemas per type).
 //! - **rmcp_router_same_defs**: the floor serving toolwright's exact tool definitions (the same
 //!   bytes on the wire), to tell payload size from overhead in tools/list.
 //! - **rmcp_macros**: rmcp's `#[tool_router]` + `#[tool]` + `#[tool_handler]` with its default,
@@ -458,6 +461,70 @@ impl Floor {
         Floor {
             trace_meta: true,
             ..Self::new(tools)
+        }
+    }
+}
+
+macro_rules! floor_own_jogs {
+    (; $($name:ident)*) => {
+        /// The 36 generated tools with a parameter type each (`rmcp_router_own_types`).
+        mod own_jogs {
+            use super::*;
+
+            $(
+                /// A generated tool's arguments: `MoveParams`'s shape, its own type.
+                #[allow(non_camel_case_types, dead_code)]
+                #[derive(Debug, Deserialize, JsonSchema)]
+                #[serde(deny_unknown_fields)]
+                pub struct $name {
+                    /// Target X coordinate (forward from the base), mm.
+                    #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
+                    pub x: f64,
+                    /// Target Y coordinate (to the left of the base), mm.
+                    #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
+                    pub y: f64,
+                    /// Target Z coordinate (up from the table surface), mm.
+                    #[schemars(range(min = 0.0, max = 950.0), extend("x-unit" = "mm"))]
+                    pub z: f64,
+                    /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
+                    #[serde(default = "default_speed")]
+                    #[schemars(range(min = 0.1, max = 1.0))]
+                    pub speed: f64,
+                }
+            )*
+
+            /// The routes, in name order.
+            pub fn routes() -> Vec<ToolRoute<Floor>> {
+                vec![$(
+                    ToolRoute::new(
+                        Tool::new(stringify!($name), JOG_DOC, serde_json::Map::new())
+                            .with_input_schema::<$name>()
+                            .with_output_schema::<MoveOut>()
+                            .with_annotations(annotations(false)),
+                        |Parameters(p): Parameters<$name>| {
+                            Json(move_body(MoveParams { x: p.x, y: p.y, z: p.z, speed: p.speed }))
+                        },
+                    ),
+                )*]
+            }
+        }
+    };
+}
+with_jog_names!(floor_own_jogs);
+
+impl Floor {
+    /// The floor with `tools` tools, the generated ones each with its own parameter type.
+    pub fn with_own_types(tools: usize) -> Self {
+        let mut router = ToolRouter::new();
+        for tool in floor_tools(tools.min(4)) {
+            router.add_route(floor_route(tool));
+        }
+        for route in own_jogs::routes().into_iter().take(tools.saturating_sub(4)) {
+            router.add_route(route);
+        }
+        Floor {
+            router: Arc::new(router),
+            trace_meta: false,
         }
     }
 }
