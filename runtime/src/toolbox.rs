@@ -163,9 +163,18 @@ impl Args {
     fn take_value(&mut self, name: &str) -> Value {
         let name = name.as_bytes();
         let is = |k: &String| crate::validate::short_eq(k.as_bytes(), name);
-        // Where the previous argument was found, plus one; else anywhere.
-        let i = match self.map.keys().nth(self.next) {
-            Some(k) if is(k) => self.next,
+        // Where the previous argument was found, plus one (one pass); else anywhere.
+        let next = self.next;
+        let i = match self.map.iter_mut().nth(next) {
+            Some((k, v)) if is(k) => {
+                self.next = next + 1;
+                return if self.taken.contains(next) {
+                    Value::Null
+                } else {
+                    self.taken.insert(next);
+                    std::mem::take(v)
+                };
+            }
             _ => match self.map.keys().position(is) {
                 Some(i) => i,
                 None => return Value::Null,

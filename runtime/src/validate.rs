@@ -1006,29 +1006,51 @@ impl Node {
                 None => false,
             },
             Value::Array(items) => self.fast.array && self.fast_array(items, ctx),
-            Value::Number(n) => self.fast.number.is_some_and(|r| {
-                let Some(f) = n.as_f64() else {
-                    return false;
-                };
-                let exact = if n.is_f64() {
-                    !r.integer
-                } else {
-                    f.abs() < TWO_53_F64
-                };
-                exact
-                    && (if r.lo_exclusive { f > r.lo } else { f >= r.lo })
-                    && (if r.hi_exclusive { f < r.hi } else { f <= r.hi })
-            }),
-            Value::String(s) => {
-                self.fast.string
-                    && self
-                        .enumeration
-                        .as_ref()
-                        .is_none_or(|values| values.iter().any(|x| x.as_str() == Some(s)))
-                    && self.string.as_deref().is_none_or(|r| string_ok(r, s))
-            }
+            Value::Number(n) => self.fast_number(n),
+            Value::String(s) => self.fast_string(s),
             Value::Bool(_) => self.fast.boolean,
             Value::Null => false,
+        }
+    }
+
+    /// The number shortcut (inlined into the object and array loops: most leaves are numbers).
+    #[inline(always)]
+    fn fast_number(&self, n: &Number) -> bool {
+        self.fast.number.is_some_and(|r| {
+            let Some(f) = n.as_f64() else {
+                return false;
+            };
+            let exact = if n.is_f64() {
+                !r.integer
+            } else {
+                f.abs() < TWO_53_F64
+            };
+            exact
+                && (if r.lo_exclusive { f > r.lo } else { f >= r.lo })
+                && (if r.hi_exclusive { f < r.hi } else { f <= r.hi })
+        })
+    }
+
+    /// The string shortcut.
+    #[inline(always)]
+    fn fast_string(&self, s: &str) -> bool {
+        self.fast.string
+            && self
+                .enumeration
+                .as_ref()
+                .is_none_or(|values| values.iter().any(|x| x.as_str() == Some(s)))
+            && self.string.as_deref().is_none_or(|r| string_ok(r, s))
+    }
+
+    /// A property's or an item's shortcut: leaves checked here, the rest by `fast_accepts`.
+    #[inline(always)]
+    fn fast_child(&self, v: &mut Value, ctx: &mut Ctx) -> bool {
+        match v {
+            _ if self.trivial => true,
+            Value::Number(n) => self.fast_number(n),
+            Value::String(s) => self.fast_string(s),
+            Value::Bool(_) => self.fast.boolean,
+            _ => self.fast_accepts(v, ctx, false),
         }
     }
 
@@ -1048,8 +1070,7 @@ impl Node {
             match r.find(key, &mut next) {
                 Some(i) => {
                     seen |= 1 << i;
-                    let node = &r.props[i].node;
-                    if !node.trivial && !node.fast_accepts(v, ctx, false) {
+                    if !r.props[i].node.fast_child(v, ctx) {
                         return false;
                     }
                 }
@@ -1086,7 +1107,7 @@ impl Node {
         r.min_items.is_none_or(|min| items.len() >= min)
             && r.max_items.is_none_or(|max| items.len() <= max)
             && r.items.as_ref().is_none_or(|node| {
-                node.trivial || items.iter_mut().all(|v| node.fast_accepts(v, ctx, false))
+                node.trivial || items.iter_mut().all(|v| node.fast_child(v, ctx))
             })
     }
 
@@ -2143,7 +2164,7 @@ enum Fix {
 impl ObjRules {
     /// Index in `props` of the property named `key`. `next` is where the linear scan starts
     /// (just after the previous match), so documents in schema order are matched in one step.
-    #[inline]
+    #[inline(always)]
     fn find(&self, key: &str, next: &mut usize) -> Option<usize> {
         if let Some(index) = &self.index {
             return index.get(key).copied();

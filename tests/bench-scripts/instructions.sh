@@ -67,9 +67,10 @@ for bench in protocol validate; do
             # The server's part alone: rmcp's `handle_request` for a tools/call, inclusive (the
             # handler, validation, the tool and the result; not the transport, the JSON text
             # or the client).
-            handler=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null |
-                grep -m1 'rmcp-[0-9.]*/src/handler/server.rs:rmcp::handler::server::<impl rmcp::service::Service<rmcp::service::server::RoleServer> for H>::handle_request::{{closure}} \[' |
-                awk '{gsub(",", "", $1); print $1}')
+            handler=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null | awk '
+                !found && /\/src\/handler\/server\.rs:rmcp::handler::server::<impl rmcp::service::Service<rmcp::service::server::RoleServer> for H>::handle_request::\{\{closure\}\} \[/ {
+                    gsub(",", "", $1); print $1; found = 1
+                }')
             if [[ -n "$handler" ]]; then
                 ir["$name@server"]=$((handler / div))
                 printf '%s\t%s\n' "$name@server" "$((handler / div))" | tee -a "$results" >&2
