@@ -161,29 +161,22 @@ impl Args {
     /// scan from where the previous argument was found, without hashing or removing: arguments
     /// are few, and usually come in declaration order.
     fn take_value(&mut self, name: &str) -> Value {
-        let name = name.as_bytes();
-        let is = |k: &String| crate::validate::short_eq(k.as_bytes(), name);
-        // Where the previous argument was found, plus one (one pass); else anywhere.
+        // A taken value is left as `null`, so taking it again gives `null` too; `taken` is only
+        // for `take_all`, which must tell a taken argument from one sent as `null`.
+        let is = |k: &String| crate::validate::short_eq(k.as_bytes(), name.as_bytes());
+        // Where the previous argument was found, plus one: found and moved out in one pass.
         let next = self.next;
-        let i = match self.map.iter_mut().nth(next) {
-            Some((k, v)) if is(k) => {
-                self.next = next + 1;
-                return if self.taken.contains(next) {
-                    Value::Null
-                } else {
-                    self.taken.insert(next);
-                    std::mem::take(v)
-                };
-            }
-            _ => match self.map.keys().position(is) {
-                Some(i) => i,
-                None => return Value::Null,
-            },
+        if let Some((k, v)) = self.map.iter_mut().nth(next)
+            && is(k)
+        {
+            self.next = next + 1;
+            self.taken.insert(next);
+            return std::mem::take(v);
+        }
+        let Some(i) = self.map.keys().position(is) else {
+            return Value::Null;
         };
         self.next = i + 1;
-        if self.taken.contains(i) {
-            return Value::Null;
-        }
         self.taken.insert(i);
         self.map
             .values_mut()
@@ -1214,7 +1207,47 @@ fn arguments_too_large(tool: &str, size: usize, limit: usize) -> CallToolResult 
 /// without writing the text out and without recursion (an explicit stack instead), so a deeply
 /// nested document cannot overflow the call stack here.
 fn json_size(arguments: Option<&JsonObject>) -> usize {
-    json_size_with(arguments, exact_number_len)
+    fn string_len(s: &str) -> usize {
+        // serde_json's escaping: `"` and `\` and \b \f \n \r \t take two bytes, other control
+        // characters six (`\u001f`), everything else (UTF-8 included) is written as is.
+        let escapes: usize = s
+            .bytes()
+            .map(|b| match b {
+                b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
+                0..=0x1f => 5,
+                _ => 0,
+            })
+            .sum();
+        s.len() + escapes + 2
+    }
+    fn object<'a>(map: &'a JsonObject, stack: &mut Vec<&'a Value>) -> usize {
+        // Braces, commas, and a colon per entry.
+        let mut size = 2 + map.len().saturating_sub(1);
+        for (key, value) in map {
+            size += string_len(key) + 1;
+            stack.push(value);
+        }
+        size
+    }
+    let Some(map) = arguments else {
+        return 2;
+    };
+    let mut stack = Vec::new();
+    let mut size = object(map, &mut stack);
+    while let Some(value) = stack.pop() {
+        size += match value {
+            Value::Null | Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => exact_number_len(n),
+            Value::String(s) => string_len(s),
+            Value::Array(items) => {
+                stack.extend(items);
+                2 + items.len().saturating_sub(1)
+            }
+            Value::Object(map) => object(map, &mut stack),
+        };
+    }
+    size
 }
 
 /// An upper bound of [`json_size`] that neither formats numbers (each counts as the longest a
@@ -1264,53 +1297,6 @@ fn exact_number_len(n: &serde_json::Number) -> usize {
     // `Number`'s Display is serde_json's serialization (itoa / ryu).
     let _ = fmt::Write::write_fmt(&mut count, format_args!("{n}"));
     count.0
-}
-
-fn json_size_with(
-    arguments: Option<&JsonObject>,
-    number_len: impl Fn(&serde_json::Number) -> usize,
-) -> usize {
-    fn string_len(s: &str) -> usize {
-        // serde_json's escaping: `"` and `\` and \b \f \n \r \t take two bytes, other control
-        // characters six (`\u001f`), everything else (UTF-8 included) is written as is.
-        let escapes: usize = s
-            .bytes()
-            .map(|b| match b {
-                b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
-                0..=0x1f => 5,
-                _ => 0,
-            })
-            .sum();
-        s.len() + escapes + 2
-    }
-    fn object<'a>(map: &'a JsonObject, stack: &mut Vec<&'a Value>) -> usize {
-        // Braces, commas, and a colon per entry.
-        let mut size = 2 + map.len().saturating_sub(1);
-        for (key, value) in map {
-            size += string_len(key) + 1;
-            stack.push(value);
-        }
-        size
-    }
-    let Some(map) = arguments else {
-        return 2;
-    };
-    let mut stack = Vec::new();
-    let mut size = object(map, &mut stack);
-    while let Some(value) = stack.pop() {
-        size += match value {
-            Value::Null | Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(n) => number_len(n),
-            Value::String(s) => string_len(s),
-            Value::Array(items) => {
-                stack.extend(items);
-                2 + items.len().saturating_sub(1)
-            }
-            Value::Object(map) => object(map, &mut stack),
-        };
-    }
-    size
 }
 
 impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {

@@ -956,8 +956,7 @@ impl Node {
                 deny_unknown: false,
             }),
             Some(r)
-                if r.index.is_none()
-                    && r.props.len() <= LINEAR_LOOKUP_MAX
+                if r.props.len() <= LINEAR_LOOKUP_MAX
                     && r.props.iter().all(|p| p.declared)
                     && r.min_props.is_none()
                     && r.max_props.is_none()
