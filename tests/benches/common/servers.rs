@@ -157,24 +157,35 @@ fn default_timeout() -> f64 {
     10.0
 }
 
-/// `move_arm_to_pose` arguments.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MoveParams {
-    /// Target X coordinate (forward from the base), mm.
-    #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
-    pub x: f64,
-    /// Target Y coordinate (to the left of the base), mm.
-    #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
-    pub y: f64,
-    /// Target Z coordinate (up from the table surface), mm.
-    #[schemars(range(min = 0.0, max = 950.0), extend("x-unit" = "mm"))]
-    pub z: f64,
-    /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
-    #[serde(default = "default_speed")]
-    #[schemars(range(min = 0.1, max = 1.0))]
-    pub speed: f64,
+/// Defines a parameter struct of `move_arm_to_pose`'s shape (`MoveParams`, and the generated
+/// tools' own types in `rmcp_router_own_types`).
+macro_rules! move_params_struct {
+    ($(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// Target X coordinate (forward from the base), mm.
+            #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
+            pub x: f64,
+            /// Target Y coordinate (to the left of the base), mm.
+            #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
+            pub y: f64,
+            /// Target Z coordinate (up from the table surface), mm.
+            #[schemars(range(min = 0.0, max = 950.0), extend("x-unit" = "mm"))]
+            pub z: f64,
+            /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
+            #[serde(default = "default_speed")]
+            #[schemars(range(min = 0.1, max = 1.0))]
+            pub speed: f64,
+        }
+    };
 }
+
+move_params_struct!(
+    /// `move_arm_to_pose` arguments.
+    MoveParams
+);
 
 /// How the gripper holds an object.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
@@ -472,25 +483,11 @@ macro_rules! floor_own_jogs {
             use super::*;
 
             $(
-                /// A generated tool's arguments: `MoveParams`'s shape, its own type.
-                #[allow(non_camel_case_types, dead_code)]
-                #[derive(Debug, Deserialize, JsonSchema)]
-                #[serde(deny_unknown_fields)]
-                pub struct $name {
-                    /// Target X coordinate (forward from the base), mm.
-                    #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
-                    pub x: f64,
-                    /// Target Y coordinate (to the left of the base), mm.
-                    #[schemars(range(min = -850.0, max = 850.0), extend("x-unit" = "mm"))]
-                    pub y: f64,
-                    /// Target Z coordinate (up from the table surface), mm.
-                    #[schemars(range(min = 0.0, max = 950.0), extend("x-unit" = "mm"))]
-                    pub z: f64,
-                    /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
-                    #[serde(default = "default_speed")]
-                    #[schemars(range(min = 0.1, max = 1.0))]
-                    pub speed: f64,
-                }
+                move_params_struct!(
+                    /// A generated tool's arguments: `MoveParams`'s shape, its own type.
+                    #[allow(non_camel_case_types, dead_code)]
+                    $name
+                );
             )*
 
             /// The routes, in name order.
