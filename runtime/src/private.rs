@@ -87,21 +87,13 @@ impl<T> ParamOptional for Probe<Option<T>> {
     where
         T: ParamSchema,
     {
-        TypeInfo {
-            optional: true,
-            context: false,
-            schema: crate::schema::subschema::<T>,
-        }
+        TypeInfo::of::<T>(true)
     }
     fn field_info(&self) -> TypeInfo
     where
         T: FieldSchema,
     {
-        TypeInfo {
-            optional: true,
-            context: false,
-            schema: crate::schema::subschema::<T>,
-        }
+        TypeInfo::of::<T>(true)
     }
     fn take_arg(&self, args: &mut Args, name: &str) -> Result<Option<T>, ()>
     where
@@ -179,21 +171,13 @@ impl<T> ParamPlain for &Probe<T> {
     where
         T: ParamSchema,
     {
-        TypeInfo {
-            optional: false,
-            context: false,
-            schema: crate::schema::subschema::<T>,
-        }
+        TypeInfo::of::<T>(false)
     }
     fn field_info(&self) -> TypeInfo
     where
         T: FieldSchema,
     {
-        TypeInfo {
-            optional: false,
-            context: false,
-            schema: crate::schema::subschema::<T>,
-        }
+        TypeInfo::of::<T>(false)
     }
     fn take_arg(&self, args: &mut Args, name: &str) -> Result<T, ()>
     where
@@ -239,11 +223,7 @@ impl<T, E> ReturnResult for Probe<Result<T, E>> {
     where
         T: OutputSchema,
     {
-        TypeInfo {
-            optional: false,
-            context: false,
-            schema: crate::schema::subschema::<T>,
-        }
+        TypeInfo::of::<T>(false)
     }
     fn output_value(&self, ret: Result<T, E>) -> Result<Value, CallError>
     where
@@ -277,11 +257,7 @@ impl<T> ReturnPlain for &Probe<T> {
     where
         T: OutputSchema,
     {
-        TypeInfo {
-            optional: false,
-            context: false,
-            schema: crate::schema::subschema::<T>,
-        }
+        TypeInfo::of::<T>(false)
     }
     fn output_value(&self, ret: T) -> Result<Value, CallError>
     where

@@ -111,6 +111,17 @@ pub struct TypeInfo {
     pub schema: fn(&mut SchemaGenerator) -> Schema,
 }
 
+impl TypeInfo {
+    /// The information of a parameter, field or return type `T` (not a `Context`).
+    pub fn of<T: JsonSchema>(optional: bool) -> Self {
+        TypeInfo {
+            optional,
+            context: false,
+            schema: subschema::<T>,
+        }
+    }
+}
+
 impl std::fmt::Debug for TypeInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypeInfo")
@@ -833,11 +844,7 @@ mod tests {
     use super::*;
 
     fn info<T: JsonSchema>() -> TypeInfo {
-        TypeInfo {
-            optional: false,
-            context: false,
-            schema: subschema::<T>,
-        }
+        TypeInfo::of::<T>(false)
     }
 
     #[test]
@@ -972,16 +979,7 @@ mod tests {
             name: "held",
             ..FieldSpec::default()
         };
-        let (s, required) = property_schema(
-            &mut g,
-            &spec,
-            TypeInfo {
-                optional: true,
-                context: false,
-                schema: subschema::<String>,
-            },
-        )
-        .unwrap();
+        let (s, required) = property_schema(&mut g, &spec, TypeInfo::of::<String>(true)).unwrap();
         assert!(!required);
         assert_eq!(s, json!({"type": ["string", "null"]}));
     }
