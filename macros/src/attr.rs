@@ -28,6 +28,48 @@ pub fn parse_lenient<T: FromMeta + Default>(cx: &Ctxt, items: &[NestedMeta]) -> 
     }
 }
 
+/// Drops, with an error naming the `#[param]` key to write instead, the items keyed by JSON
+/// Schema's (or another library's) name for something `#[param]` spells its own way: darling's
+/// did-you-mean goes by spelling, and would answer `minimum` with `min_items`.
+pub fn without_foreign_param_keys(cx: &Ctxt, items: Vec<NestedMeta>) -> Vec<NestedMeta> {
+    items
+        .into_iter()
+        .filter(|item| {
+            let NestedMeta::Meta(meta) = item else {
+                return true;
+            };
+            let Some(key) = meta.path().get_ident().map(ToString::to_string) else {
+                return true;
+            };
+            let Some(instead) = foreign_param_key(&key) else {
+                return true;
+            };
+            cx.error_spanned_by(meta.path(), format!("`#[param]` has no `{key}`: {instead}"));
+            false
+        })
+        .collect()
+}
+
+/// What to write instead of a key borrowed from JSON Schema, pydantic or zod.
+fn foreign_param_key(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "exclusive_minimum"
+        | "exclusive_maximum" | "min" | "max" | "ge" | "le" | "gt" | "lt" => {
+            "bounds are one Rust range, `range = 0.0..=1.0` (both), `range = 0.0..` (at least), \
+             `range = ..=1.0` (at most), `range = 0.0..1.0` (upper bound excluded)"
+        }
+        "minLength" => "write `min_length = ..`",
+        "maxLength" => "write `max_length = ..`",
+        "minItems" => "write `min_items = ..`",
+        "maxItems" => "write `max_items = ..`",
+        "enum" | "choices" | "one_of" => {
+            "a fixed set of values is a unit-only enum deriving `ToolSchema` (a doc comment on \
+             each variant says what it means), used as the parameter's type"
+        }
+        _ => return None,
+    })
+}
+
 /// The items of `#[name(..)]` (none for `#[name]`).
 pub fn meta_items(cx: &Ctxt, meta: &syn::Meta) -> Vec<NestedMeta> {
     match meta {

@@ -169,6 +169,7 @@ impl ParamDecl {
                 continue;
             }
             let items = crate::attr::meta_items(cx, &attr.meta);
+            let items = crate::attr::without_foreign_param_keys(cx, items);
             parsed = Some(crate::attr::parse_lenient(cx, &items));
         }
         let attr = parsed.unwrap_or_default();
