@@ -118,6 +118,11 @@ pub struct ToolAttr {
     pub max_output_bytes: Option<SpannedValue<usize>>,
     /// `group = "arm"`: served and enabled together
     pub group: Option<SpannedValue<String>>,
+    /// `grace = "500ms"`: how long the body has to return once told to stop (deadline, cancel)
+    pub grace: Option<SpannedValue<String>>,
+    /// `blocking = false`: a sync body that never blocks runs on the async runtime instead of
+    /// tokio's blocking pool (sync fns only)
+    pub blocking: Option<SpannedValue<bool>>,
     // Compile-time check settings (see `Allow`).
     /// `allow(many_params, deep_nesting, long_name)`: checks turned off for this tool
     pub allow: Option<Allow>,
@@ -135,12 +140,31 @@ pub struct ToolboxAttr {
     pub timeout: Option<SpannedValue<String>>,
     /// `max_concurrency = 4`: calls running at once across all tools
     pub max_concurrency: Option<SpannedValue<usize>>,
+    /// `grace = "2s"`: the grace period of tools that declare none
+    pub grace: Option<SpannedValue<String>>,
+    /// `resource(name = "arm", safe_stop = halt, max_waiting = 8)`, once per resource
+    #[darling(multiple, rename = "resource")]
+    pub resources: Vec<ResourceAttr>,
     /// `allow(..)`, as on `#[tool]`, for every tool
     pub allow: Option<Allow>,
     /// `max_description_bytes = 2048`, for every tool
     pub max_description_bytes: Option<usize>,
     /// `max_param_description_bytes = 500`, for every tool
     pub max_param_description_bytes: Option<usize>,
+}
+
+/// `resource(..)` on `#[toolbox]`: what the toolbox knows about a resource its tools share.
+#[derive(FromMeta)]
+pub struct ResourceAttr {
+    /// `name = "arm"`: the name tools give in `resource = ".."`
+    pub name: SpannedValue<String>,
+    /// `safe_stop = halt`: a method of the impl, taking only `&self`, that brings the resource
+    /// to a known state; run when a call holding it ends early
+    #[darling(default)]
+    pub safe_stop: Option<syn::Path>,
+    /// `max_waiting = 8` (default 16): calls that may wait for it behind the one using it
+    #[darling(default)]
+    pub max_waiting: Option<SpannedValue<usize>>,
 }
 
 /// `allow(..)`: compile-time checks turned off on purpose.

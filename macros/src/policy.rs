@@ -8,8 +8,9 @@ use syn::{Expr, ExprLit, Lit};
 
 use crate::ctxt::Ctxt;
 
-/// Parses "3s", "250ms", "1.5s", "2min" into milliseconds.
-pub fn parse_duration(text: &str) -> Option<u64> {
+/// Parses "3s", "250ms", "1.5s", "2min" into milliseconds (`None` for anything else, and for
+/// durations under 1 ms unless `zero` allows them: `"0s"`).
+pub fn parse_duration(text: &str, zero: bool) -> Option<u64> {
     let t = text.trim();
     let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
     let (number, unit) = t.split_at(split);
@@ -22,18 +23,35 @@ pub fn parse_duration(text: &str) -> Option<u64> {
         _ => return None,
     };
     let ms = value * factor;
-    (ms >= 1.0 && ms.is_finite()).then(|| ms.round() as u64)
+    let least = if zero { 0.0 } else { 1.0 };
+    (ms >= least && ms.is_finite()).then(|| ms.round() as u64)
 }
 
 /// `timeout = "3s"` → milliseconds, or an error on the value.
 pub fn timeout_ms(cx: &Ctxt, value: &Option<SpannedValue<String>>) -> Option<u64> {
     let v = value.as_ref()?;
-    let parsed = parse_duration(v);
+    let parsed = parse_duration(v, false);
     if parsed.is_none() {
         cx.error_at(
             v.span(),
             format!(
                 "invalid timeout `{}`: write a positive duration with a unit, e.g. \"3s\", \"500ms\", \"1.5s\" or \"2min\"",
+                &**v
+            ),
+        );
+    }
+    parsed
+}
+
+/// `grace = "500ms"` → milliseconds (zero allowed: abandon at once), or an error on the value.
+pub fn grace_ms(cx: &Ctxt, value: &Option<SpannedValue<String>>) -> Option<u64> {
+    let v = value.as_ref()?;
+    let parsed = parse_duration(v, true);
+    if parsed.is_none() {
+        cx.error_at(
+            v.span(),
+            format!(
+                "invalid grace period `{}`: write a duration with a unit, e.g. \"500ms\", \"2s\" (\"0s\" abandons the body as soon as it is told to stop)",
                 &**v
             ),
         );

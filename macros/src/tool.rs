@@ -56,6 +56,10 @@ pub struct ToolModel {
     retry: u32,
     max_output_bytes: Option<usize>,
     group: Option<String>,
+    grace_ms: Option<u64>,
+    /// A sync fn run on tokio's blocking pool (every sync fn but those declared
+    /// `blocking = false`).
+    blocking: bool,
     params: Vec<ParamModel>,
     flatten: bool,
     receiver: Receiver,
@@ -184,6 +188,18 @@ impl ToolModel {
             cx.error_at(m.span(), "`max_output_bytes` must be positive");
         }
         let group = attr.group.as_ref().map(|g| (**g).clone());
+        let grace_ms = policy::grace_ms(cx, &attr.grace);
+        if let Some(b) = &attr.blocking
+            && sig.asyncness.is_some()
+        {
+            cx.error_at(
+                b.span(),
+                "`blocking` is for sync fns (which run on tokio's blocking pool unless `blocking = false`): \
+                 an `async fn` runs on the async runtime and must not block; move blocking work into \
+                 `tokio::task::spawn_blocking`, or make the tool a sync fn",
+            );
+        }
+        let blocking = sig.asyncness.is_none() && attr.blocking.as_ref().is_none_or(|b| **b);
 
         let generic = !sig.generics.params.is_empty() || sig.generics.where_clause.is_some();
         let mut servable = check_fn_header(cx, sig) && !generic;
@@ -257,6 +273,8 @@ impl ToolModel {
             retry,
             max_output_bytes: attr.max_output_bytes.as_ref().map(|m| **m),
             group,
+            grace_ms,
+            blocking,
             params,
             flatten,
             receiver,
@@ -285,6 +303,11 @@ impl ToolModel {
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The resources the tool declares (`resource = ".."`).
+    pub fn resources(&self) -> &[String] {
+        &self.resources
     }
 
     /// The fn's ident.
@@ -343,6 +366,7 @@ impl ToolModel {
         let retry = self.retry;
         let max_output_bytes = opt(self.max_output_bytes.map(|m| quote!(#m)));
         let group = opt(self.group.as_ref().map(|g| quote!(#g)));
+        let grace_ms = opt(self.grace_ms.map(|g| quote!(#g)));
         let params = if self.flatten {
             let info = param::type_info_tokens(&tys[0]);
             quote!(#p::Params::Flatten(#info))
@@ -409,6 +433,11 @@ impl ToolModel {
                 }
             }
         };
+        let run = if self.blocking {
+            quote!(#p::run_blocking(move || { #body }))
+        } else {
+            quote!(#p::run_async(async move { #body }))
+        };
         quote! {
             {
                 #(#aliases)*
@@ -423,13 +452,14 @@ impl ToolModel {
                         retry: #retry,
                         max_output_bytes: #max_output_bytes,
                         group: #group,
+                        grace_ms: #grace_ms,
                         ..::core::default::Default::default()
                     },
                     params: #params,
                     output: #output,
                     handler: |__tw_state: #p::Arc<#state>, #[allow(unused_mut)] mut __tw_args: #p::Args| {
                         let _ = &__tw_state;
-                        #p::boxed(async move { #body })
+                        #run
                     },
                 }
             }

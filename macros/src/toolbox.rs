@@ -3,10 +3,11 @@
 
 use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
-use quote::quote;
-use syn::{FnArg, ImplItem, ItemImpl};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, ReturnType, Type};
 
-use crate::attr::ToolboxAttr;
+use crate::attr::{ResourceAttr, ToolboxAttr};
 use crate::ctxt::Ctxt;
 use crate::param;
 use crate::policy;
@@ -22,6 +23,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         }
     };
     let default_timeout = policy::timeout_ms(&cx, &toolbox_attr.timeout);
+    let default_grace = policy::grace_ms(&cx, &toolbox_attr.grace);
     if let Some(m) = &toolbox_attr.max_concurrency
         && **m == 0
     {
@@ -120,6 +122,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         }
         models.push(model);
     }
+    let resources = resources(&cx, &toolbox_attr.resources, &models, &item);
     if models.is_empty() && !cx.has_errors() {
         cx.error_spanned_by(
             &item.self_ty,
@@ -147,6 +150,10 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             Some(m) => quote!(::core::option::Option::Some(#m)),
             None => quote!(::core::option::Option::None),
         };
+        let default_grace = match default_grace {
+            Some(g) => quote!(::core::option::Option::Some(#g)),
+            None => quote!(::core::option::Option::None),
+        };
         let state = quote!(Self);
         let defs = models.iter().filter(|m| m.servable()).map(|m| {
             let ident = m.fn_ident();
@@ -165,8 +172,12 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                     ::toolwright::ToolboxDefaults {
                         timeout_ms: #default_timeout,
                         max_concurrency: #max_concurrency,
+                        grace_ms: #default_grace,
                         ..::core::default::Default::default()
                     }
+                }
+                fn resources() -> ::toolwright::__private::Vec<::toolwright::__private::ResourceDef<Self>> {
+                    ::toolwright::__private::Vec::from([#(#resources),*])
                 }
             }
         }
@@ -177,4 +188,126 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         #tool_set
         #(#checks)*
     }
+}
+
+/// The `resource(..)` declarations, checked, as `ResourceDef` expressions: each names a resource
+/// a tool of the impl uses, once; a safe stop is a method of the impl taking only `&self`.
+fn resources(
+    cx: &Ctxt,
+    attrs: &[ResourceAttr],
+    models: &[ToolModel],
+    item: &ItemImpl,
+) -> Vec<TokenStream> {
+    let p = quote!(::toolwright::__private);
+    let used: Vec<&str> = {
+        let mut used: Vec<&str> = models
+            .iter()
+            .flat_map(|m| m.resources().iter().map(String::as_str))
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        used
+    };
+    let mut defs = Vec::new();
+    for (i, attr) in attrs.iter().enumerate() {
+        let name = &*attr.name;
+        if attrs[..i].iter().any(|a| *a.name == *name) {
+            cx.error_at(
+                attr.name.span(),
+                format!("resource `{name}` is declared twice: put every key in one `resource(name = \"{name}\", ..)`"),
+            );
+            continue;
+        }
+        if !used.contains(&name.as_str()) {
+            let tools_use = if used.is_empty() {
+                "no tool of this impl declares a resource (`#[tool(resource = \"..\")]`)".to_owned()
+            } else {
+                format!(
+                    "the tools use {}",
+                    used.iter()
+                        .map(|u| format!("`{u}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            cx.error_at(
+                attr.name.span(),
+                format!("no tool of this toolbox uses resource `{name}`: {tools_use}; declare a resource under the name the tools give it"),
+            );
+            continue;
+        }
+        let max_waiting = match &attr.max_waiting {
+            Some(m) => {
+                let m = **m;
+                quote!(#p::Some(#m))
+            }
+            None => quote!(#p::None),
+        };
+        let safe_stop = match &attr.safe_stop {
+            None => quote!(#p::None),
+            Some(path) => match safe_stop(cx, path, item) {
+                Some(f) => quote!({ let f: #p::SafeStop<Self> = #f; #p::Some(f) }),
+                None => continue,
+            },
+        };
+        defs.push(quote! {
+            #p::ResourceDef { name: #name, max_waiting: #max_waiting, safe_stop: #safe_stop }
+        });
+    }
+    defs
+}
+
+/// The safe stop `path` names: a method of the impl taking only `&self`, sync (run on the
+/// blocking pool) or async. Its return type is checked by the `SafeStopOutput` bound, reported
+/// at the type.
+fn safe_stop(cx: &Ctxt, path: &syn::Path, item: &ItemImpl) -> Option<TokenStream> {
+    let p = quote!(::toolwright::__private);
+    let ident = match path.segments.iter().collect::<Vec<_>>().as_slice() {
+        [one] if path.leading_colon.is_none() => &one.ident,
+        [s, one] if s.ident == "Self" && path.leading_colon.is_none() => &one.ident,
+        _ => {
+            cx.error_spanned_by(
+                path,
+                "a safe stop is a method of this `#[toolbox] impl` taking only `&self`: write its name, `safe_stop = halt`",
+            );
+            return None;
+        }
+    };
+    let method: Option<&ImplItemFn> = item.items.iter().find_map(|i| match i {
+        ImplItem::Fn(f) if f.sig.ident == *ident => Some(f),
+        _ => None,
+    });
+    let Some(method) = method else {
+        cx.error_spanned_by(
+            path,
+            format!("no method `{ident}` in this `#[toolbox] impl`: a safe stop is a method of the impl taking only `&self`, e.g. `fn {ident}(&self) -> String`"),
+        );
+        return None;
+    };
+    let sig = &method.sig;
+    let by_ref = matches!(
+        sig.inputs.first(),
+        Some(FnArg::Receiver(r)) if matches!(r.kind, syn::ReceiverKind::Reference(_, _, None))
+    );
+    if !by_ref || sig.inputs.len() != 1 || !sig.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &sig.inputs,
+            format!("the safe stop `{ident}` must take only `&self`: the runtime calls it with nothing else when a call holding the resource ends early"),
+        );
+        return None;
+    }
+    let call = quote_spanned!(path.span()=> Self::#ident(&*__tw_state));
+    let ret_span = match &sig.output {
+        ReturnType::Default => sig.ident.span(),
+        ReturnType::Type(_, ty) => match &**ty {
+            Type::Path(_) | Type::Tuple(_) | Type::Reference(_) => ty.span(),
+            other => other.span(),
+        },
+    };
+    let body = if sig.asyncness.is_some() {
+        quote_spanned!(ret_span=> #p::safe_stop_async(async move { #call.await }))
+    } else {
+        quote_spanned!(ret_span=> #p::safe_stop_blocking(move || #call))
+    };
+    Some(quote!(|__tw_state: #p::Arc<Self>| #body))
 }

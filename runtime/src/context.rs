@@ -2,7 +2,8 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
@@ -10,6 +11,18 @@ use tokio_util::sync::CancellationToken;
 
 /// The call a tool body is running for. Declare a parameter of this type (any name) to get it;
 /// it is never part of the tool's input schema.
+///
+/// # Being told to stop
+///
+/// When the call's deadline passes or the client cancels it (or disconnects), the runtime
+/// cancels this context ([`Context::is_cancelled`], [`Context::cancelled`],
+/// [`Context::cancel_reason`]) and gives the body its grace period (`#[tool(grace = "1s")]`,
+/// 1 s by default) to wind down: stop the motion, return an error saying where it stopped. After
+/// the grace period an async body is dropped, and a sync body (which runs on tokio's blocking
+/// pool) is left to finish on its own while its resources stay reserved. Either way, the safe
+/// stop declared for each resource the tool holds then runs. A long body should check
+/// [`Context::is_cancelled`] between steps, and can refuse work it cannot finish in time with
+/// [`Context::remaining`].
 ///
 /// ```rust,no_run
 /// # use toolwright::{Context, ToolError, tool};
@@ -41,6 +54,36 @@ struct Inner {
     peer: Option<Peer<RoleServer>>,
     progress_token: Option<ProgressToken>,
     cancel: CancellationToken,
+    deadline: Option<Instant>,
+    /// Why `cancel` was cancelled: 0 not yet, else a [`CancelReason`] as `u8` + 1.
+    reason: AtomicU8,
+}
+
+/// Why a call was told to stop (see [`Context::cancel_reason`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CancelReason {
+    /// The call's deadline (`#[tool(timeout = "..")]`) passed.
+    Deadline,
+    /// The client cancelled the call (`notifications/cancelled`) or disconnected.
+    Client,
+}
+
+impl CancelReason {
+    fn code(self) -> u8 {
+        match self {
+            CancelReason::Deadline => 1,
+            CancelReason::Client => 2,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<Self> {
+        match code {
+            1 => Some(CancelReason::Deadline),
+            2 => Some(CancelReason::Client),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Debug for Context {
@@ -49,6 +92,8 @@ impl fmt::Debug for Context {
             .field("tool", &self.inner.tool)
             .field("trace_id", &self.inner.trace_id)
             .field("progress_token", &self.inner.progress_token)
+            .field("deadline", &self.inner.deadline)
+            .field("cancel_reason", &self.cancel_reason())
             .finish_non_exhaustive()
     }
 }
@@ -88,7 +133,7 @@ impl Context {
         trace_id: String,
         peer: Option<Peer<RoleServer>>,
         progress_token: Option<ProgressToken>,
-        cancel: CancellationToken,
+        deadline: Option<Instant>,
     ) -> Self {
         Context {
             inner: Arc::new(Inner {
@@ -96,20 +141,28 @@ impl Context {
                 trace_id,
                 peer,
                 progress_token,
-                cancel,
+                cancel: CancellationToken::new(),
+                deadline,
+                reason: AtomicU8::new(0),
             }),
         }
     }
 
-    /// A context for a call made in-process (no client): no progress, never cancelled.
+    /// A context for a call made in-process (no client): no progress, no deadline, never
+    /// cancelled.
     pub fn detached(tool: &str) -> Self {
-        Self::new(
-            Arc::from(tool),
-            new_trace_id(),
-            None,
-            None,
-            CancellationToken::new(),
-        )
+        Self::new(Arc::from(tool), new_trace_id(), None, None, None)
+    }
+
+    /// Tells the body to stop (the first reason wins).
+    pub(crate) fn cancel(&self, reason: CancelReason) {
+        let _ = self.inner.reason.compare_exchange(
+            0,
+            reason.code(),
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
+        self.inner.cancel.cancel();
     }
 
     /// The name of the tool being called.
@@ -147,19 +200,54 @@ impl Context {
         }
     }
 
-    /// Whether the client cancelled this call (`notifications/cancelled`).
+    /// Whether the call was told to stop: its deadline passed, or the client cancelled it
+    /// (`notifications/cancelled`) or disconnected. Check it between the steps of long work.
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancel.is_cancelled()
     }
 
-    /// Completes when the client cancels this call.
+    /// Completes when the call is told to stop (see [`Context::is_cancelled`]).
     pub async fn cancelled(&self) {
         self.inner.cancel.cancelled().await;
     }
 
-    /// The cancellation token of this call.
+    /// Why the call was told to stop; `None` while it may go on.
+    pub fn cancel_reason(&self) -> Option<CancelReason> {
+        CancelReason::from_code(self.inner.reason.load(Ordering::Acquire))
+    }
+
+    /// The cancellation token of this call, cancelled when the call is told to stop.
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.inner.cancel
+    }
+
+    /// When the call's deadline passes (`None` without a `timeout`). The deadline covers the
+    /// wait for the tool's resources, so a body starts with less than the whole `timeout`.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.inner.deadline
+    }
+
+    /// The time left before the deadline (zero once it passed; `None` without a `timeout`).
+    /// Refuse work that cannot finish in it, rather than be stopped half-way:
+    ///
+    /// ```rust
+    /// # use std::time::Duration;
+    /// # use toolwright::{Context, ToolError};
+    /// fn check_time(ctx: &Context, needed: Duration) -> Result<(), ToolError> {
+    ///     match ctx.remaining() {
+    ///         Some(left) if left < needed => Err(ToolError::new(format!(
+    ///             "this needs {:.1} s and the deadline leaves {:.1} s",
+    ///             needed.as_secs_f64(),
+    ///             left.as_secs_f64()
+    ///         ))),
+    ///         _ => Ok(()),
+    ///     }
+    /// }
+    /// ```
+    pub fn remaining(&self) -> Option<Duration> {
+        self.inner
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 }
 

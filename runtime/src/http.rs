@@ -7,6 +7,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
+use crate::exec::arrival::OrderedSessions;
 use crate::toolbox::{ServeError, Toolbox};
 
 /// The path the MCP endpoint is served at.
@@ -66,12 +67,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         if !addr.ip().is_loopback() {
             config.allowed_hosts.clear();
         }
+        let sessions = OrderedSessions::new(LocalSessionManager::default(), self.arrivals());
         let toolbox = self;
-        let service = StreamableHttpService::new(
-            move || Ok(toolbox.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
+        let service =
+            StreamableHttpService::new(move || Ok(toolbox.clone()), Arc::new(sessions), config);
         let router = axum::Router::new().nest_service(MCP_PATH, service);
         let stop = shutdown.clone();
         let task = tokio::spawn(async move {

@@ -4,11 +4,12 @@
 pub mod cli;
 pub mod context;
 pub mod error;
+mod exec;
 pub mod export;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod output;
-pub mod policy;
+mod policy;
 pub mod reference;
 pub mod schema;
 pub mod toolbox;
@@ -18,7 +19,7 @@ pub mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use context::Context;
+pub use context::{CancelReason, Context};
 pub use error::ToolError;
 pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox, ToolboxDefaults};
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};

@@ -1,93 +1,55 @@
 //! Execution policy declared on a tool: deadlines, resource locks, a concurrency cap, retries,
 //! cancellation and an output budget (seed 004's practice, declared next to the tool).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::{Mutex, OwnedMutexGuard, Semaphore};
+
+use crate::exec::queue::ResourceQueue;
+use crate::toolbox::SafeStop;
+
+/// The grace period of tools that declare none: how long a body told to stop (deadline or
+/// cancel) has to return before it is abandoned.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
 
 /// The policy of one tool, resolved when the toolbox is built.
-#[derive(Debug, Clone, Default)]
-pub struct Policy {
+pub(crate) struct Policy<S> {
     /// Deadline for waiting for resources plus running (the tool's, else the toolbox's default).
     pub timeout: Option<Duration>,
-    /// Locks of the resources this tool uses, sorted by name (so they are always taken in the
-    /// same order and two tools cannot deadlock).
-    pub locks: Vec<(Arc<str>, Arc<Mutex<()>>)>,
+    /// How long the body has to return once told to stop (the tool's, else the toolbox's
+    /// default, else [`DEFAULT_GRACE`]).
+    pub grace: Option<Duration>,
+    /// The resources this tool uses, sorted by name (so calls needing several always queue for
+    /// them in the same order and cannot wait for each other).
+    pub resources: Arc<[Arc<Resource<S>>]>,
+    /// Their queues, in the same order.
+    pub queues: Vec<Arc<ResourceQueue>>,
     /// Extra attempts on timeout or on a retryable error.
     pub retry: u32,
     /// Largest result, in bytes of JSON, before it is cut.
     pub max_output_bytes: Option<usize>,
 }
 
-/// One lock per resource name, shared by every tool of a toolbox that names it.
-#[derive(Debug, Default)]
-pub struct ResourceLocks {
-    locks: HashMap<Arc<str>, Arc<Mutex<()>>>,
-}
-
-impl ResourceLocks {
-    /// The locks for these resource names, sorted and deduplicated.
-    pub fn for_resources(&mut self, names: &[&str]) -> Vec<(Arc<str>, Arc<Mutex<()>>)> {
-        let mut sorted: Vec<&str> = names.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        sorted
-            .into_iter()
-            .map(|name| {
-                let (key, lock) = match self.locks.get_key_value(name) {
-                    Some((k, l)) => (Arc::clone(k), Arc::clone(l)),
-                    None => {
-                        let key: Arc<str> = Arc::from(name);
-                        let lock = Arc::new(Mutex::new(()));
-                        self.locks.insert(Arc::clone(&key), Arc::clone(&lock));
-                        (key, lock)
-                    }
-                };
-                (key, lock)
-            })
-            .collect()
-    }
-}
-
-/// Held while a call runs: its concurrency permit and resource locks.
-pub struct Admission {
-    _permit: Option<tokio::sync::OwnedSemaphorePermit>,
-    _guards: Vec<OwnedMutexGuard<()>>,
-}
-
-/// Waits for a concurrency permit and then for every resource, in order (FIFO per resource:
-/// tokio's mutex queues waiters in arrival order). `waiting_for` names the resource being
-/// waited for, for the timeout message.
-pub async fn admit(
-    semaphore: Option<&Arc<Semaphore>>,
-    policy: &Policy,
-    waiting_for: &std::sync::Mutex<Option<Arc<str>>>,
-) -> Admission {
-    let permit = match semaphore {
-        Some(s) => {
-            *lock(waiting_for) = Some(Arc::from("the server's concurrency limit"));
-            Arc::clone(s).acquire_owned().await.ok()
+impl<S> Default for Policy<S> {
+    fn default() -> Self {
+        Self {
+            timeout: None,
+            grace: None,
+            resources: Arc::from([]),
+            queues: Vec::new(),
+            retry: 0,
+            max_output_bytes: None,
         }
-        None => None,
-    };
-    let mut guards = Vec::with_capacity(policy.locks.len());
-    for (name, mutex) in &policy.locks {
-        *lock(waiting_for) = Some(Arc::clone(name));
-        guards.push(Arc::clone(mutex).lock_owned().await);
-    }
-    *lock(waiting_for) = None;
-    Admission {
-        _permit: permit,
-        _guards: guards,
     }
 }
 
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
+/// A resource tools share: its queue, and what brings it to a known state when a call holding
+/// it is abandoned.
+pub(crate) struct Resource<S> {
+    pub queue: Arc<ResourceQueue>,
+    pub safe_stop: Option<SafeStop<S>>,
 }
 
 /// "3 s", "250 ms", "1.5 s", "2 min".
@@ -101,26 +63,6 @@ pub fn describe_duration(d: Duration) -> String {
         format!("{} s", ms / 1000)
     } else {
         format!("{} s", d.as_secs_f64())
-    }
-}
-
-/// The message of a call that ran out of time.
-pub fn timeout_message(tool: &str, timeout: Duration, waiting_for: Option<&str>) -> String {
-    let t = describe_duration(timeout);
-    match waiting_for {
-        Some(resource) => format!(
-            "Tool `{tool}` timed out after {t} while waiting for {}, which other calls are \
-             using; it did not run. Call it again once they have finished.",
-            if resource.starts_with("the ") {
-                resource.to_owned()
-            } else {
-                format!("resource `{resource}`")
-            }
-        ),
-        None => format!(
-            "Tool `{tool}` timed out after {t} and was stopped; its effects may be partial. \
-             Check the current state before trying again."
-        ),
     }
 }
 
@@ -333,17 +275,5 @@ mod tests {
         let mut u = "ééééé".to_owned();
         cut_text(&mut u, 5);
         assert_eq!(u, "éé");
-    }
-
-    #[test]
-    fn resource_locks_are_shared_and_sorted() {
-        let mut locks = ResourceLocks::default();
-        let a = locks.for_resources(&["gripper", "arm", "arm"]);
-        let b = locks.for_resources(&["arm"]);
-        assert_eq!(
-            a.iter().map(|(n, _)| &**n).collect::<Vec<_>>(),
-            ["arm", "gripper"]
-        );
-        assert!(Arc::ptr_eq(&a[0].1, &b[0].1));
     }
 }

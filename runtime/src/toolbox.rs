@@ -3,11 +3,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::FutureExt as _;
 use futures::future::BoxFuture;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
@@ -25,8 +23,11 @@ use tracing::Instrument as _;
 
 use crate::context::{Context, new_trace_id};
 use crate::error::ToolError;
+use crate::exec::arrival::{Arrival, Arrivals, Ordered, Places};
+use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
+use crate::exec::{self, Outcome};
 use crate::output::OutputMode;
-use crate::policy::{self, Policy, ResourceLocks};
+use crate::policy::{self, Policy, Resource};
 use crate::schema::{self, Field, TypeInfo};
 use crate::validate::{Coercion, Validator, Violation};
 
@@ -57,6 +58,8 @@ pub struct ToolMeta {
     pub max_output_bytes: Option<usize>,
     /// `group = "arm"`: served, listed and enabled together with the other tools of its group.
     pub group: Option<&'static str>,
+    /// `grace = "1s"`, in milliseconds: how long the body has to return once told to stop.
+    pub grace_ms: Option<u64>,
 }
 
 impl ToolMeta {
@@ -227,11 +230,57 @@ impl Args {
     }
 }
 
-/// The future a handler returns: the tool's result as JSON, or why there is none.
+/// The future of an async tool body: the tool's result as JSON, or why there is none.
 pub type HandlerFuture = BoxFuture<'static, Result<Value, CallError>>;
 
-/// A generated handler: runs one tool on validated arguments.
-pub type Handler<S> = fn(Arc<S>, Args) -> HandlerFuture;
+/// The code of one call, as a generated handler hands it to the runtime.
+pub enum Body<T = Result<Value, CallError>> {
+    /// An `async fn`'s future (or a sync fn declared `blocking = false`), polled on the async
+    /// runtime.
+    Async(BoxFuture<'static, T>),
+    /// A sync fn's body, run on tokio's blocking pool so that it cannot hold up other calls.
+    Blocking(Box<dyn FnOnce() -> T + Send + 'static>),
+}
+
+impl<T> fmt::Debug for Body<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Body::Async(_) => "Body::Async",
+            Body::Blocking(_) => "Body::Blocking",
+        })
+    }
+}
+
+/// A generated handler: the body of one tool on validated arguments.
+pub type Handler<S> = fn(Arc<S>, Args) -> Body;
+
+/// What a safe stop reports: what it did (`Ok(Some("halted at (…) mm"))`, `Ok(None)` when it
+/// has nothing to say), or why it failed.
+pub type SafeStopResult = Result<Option<String>, String>;
+
+/// A generated safe stop: brings a resource to a known state (`#[toolbox(resource(name = "arm",
+/// safe_stop = halt))]`).
+pub type SafeStop<S> = fn(Arc<S>) -> Body<SafeStopResult>;
+
+/// A resource as `#[toolbox(resource(..))]` declares it.
+pub struct ResourceDef<S> {
+    /// The name tools use in `resource = ".."`.
+    pub name: &'static str,
+    /// Calls that may wait for it behind the one using it (default 16).
+    pub max_waiting: Option<usize>,
+    /// What brings it to a known state when a call holding it is abandoned.
+    pub safe_stop: Option<SafeStop<S>>,
+}
+
+impl<S> fmt::Debug for ResourceDef<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResourceDef")
+            .field("name", &self.name)
+            .field("max_waiting", &self.max_waiting)
+            .field("safe_stop", &self.safe_stop.is_some())
+            .finish()
+    }
+}
 
 /// The parameters of a tool.
 #[derive(Debug, Clone)]
@@ -277,6 +326,11 @@ pub trait ToolSet: Send + Sync + Sized + 'static {
     fn defaults() -> ToolboxDefaults {
         ToolboxDefaults::default()
     }
+
+    /// The resources declared on `#[toolbox(resource(..))]`: queue limits and safe stops.
+    fn resources() -> Vec<ResourceDef<Self>> {
+        Vec::new()
+    }
 }
 
 /// Toolbox-wide settings declared on `#[toolbox(timeout = "30s", max_concurrency = 4)]`.
@@ -286,6 +340,8 @@ pub struct ToolboxDefaults {
     pub timeout_ms: Option<u64>,
     /// Calls running at once across all tools.
     pub max_concurrency: Option<usize>,
+    /// The grace period of tools that declare none, in milliseconds.
+    pub grace_ms: Option<u64>,
 }
 
 /// Why a toolbox could not be built.
@@ -314,7 +370,7 @@ struct Entry<S> {
     output: OutputMode,
     handler: Handler<S>,
     meta: ToolMeta,
-    policy: Policy,
+    policy: Policy<S>,
 }
 
 struct Config {
@@ -324,6 +380,7 @@ struct Config {
     instructions: Option<String>,
     coercion: Coercion,
     default_timeout: Option<Duration>,
+    default_grace: Option<Duration>,
     concurrency: Option<Arc<Semaphore>>,
     max_argument_bytes: usize,
 }
@@ -334,7 +391,10 @@ struct Inner<S> {
     index: HashMap<Arc<str>, usize>,
     tools: Vec<Tool>,
     config: Config,
-    locks: ResourceLocks,
+    /// The resources the tools use, by name: their queues and safe stops.
+    resources: HashMap<Arc<str>, Arc<Resource<S>>>,
+    /// Held while a call needing several resources takes its places in their queues.
+    arrival: std::sync::Mutex<()>,
     /// Groups whose tools are neither listed nor callable.
     disabled_groups: std::sync::RwLock<std::collections::HashSet<String>>,
     /// The tools as listed now (enabled groups, plus `describe_tool` when on).
@@ -451,9 +511,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     {
         let (name, version) = S::server_info();
         let defaults = S::defaults();
-        let mut toolbox = Self::from_tools(state, S::tools()).with_server_info(name, version);
+        let mut toolbox = match Self::build(state, S::resources(), S::tools()) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+        .with_server_info(name, version);
         if let Some(ms) = defaults.timeout_ms {
             toolbox = toolbox.with_default_timeout(Duration::from_millis(ms));
+        }
+        if let Some(ms) = defaults.grace_ms {
+            toolbox = toolbox.with_default_grace(Duration::from_millis(ms));
         }
         if let Some(n) = defaults.max_concurrency {
             toolbox = toolbox.with_max_concurrency(n);
@@ -472,6 +539,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Like [`Toolbox::from_tools`], returning the problems instead of panicking.
     pub fn try_from_tools(state: S, tools: Vec<ToolDef<S>>) -> Result<Self, BuildError> {
+        Self::build(state, Vec::new(), tools)
+    }
+
+    fn build(
+        state: S,
+        resources: Vec<ResourceDef<S>>,
+        tools: Vec<ToolDef<S>>,
+    ) -> Result<Self, BuildError> {
         let mut inner = Inner {
             state: Arc::new(state),
             entries: Vec::new(),
@@ -484,15 +559,31 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 instructions: None,
                 coercion: Coercion::Lax,
                 default_timeout: None,
+                default_grace: None,
                 concurrency: None,
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             },
-            locks: ResourceLocks::default(),
+            resources: HashMap::new(),
+            arrival: std::sync::Mutex::new(()),
             disabled_groups: Default::default(),
             listed: Default::default(),
             peers: Default::default(),
             describe: None,
         };
+        for def in resources {
+            let name: Arc<str> = Arc::from(def.name);
+            let queue = ResourceQueue::new(
+                Arc::clone(&name),
+                def.max_waiting.unwrap_or(DEFAULT_MAX_WAITING),
+            );
+            inner.resources.insert(
+                name,
+                Arc::new(Resource {
+                    queue: Arc::new(queue),
+                    safe_stop: def.safe_stop,
+                }),
+            );
+        }
         inner.add(tools)?;
         Ok(Self {
             inner: Arc::new(inner),
@@ -563,10 +654,57 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// The deadline of tools that declare no `timeout`: the toolbox's `#[toolbox(timeout = ..)]`
+    /// or [`Toolbox::with_default_timeout`] (`None`: no deadline).
+    pub fn default_timeout(&self) -> Option<Duration> {
+        self.inner.config.default_timeout
+    }
+
     /// The deadline of tools that declare no `timeout` (default: none).
     #[must_use]
     pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
         self.inner_mut().config.default_timeout = Some(timeout);
+        self
+    }
+
+    /// The grace period of tools that declare none (default 1 s): how long a body told to stop (deadline, cancel) has to return before it is
+    /// abandoned and the safe stops of its resources run.
+    #[must_use]
+    pub fn with_default_grace(mut self, grace: Duration) -> Self {
+        self.inner_mut().config.default_grace = Some(grace);
+        self
+    }
+
+    /// Sets how many calls may wait for `resource` behind the one using it (default 16, or the
+    /// toolbox's `resource(name = "..", max_waiting = N)`); a call arriving when that many wait
+    /// is refused at once with a retryable error. Call it after the tools are added.
+    #[must_use]
+    pub fn with_max_waiting(mut self, resource: &str, max_waiting: usize) -> Self {
+        let inner = self.inner_mut();
+        let Some(old) = inner.resources.get(resource) else {
+            panic!("no tool of this toolbox uses resource `{resource}`");
+        };
+        let queue = Arc::new(ResourceQueue::new(
+            Arc::clone(old.queue.name()),
+            max_waiting,
+        ));
+        let new = Arc::new(Resource {
+            queue,
+            safe_stop: old.safe_stop,
+        });
+        inner
+            .resources
+            .insert(Arc::clone(new.queue.name()), Arc::clone(&new));
+        for entry in &mut inner.entries {
+            if entry
+                .policy
+                .resources
+                .iter()
+                .any(|r| **r.queue.name() == *resource)
+            {
+                entry.policy = inner_policy(&inner.resources, &entry.meta);
+            }
+        }
         self
     }
 
@@ -683,7 +821,6 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
     /// end, not an error.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        use rmcp::ServiceExt as _;
         let running = match self.serve(rmcp::transport::stdio()).await {
             Ok(running) => running,
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
@@ -698,6 +835,27 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .await
             .map_err(|e| ServeError(e.to_string()))?;
         Ok(())
+    }
+
+    /// Serves the toolbox over any rmcp transport (a `(reader, writer)` pair, a
+    /// `tokio::io::duplex` end, a child's pipes, …) and returns rmcp's running service. Unlike
+    /// rmcp's `ServiceExt::serve`, which it wraps, it stamps each `tools/call` as the transport
+    /// reads it, so calls sharing a resource run in the order the client sent them.
+    pub async fn serve<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<rmcp::service::RunningService<RoleServer, Self>, rmcp::service::ServerInitializeError>
+    where
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let ordered = Ordered::new(transport.into_transport(), self.arrivals());
+        rmcp::ServiceExt::serve(self, ordered).await
+    }
+
+    /// What places arriving calls in the resources' queues.
+    pub(crate) fn arrivals(&self) -> Arc<dyn Arrivals> {
+        Arc::clone(&self.inner) as Arc<dyn Arrivals>
     }
 
     /// The tools as an rmcp [`ToolRouter`] for a handler `H` of your own, to merge with routers
@@ -742,18 +900,56 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// A tool's policy: its keys, and its resources (sorted by name) from the toolbox's.
+fn inner_policy<S>(resources: &HashMap<Arc<str>, Arc<Resource<S>>>, meta: &ToolMeta) -> Policy<S> {
+    let mut names: Vec<&str> = meta.resources.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    let used: Vec<Arc<Resource<S>>> = names
+        .iter()
+        .filter_map(|n| resources.get(*n).map(Arc::clone))
+        .collect();
+    Policy {
+        timeout: meta.timeout_ms.map(Duration::from_millis),
+        grace: meta.grace_ms.map(Duration::from_millis),
+        queues: used.iter().map(|r| Arc::clone(&r.queue)).collect(),
+        resources: Arc::from(used),
+        retry: meta.retry,
+        max_output_bytes: meta.max_output_bytes,
+    }
+}
+
+impl<S: Send + Sync + 'static> Arrivals for Inner<S> {
+    fn arrive(&self, tool: &str) -> Option<Places> {
+        let &i = self.index.get(tool)?;
+        let entry = &self.entries[i];
+        if entry.policy.queues.is_empty() || !self.is_enabled(entry) {
+            return None;
+        }
+        Some(exec::queue::enqueue(&entry.policy.queues, &self.arrival))
+    }
+}
+
 impl<S: Send + Sync + 'static> Inner<S> {
     fn add(&mut self, defs: Vec<ToolDef<S>>) -> Result<(), BuildError> {
         let mut problems = Vec::new();
         for def in defs {
             match build_entry(def) {
                 Ok(mut entry) => {
-                    entry.policy = Policy {
-                        timeout: entry.meta.timeout_ms.map(Duration::from_millis),
-                        locks: self.locks.for_resources(entry.meta.resources),
-                        retry: entry.meta.retry,
-                        max_output_bytes: entry.meta.max_output_bytes,
-                    };
+                    for name in entry.meta.resources {
+                        if !self.resources.contains_key(*name) {
+                            let name: Arc<str> = Arc::from(*name);
+                            let queue = ResourceQueue::new(Arc::clone(&name), DEFAULT_MAX_WAITING);
+                            self.resources.insert(
+                                name,
+                                Arc::new(Resource {
+                                    queue: Arc::new(queue),
+                                    safe_stop: None,
+                                }),
+                            );
+                        }
+                    }
+                    entry.policy = inner_policy(&self.resources, &entry.meta);
                     let meta = &entry.meta;
                     if meta.retry > 0
                         && meta.read_only != Some(true)
@@ -832,7 +1028,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         this: &Arc<Self>,
         name: &str,
         arguments: Option<JsonObject>,
-        site: CallSite,
+        mut site: CallSite,
     ) -> Result<CallToolResult, ErrorData> {
         let entry = match this.index.get(name) {
             Some(&i) if this.is_enabled(&this.entries[i]) => &this.entries[i],
@@ -841,7 +1037,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 _ => return Err(this.unknown_tool(name)),
             },
         };
-        let trace_id = site.trace_id.unwrap_or_else(new_trace_id);
+        let trace_id = site.trace_id.take().unwrap_or_else(new_trace_id);
         let span = tracing::info_span!(
             "tool_call",
             tool = name,
@@ -851,14 +1047,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         );
         // Timed only when someone listens (a clock read costs as much as a small tool).
         let started = (!span.is_disabled()).then(std::time::Instant::now);
-        let context = Context::new(
-            Arc::clone(&entry.name),
-            trace_id,
-            site.peer,
-            site.progress_token,
-            site.cancel,
-        );
-        let (outcome, result) = Self::run(this, entry, arguments, context.clone())
+        let trace_value = Value::from(trace_id.as_str());
+        let (outcome, result) = Self::run(this, entry, arguments, site, trace_id)
             .instrument(span.clone())
             .await;
         if let Some(started) = started {
@@ -869,8 +1059,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
         let mut result = result;
         let mut meta = result.meta.take().unwrap_or_else(MetaObject::new);
-        meta.0
-            .insert(TRACE_ID_META.to_owned(), Value::from(context.trace_id()));
+        meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
         Ok(result.with_meta(Some(meta)))
     }
 
@@ -879,7 +1068,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         this: &Arc<Self>,
         entry: &Entry<S>,
         arguments: Option<JsonObject>,
-        context: Context,
+        site: CallSite,
+        trace_id: String,
     ) -> (&'static str, CallToolResult) {
         let name = &*entry.name;
         let limit = this.config.max_argument_bytes;
@@ -920,97 +1110,39 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ),
             };
         }
-        let timeout = entry.policy.timeout.or(this.config.default_timeout);
-        let attempts = entry.policy.retry + 1;
-        let mut map = Some(map);
-        for attempt in 1..=attempts {
-            let last = attempt == attempts;
-            let args = if last {
-                map.take().unwrap_or_default()
-            } else {
-                map.clone().unwrap_or_default()
-            };
-            let waiting_for = std::sync::Mutex::new(None);
-            let exec = async {
-                let _admission = policy::admit(
-                    this.config.concurrency.as_ref(),
-                    &entry.policy,
-                    &waiting_for,
-                )
-                .await;
-                let future =
-                    (entry.handler)(Arc::clone(&this.state), Args::new(args, context.clone()));
-                AssertUnwindSafe(future).catch_unwind().await
-            };
-            let deadline = async {
-                match timeout {
-                    Some(t) => tokio::time::timeout(t, exec).await.ok(),
-                    None => Some(exec.await),
+        let call = exec::Call {
+            tool: &entry.name,
+            state: &this.state,
+            handler: entry.handler,
+            policy: &entry.policy,
+            timeout: entry.policy.timeout.or(this.config.default_timeout),
+            grace: entry.policy.grace.or(this.config.default_grace),
+            concurrency: this.config.concurrency.as_ref(),
+            arrival: site.arrival,
+            client: site.cancel,
+            peer: site.peer,
+            progress_token: site.progress_token,
+            trace_id,
+            arrival_lock: &this.arrival,
+        };
+        match exec::run(call, map).await {
+            (outcome, Outcome::Value(value)) => (outcome, shape_output(entry, value)),
+            (outcome, Outcome::Error { text, retryable }) => {
+                let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+                if retryable {
+                    let mut meta = MetaObject::new();
+                    meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
+                    result = result.with_meta(Some(meta));
                 }
-            };
-            let finished = tokio::select! {
-                biased;
-                () = context.cancelled() => {
-                    tracing::info!("cancelled by the client");
-                    return (
-                        "cancelled",
-                        CallToolResult::error(vec![ContentBlock::text(format!(
-                            "Tool `{name}` was cancelled by the client before it finished; its \
-                             effects may be partial."
-                        ))]),
-                    );
-                }
-                finished = deadline => finished,
-            };
-            let Some(finished) = finished else {
-                let waited = waiting_for
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .clone();
-                if !last {
-                    tracing::warn!(attempt, "timed out; retrying");
-                    continue;
-                }
-                let timeout = timeout.unwrap_or_default();
-                return (
-                    "timeout",
-                    CallToolResult::error(vec![ContentBlock::text(policy::timeout_message(
-                        name,
-                        timeout,
-                        waited.as_deref(),
-                    ))]),
-                );
-            };
-            return match finished {
-                Ok(Ok(value)) => ("ok", shape_output(entry, value)),
-                Ok(Err(CallError::Invalid(violations))) => {
-                    ("invalid_arguments", invalid_arguments(name, &violations))
-                }
-                Ok(Err(CallError::Tool(error))) if error.is_retryable() && !last => {
-                    tracing::warn!(attempt, error = %error.message(), "retryable error; retrying");
-                    continue;
-                }
-                Ok(Err(CallError::Tool(error))) => (
-                    "tool_error",
-                    CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
-                ),
-                Err(panic) => {
-                    let message = panic_message(&*panic);
-                    tracing::error!(panic = %message, "tool panicked");
-                    (
-                        "panic",
-                        CallToolResult::error(vec![ContentBlock::text(format!(
-                            "Tool `{name}` failed with an internal error and did not complete: \
-                             {message}. The server is still running; do not retry with the same \
-                             arguments."
-                        ))]),
-                    )
-                }
-            };
+                (outcome, result)
+            }
         }
-        unreachable!("the last attempt always returns")
     }
 }
+
+/// The `_meta` key of an error result that may succeed if the call is made again unchanged
+/// (a full queue, a retryable tool error).
+pub const RETRYABLE_META: &str = "io.toolwright/retryable";
 
 /// The result of a successful call, cut to the tool's output budget if it declares one.
 fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
@@ -1125,7 +1257,11 @@ fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         tool,
         validator,
         output: OutputMode::Structured,
-        handler: |_, _| Box::pin(async { Err(CallError::Tool(ToolError::new("unreachable"))) }),
+        handler: |_, _| {
+            Body::Async(Box::pin(async {
+                Err(CallError::Tool(ToolError::new("unreachable")))
+            }))
+        },
         meta,
         policy: Policy::default(),
     }
@@ -1141,6 +1277,8 @@ struct CallSite {
     progress_token: Option<rmcp::model::ProgressToken>,
     cancel: tokio_util::sync::CancellationToken,
     trace_id: Option<String>,
+    /// The places the call took in its resources' queues when the transport read it.
+    arrival: Option<Places>,
 }
 
 impl CallSite {
@@ -1163,17 +1301,8 @@ impl CallSite {
             progress_token,
             cancel: context.ct.clone(),
             trace_id,
+            arrival: context.extensions.get::<Arrival>().and_then(Arrival::take),
         }
-    }
-}
-
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic".to_owned()
     }
 }
 
@@ -1187,6 +1316,13 @@ pub const MAX_PROBLEM_BYTES: usize = 400;
 /// The `isError` result for refused arguments: the first [`MAX_LISTED_PROBLEMS`] problems, each
 /// within [`MAX_PROBLEM_BYTES`], the count of the others, then what to do.
 pub fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(invalid_arguments_text(
+        tool, violations,
+    ))])
+}
+
+/// The text of [`invalid_arguments`].
+pub(crate) fn invalid_arguments_text(tool: &str, violations: &[Violation]) -> String {
     use std::fmt::Write as _;
     let n = violations.len();
     let mut text = format!(
@@ -1209,7 +1345,7 @@ pub fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult
         );
     }
     text.push_str("\nThe tool did not run. Fix the arguments above and call it again.");
-    CallToolResult::error(vec![ContentBlock::text(text)])
+    text
 }
 
 /// `line` cut to at most `max` bytes on a character boundary, ending in `…` when cut.

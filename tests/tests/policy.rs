@@ -74,7 +74,9 @@ async fn connect_multi<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> common:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_sharing_a_resource_never_overlap_and_others_do() {
     let defs = with(tool_defs![step], |d| d.meta.resources = &["arm"]);
-    let toolbox = Toolbox::from_tools((), defs).with_tools(tool_defs![sense]);
+    let toolbox = Toolbox::from_tools((), defs)
+        .with_tools(tool_defs![sense])
+        .with_max_waiting("arm", 1000);
     let client = Arc::new(connect_multi(toolbox).await);
 
     let mut calls = Vec::new();
@@ -156,7 +158,9 @@ async fn a_timeout_stops_the_call_and_the_server_answers_the_next() {
     assert_eq!(r.is_error, Some(true));
     assert_eq!(
         text(&r),
-        "Tool `slow` timed out after 100 ms and was stopped; its effects may be partial. Check the current state before trying again."
+        "Tool `slow` did not finish within its 100 ms deadline; it was told to stop, did not \
+         return within its 1 s grace period, and was abandoned (its code no longer runs). Its \
+         effects may be partial: check the current state before trying again."
     );
     let r = call(&client, "slow", json!({"ms": 1})).await;
     assert_eq!((r.is_error, text(&r)), (Some(false), "done".to_owned()));
@@ -194,7 +198,7 @@ async fn a_timeout_while_waiting_for_a_resource_says_so() {
         .unwrap();
     assert_eq!(
         second.content[0].as_text().unwrap().text,
-        "Tool `slow` timed out after 100 ms while waiting for resource `arm`, which other calls are using; it did not run. Call it again once they have finished."
+        "Tool `slow` timed out after 100 ms while waiting for `arm`, which other calls are using; it did not run. Call it again once they have finished."
     );
     assert_eq!(first.await.unwrap().unwrap().is_error, Some(false));
 }

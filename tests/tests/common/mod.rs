@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod raw;
+
 use std::path::PathBuf;
 
 use rmcp::ServiceExt as _;

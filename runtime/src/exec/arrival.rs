@@ -1,0 +1,216 @@
+//! Arrival order: each `tools/call` takes its places in its resources' queues as the transport
+//! reads it, in the order the client sent the requests, before rmcp hands the request to a task
+//! of its own (whose scheduling order tokio does not promise). The places travel with the
+//! request as an rmcp extension ([`Arrival`]) and are picked up by the call.
+//!
+//! Every transport a toolbox serves itself is wrapped: [`Toolbox::serve`](crate::Toolbox::serve)
+//! (stdio, pipes, any rmcp transport) in [`Ordered`], streamable HTTP sessions in
+//! [`OrderedSessions`]. A call that arrives another way (in-process, through
+//! `into_tool_router`, or served by rmcp's `ServiceExt::serve` called directly) takes its
+//! places when it starts.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+
+use super::queue::{QueueFull, Ticket};
+
+/// Places taken by a call on arrival.
+pub(crate) type Places = Result<Vec<Ticket>, QueueFull>;
+
+/// Who can place calls in queues: the toolbox.
+pub(crate) trait Arrivals: Send + Sync + 'static {
+    /// The places of a call to `tool` (`None`: no such tool, or it uses no resource).
+    fn arrive(&self, tool: &str) -> Option<Places>;
+}
+
+/// The places a `tools/call` took on arrival, carried in the request's extensions.
+#[derive(Clone)]
+pub(crate) struct Arrival(Arc<Mutex<Option<Places>>>);
+
+impl Arrival {
+    /// The places, once.
+    pub fn take(&self) -> Option<Places> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// Stamps a `tools/call` with its places in the queues.
+pub(crate) fn stamp(arrivals: &dyn Arrivals, message: &mut ClientJsonRpcMessage) {
+    if let JsonRpcMessage::Request(request) = message
+        && let ClientRequest::CallToolRequest(call) = &mut request.request
+        && let Some(places) = arrivals.arrive(&call.params.name)
+    {
+        call.extensions
+            .insert(Arrival(Arc::new(Mutex::new(Some(places)))));
+    }
+}
+
+/// A transport that stamps each `tools/call` it reads with its places in the queues.
+pub(crate) struct Ordered<T> {
+    inner: T,
+    arrivals: Arc<dyn Arrivals>,
+}
+
+impl<T> Ordered<T> {
+    pub fn new(inner: T, arrivals: Arc<dyn Arrivals>) -> Self {
+        Self { inner, arrivals }
+    }
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for Ordered<T> {
+    type Error = T::Error;
+
+    fn name() -> Cow<'static, str> {
+        T::name()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        let mut message = self.inner.receive().await?;
+        stamp(&*self.arrivals, &mut message);
+        Some(message)
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+#[cfg(feature = "http")]
+pub(crate) use self::http::OrderedSessions;
+
+#[cfg(feature = "http")]
+mod http {
+    use std::sync::Arc;
+
+    use futures::Stream;
+    use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+    use rmcp::transport::streamable_http_server::session::{
+        RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
+    };
+
+    use super::{Arrivals, Ordered};
+
+    /// A streamable-HTTP session manager whose sessions stamp each `tools/call` with its places
+    /// in the queues as it is routed into the session.
+    pub(crate) struct OrderedSessions<M> {
+        inner: M,
+        arrivals: Arc<dyn Arrivals>,
+    }
+
+    impl<M> OrderedSessions<M> {
+        pub fn new(inner: M, arrivals: Arc<dyn Arrivals>) -> Self {
+            Self { inner, arrivals }
+        }
+    }
+
+    impl<M: SessionManager> SessionManager for OrderedSessions<M> {
+        type Error = M::Error;
+        type Transport = Ordered<M::Transport>;
+
+        async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+            let (id, transport) = self.inner.create_session().await?;
+            Ok((id, Ordered::new(transport, Arc::clone(&self.arrivals))))
+        }
+
+        fn initialize_session(
+            &self,
+            id: &SessionId,
+            message: ClientJsonRpcMessage,
+        ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
+            self.inner.initialize_session(id, message)
+        }
+
+        fn has_session(
+            &self,
+            id: &SessionId,
+        ) -> impl Future<Output = Result<bool, Self::Error>> + Send {
+            self.inner.has_session(id)
+        }
+
+        fn close_session(
+            &self,
+            id: &SessionId,
+        ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+            self.inner.close_session(id)
+        }
+
+        fn create_stream(
+            &self,
+            id: &SessionId,
+            message: ClientJsonRpcMessage,
+        ) -> impl Future<
+            Output = Result<
+                impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+                Self::Error,
+            >,
+        > + Send {
+            // The transport stamps the request when the session reads it; nothing to do here.
+            self.inner.create_stream(id, message)
+        }
+
+        fn accept_message(
+            &self,
+            id: &SessionId,
+            message: ClientJsonRpcMessage,
+        ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+            self.inner.accept_message(id, message)
+        }
+
+        fn create_standalone_stream(
+            &self,
+            id: &SessionId,
+        ) -> impl Future<
+            Output = Result<
+                impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+                Self::Error,
+            >,
+        > + Send {
+            self.inner.create_standalone_stream(id)
+        }
+
+        fn resume(
+            &self,
+            id: &SessionId,
+            last_event_id: String,
+        ) -> impl Future<
+            Output = Result<
+                impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+                Self::Error,
+            >,
+        > + Send {
+            self.inner.resume(id, last_event_id)
+        }
+
+        async fn restore_session(
+            &self,
+            id: SessionId,
+        ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+            Ok(match self.inner.restore_session(id).await? {
+                RestoreOutcome::Restored(t) => {
+                    RestoreOutcome::Restored(Ordered::new(t, Arc::clone(&self.arrivals)))
+                }
+                RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
+                _ => RestoreOutcome::NotSupported,
+            })
+        }
+
+        fn event_store(
+            &self,
+        ) -> Option<Arc<dyn rmcp::transport::streamable_http_server::session::EventStore>> {
+            self.inner.event_store()
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Fair, bounded queues for the resources tools declare (`resource = "arm"`): calls sharing a
+//! resource run one at a time, in the order the server received them, and a call arriving when
+//! the queue is full is refused at once.
+//!
+//! A call takes its place ([`Ticket`]) when it arrives, before anything else happens to it (the
+//! transport stamps each `tools/call` as it reads it, see `arrival.rs`), so the order does not
+//! depend on how the async runtime happens to schedule the calls' tasks. Its turn comes when
+//! every ticket before it is gone; dropping a ticket (the call finished, failed validation or
+//! was abandoned) hands the resource to the next one.
+
+use std::collections::VecDeque;
+use std::future::poll_fn;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Poll, Waker};
+
+/// The default of `max_waiting`: calls waiting for one resource (not counting the one using it).
+pub const DEFAULT_MAX_WAITING: usize = 16;
+
+/// The queue of one resource.
+#[derive(Debug)]
+pub struct ResourceQueue {
+    name: Arc<str>,
+    max_waiting: usize,
+    state: Mutex<QueueState>,
+}
+
+#[derive(Debug, Default)]
+struct QueueState {
+    next: u64,
+    /// In arrival order; the first one holds the resource (or is about to).
+    entries: VecDeque<Place>,
+}
+
+#[derive(Debug)]
+struct Place {
+    number: u64,
+    waker: Option<Waker>,
+}
+
+impl ResourceQueue {
+    /// An empty queue admitting `max_waiting` calls behind the one using the resource.
+    pub fn new(name: Arc<str>, max_waiting: usize) -> Self {
+        Self {
+            name,
+            max_waiting,
+            state: Mutex::default(),
+        }
+    }
+
+    /// The resource's name.
+    pub fn name(&self) -> &Arc<str> {
+        &self.name
+    }
+
+    fn lock(&self) -> MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A call's place in one resource's queue; the resource is the call's while this ticket is
+/// first. Dropping it leaves the queue.
+#[derive(Debug)]
+pub struct Ticket {
+    queue: Arc<ResourceQueue>,
+    number: u64,
+}
+
+impl Ticket {
+    /// Completes when this ticket is first in its queue: the resource is the call's.
+    pub async fn turn(&self) {
+        poll_fn(|cx| {
+            let mut state = self.queue.lock();
+            let first = state.entries.front().map(|p| p.number);
+            if first == Some(self.number) {
+                return Poll::Ready(());
+            }
+            if let Some(place) = state.entries.iter_mut().find(|p| p.number == self.number) {
+                match &mut place.waker {
+                    Some(w) if w.will_wake(cx.waker()) => {}
+                    w => *w = Some(cx.waker().clone()),
+                }
+            }
+            Poll::Pending
+        })
+        .await;
+    }
+
+    /// The resource's name.
+    pub fn resource(&self) -> &Arc<str> {
+        &self.queue.name
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let waker = {
+            let mut state = self.queue.lock();
+            let Some(i) = state.entries.iter().position(|p| p.number == self.number) else {
+                return;
+            };
+            state.entries.remove(i);
+            // The next call's turn came only if this one was first.
+            if i == 0 {
+                state.entries.front_mut().and_then(|p| p.waker.take())
+            } else {
+                None
+            }
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}
+
+/// A full queue: the call was not admitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueFull {
+    /// The resource.
+    pub resource: Arc<str>,
+    /// Calls waiting for it (its `max_waiting`).
+    pub waiting: usize,
+}
+
+/// Places a call in the queue of each of `queues` (sorted by name, so that calls needing
+/// several resources always queue for them in the same order), or in none if one is full.
+/// `arrival` is held while a call needing several resources takes its places, so two such calls
+/// are in the same order in every queue they share (no two can wait for each other).
+pub fn enqueue(
+    queues: &[Arc<ResourceQueue>],
+    arrival: &Mutex<()>,
+) -> Result<Vec<Ticket>, QueueFull> {
+    let _together = (queues.len() > 1).then(|| arrival.lock().unwrap_or_else(|p| p.into_inner()));
+    let mut tickets = Vec::with_capacity(queues.len());
+    for queue in queues {
+        let mut state = queue.lock();
+        // The first entry is the call using the resource; the others wait.
+        let waiting = state.entries.len().saturating_sub(1);
+        if waiting >= queue.max_waiting && !state.entries.is_empty() {
+            // `tickets` taken so far leave their queues when dropped.
+            return Err(QueueFull {
+                resource: Arc::clone(&queue.name),
+                waiting,
+            });
+        }
+        let number = state.next;
+        state.next += 1;
+        state.entries.push_back(Place {
+            number,
+            waker: None,
+        });
+        drop(state);
+        tickets.push(Ticket {
+            queue: Arc::clone(queue),
+            number,
+        });
+    }
+    Ok(tickets)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::pin;
+    use std::task::Context;
+
+    use futures::task::noop_waker_ref;
+
+    use super::*;
+
+    fn queue(name: &str, max_waiting: usize) -> Arc<ResourceQueue> {
+        Arc::new(ResourceQueue::new(Arc::from(name), max_waiting))
+    }
+
+    fn ready(ticket: &Ticket) -> bool {
+        let mut turn = pin!(ticket.turn());
+        turn.as_mut()
+            .poll(&mut Context::from_waker(noop_waker_ref()))
+            .is_ready()
+    }
+
+    #[test]
+    fn turns_come_in_arrival_order_whoever_asks_first() {
+        let arm = queue("arm", 16);
+        let lock = Mutex::new(());
+        let tickets: Vec<Ticket> = (0..5)
+            .map(|_| enqueue(&[Arc::clone(&arm)], &lock).unwrap().remove(0))
+            .collect();
+        // Asked from the back: only the first is ready.
+        for t in tickets.iter().rev() {
+            assert_eq!(ready(t), t.number == tickets[0].number);
+        }
+        let mut tickets = VecDeque::from(tickets);
+        // A ticket leaving from the middle hands nothing over.
+        let third = tickets.remove(2).unwrap();
+        drop(third);
+        assert!(!ready(&tickets[1]));
+        while let Some(first) = tickets.pop_front() {
+            assert!(ready(&first));
+            assert!(tickets.iter().all(|t| !ready(t)));
+            drop(first);
+        }
+        assert!(arm.lock().entries.is_empty());
+    }
+
+    #[test]
+    fn a_full_queue_refuses_at_once_and_takes_no_place() {
+        let arm = queue("arm", 2);
+        let gripper = queue("gripper", 16);
+        let lock = Mutex::new(());
+        let both = [Arc::clone(&arm), Arc::clone(&gripper)];
+        let holder = enqueue(&both, &lock).unwrap();
+        let w1 = enqueue(&both, &lock).unwrap();
+        let w2 = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
+        let full = enqueue(&both, &lock).unwrap_err();
+        assert_eq!(
+            full,
+            QueueFull {
+                resource: Arc::from("arm"),
+                waiting: 2
+            }
+        );
+        assert_eq!(gripper.lock().entries.len(), 2, "no place left behind");
+        drop((holder, w1, w2));
+        assert!(arm.lock().entries.is_empty() && gripper.lock().entries.is_empty());
+        // Nobody using it: a queue of 0 waiters still admits the one call that uses it.
+        let solo = queue("solo", 0);
+        let first = enqueue(&[Arc::clone(&solo)], &lock).unwrap();
+        assert!(enqueue(&[Arc::clone(&solo)], &lock).is_err());
+        drop(first);
+        assert!(enqueue(&[solo], &lock).is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_next_call_is_woken_when_the_first_leaves() {
+        let arm = queue("arm", 16);
+        let lock = Mutex::new(());
+        let first = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
+        let second = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
+        let waiter = tokio::spawn(async move {
+            second[0].turn().await;
+            second
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiter.is_finished());
+        drop(first);
+        let second = tokio::time::timeout(std::time::Duration::from_secs(5), waiter)
+            .await
+            .expect("woken")
+            .unwrap();
+        assert!(ready(&second[0]));
+    }
+}
