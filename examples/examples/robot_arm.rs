@@ -5,7 +5,9 @@
 //! `… -- call get_arm_state`, `… -- serve --http 127.0.0.1:8080`, `… -- export --out DIR`,
 //! `… -- check --against examples/robot_arm/docs`.
 //! Logs go to stderr; set `RUST_LOG=debug` for more. `ROBOT_ARM_TIME_SCALE=0` makes motions
-//! instantaneous.
+//! instantaneous, `ROBOT_ARM_TIME_SCALE=0.1` ten times faster (deadlines too);
+//! `ROBOT_ARM_MOTOR_LAG=3` makes every motion take three times its estimate (a fault to inject:
+//! long motions then overrun their deadline and are halted).
 
 use toolwright_examples::robot_arm::{self, SimConfig};
 
@@ -19,13 +21,12 @@ async fn main() {
         )
         .init();
 
-    let time_scale = std::env::var("ROBOT_ARM_TIME_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0);
+    let env = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<f64>().ok());
+    let defaults = SimConfig::default();
     let toolbox = robot_arm::server(SimConfig {
-        time_scale,
-        ..SimConfig::default()
+        time_scale: env("ROBOT_ARM_TIME_SCALE").unwrap_or(defaults.time_scale),
+        motor_lag: env("ROBOT_ARM_MOTOR_LAG").unwrap_or(defaults.motor_lag),
+        ..defaults
     });
     tracing::debug!(tools = toolbox.tools().len(), "robot_arm toolbox built");
     std::process::exit(toolbox.run().await);

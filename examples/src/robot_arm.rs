@@ -6,6 +6,22 @@
 //! strategies, and a six-axis force/torque sensor at the wrist reads the load with noise.
 //! Motions take simulated time (scaled by [`SimConfig::time_scale`]) and can be interrupted by
 //! `stop_arm`.
+//!
+//! # What happens when a call ends early
+//!
+//! The tools that move the arm share the resource `arm`, whose safe stop is `halt`
+//! (`#[toolbox(resource(name = "arm", safe_stop = halt))]`): motions run one at a time in the
+//! order they arrived (at most 16 wait; the 17th is refused at once), and whenever a motion ends
+//! early (its 30 s deadline passed, the client cancelled it or disconnected, or it panicked) the
+//! runtime tells it to stop, gives it its grace period (1 s) to return, then runs `halt`
+//! exactly once before the next motion may start. A motion checks for that between its 50 ms
+//! steps and stops where it is; a motion it knows cannot finish before its deadline is refused
+//! before it starts, with its estimate and how to fix the call. Whatever way a motion ends, the
+//! arm is left not moving, at a known position, and `get_arm_state` says where.
+//!
+//! Deadlines scale with [`SimConfig::time_scale`] like the motions do, so a motion that would
+//! miss its deadline on the real arm misses it in a faster simulation too;
+//! [`SimConfig::motor_lag`] injects the fault of a motion that overruns its estimate.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -275,10 +291,15 @@ struct Sim {
 /// Simulation settings.
 #[derive(Debug, Clone, Copy)]
 pub struct SimConfig {
-    /// Wall-clock seconds per simulated second (0 runs motions instantly).
+    /// Wall-clock seconds per simulated second (0 runs motions instantly). [`server`] scales the
+    /// tools' default deadline by it too (below 1).
     pub time_scale: f64,
     /// Seed of the sensor noise.
     pub seed: u64,
+    /// How many times longer than planned a motion really takes (1.0: as planned). A fault to
+    /// inject: a worn gearbox or a heavy payload makes a motion overrun its estimate, and so
+    /// possibly its deadline, after it started.
+    pub motor_lag: f64,
 }
 
 impl Default for SimConfig {
@@ -286,6 +307,7 @@ impl Default for SimConfig {
         SimConfig {
             time_scale: 1.0,
             seed: 0x5eed,
+            motor_lag: 1.0,
         }
     }
 }
@@ -296,13 +318,22 @@ pub struct RobotArm {
     sim: Mutex<Sim>,
     stop: AtomicBool,
     noise: AtomicU64,
+    halts: AtomicU64,
     config: SimConfig,
 }
 
 /// The robot-arm server exactly as `examples/robot_arm.rs` serves it (and as its committed docs
-/// in `examples/docs/robot_arm/` describe it).
+/// in `examples/docs/robot_arm/` describe it). Below a time scale of 1, the declared default
+/// deadline (30 s, which the motion tools use) shrinks with the simulated time.
 pub fn server(config: SimConfig) -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(config))
+    let mut toolbox = Toolbox::new(RobotArm::new(config));
+    if let Some(deadline) = toolbox.default_timeout()
+        && config.time_scale > 0.0
+        && config.time_scale < 1.0
+    {
+        toolbox = toolbox.with_default_timeout(deadline.mul_f64(config.time_scale));
+    }
+    toolbox
         .with_title("Simulated robot arm")
         .with_describe_tool()
         .with_instructions(
@@ -367,6 +398,7 @@ impl RobotArm {
             }),
             stop: AtomicBool::new(false),
             noise: AtomicU64::new(config.seed | 1),
+            halts: AtomicU64::new(0),
             config,
         }
     }
@@ -387,14 +419,66 @@ impl RobotArm {
         (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
     }
 
-    /// Moves the tool point in a straight line, in simulated time, checking for `stop_arm`.
-    async fn travel(&self, target: Position, speed: f64) -> Result<MoveResult, ToolError> {
+    /// How many times the runtime ran the safe stop `halt`.
+    pub fn halts(&self) -> u64 {
+        self.halts.load(Ordering::SeqCst)
+    }
+
+    /// Wall-clock time a motion of `sim_seconds` takes as planned.
+    fn wall(&self, sim_seconds: f64) -> Duration {
+        Duration::from_secs_f64((sim_seconds * self.config.time_scale).max(0.0))
+    }
+
+    /// Refuses a motion of `duration` simulated seconds that cannot finish before the call's
+    /// deadline, with the estimate and the fix.
+    fn check_time(
+        &self,
+        ctx: &Context,
+        what: &str,
+        duration: f64,
+        fix: &str,
+    ) -> Result<(), ToolError> {
+        let (Some(left), true) = (ctx.remaining(), self.config.time_scale > 0.0) else {
+            return Ok(());
+        };
+        let needed = self.wall(duration);
+        if needed <= left {
+            return Ok(());
+        }
+        let left_sim = left.as_secs_f64() / self.config.time_scale;
+        Err(ToolError::new(format!(
+            "{what} would take {duration:.1} s, and the call's deadline leaves {left_sim:.1} s; it was not started"
+        ))
+        .with_hint(fix.to_owned()))
+    }
+
+    /// Moves the tool point in a straight line, in simulated time. Stops where it is when
+    /// `stop_arm` is called or the call is told to stop (deadline, cancel); `moving` is reset
+    /// however the motion ends, even if the call is abandoned mid-step.
+    async fn travel(
+        &self,
+        target: Position,
+        speed: f64,
+        ctx: &Context,
+    ) -> Result<MoveResult, ToolError> {
         if let Some(reason) = target.unreachable_reason() {
             return Err(ToolError::new(reason).with_hint(
                 "choose a point between 150 and 850 mm from the shoulder (which is 100 mm above the base); call get_arm_state to see where the arm is",
             ));
         }
-        let start = {
+        let start = self.sim().position;
+        let distance = start.distance(&target);
+        let duration = distance / (MAX_SPEED * speed);
+        self.check_time(
+            ctx,
+            &format!("this move ({distance:.0} mm at speed {speed})"),
+            duration,
+            &format!(
+                "raise speed (at 1.0 it takes {:.1} s), or split the move into shorter ones",
+                distance / MAX_SPEED
+            ),
+        )?;
+        {
             let mut sim = self.sim();
             if sim.moving {
                 return Err(ToolError::new("the arm is already executing a motion")
@@ -402,21 +486,36 @@ impl RobotArm {
                     .retryable());
             }
             sim.moving = true;
-            sim.position
-        };
-        self.stop.store(false, Ordering::SeqCst);
-        let distance = start.distance(&target);
-        let duration = distance / (MAX_SPEED * speed);
-        let steps = ((duration / 0.05).ceil() as usize).max(1);
-        let mut interrupted = None;
-        for step in 1..=steps {
-            if self.config.time_scale > 0.0 {
-                tokio::time::sleep(Duration::from_secs_f64(
-                    duration / steps as f64 * self.config.time_scale,
-                ))
-                .await;
+        }
+        /// Resets `moving` however the motion ends (returns, or is dropped mid-step).
+        struct Moving<'a>(&'a RobotArm);
+        impl Drop for Moving<'_> {
+            fn drop(&mut self) {
+                self.0.sim().moving = false;
             }
-            let t = step as f64 / steps as f64;
+        }
+        let _moving = Moving(self);
+        self.stop.store(false, Ordering::SeqCst);
+        let steps = ((duration / 0.05).ceil() as usize).max(1);
+        let step = self.wall(duration / steps as f64 * self.config.motor_lag);
+        for i in 1..=steps {
+            if !step.is_zero() {
+                tokio::select! {
+                    () = tokio::time::sleep(step) => {}
+                    () = ctx.cancelled() => {}
+                }
+            }
+            if ctx.is_cancelled() {
+                let at = self.sim().position;
+                return Err(ToolError::new(format!(
+                    "motion stopped at ({:.0}, {:.0}, {:.0}) mm, {:.0} mm short of the target",
+                    at.x,
+                    at.y,
+                    at.z,
+                    at.distance(&target)
+                )));
+            }
+            let t = i as f64 / steps as f64;
             let here = Position {
                 x: start.x + (target.x - start.x) * t,
                 y: start.y + (target.y - start.y) * t,
@@ -424,17 +523,12 @@ impl RobotArm {
             };
             self.sim().position = here;
             if self.stop.swap(false, Ordering::SeqCst) {
-                interrupted = Some(here);
-                break;
+                return Err(ToolError::new(format!(
+                    "motion interrupted by stop_arm at ({:.0}, {:.0}, {:.0}) mm",
+                    here.x, here.y, here.z
+                ))
+                .with_hint("call get_arm_state before moving again"));
             }
-        }
-        self.sim().moving = false;
-        if let Some(at) = interrupted {
-            return Err(ToolError::new(format!(
-                "motion interrupted by stop_arm at ({:.0}, {:.0}, {:.0}) mm",
-                at.x, at.y, at.z
-            ))
-            .with_hint("call get_arm_state before moving again"));
         }
         Ok(MoveResult {
             position: target,
@@ -449,8 +543,24 @@ fn round(v: f64, digits: i32) -> f64 {
     (v * f).round() / f
 }
 
-#[toolbox(timeout = "30s")]
+#[toolbox(
+    timeout = "30s",
+    resource(name = "arm", safe_stop = halt, max_waiting = 16)
+)]
 impl RobotArm {
+    /// The safe stop of the resource `arm`: halts any motion where it is and leaves the arm not
+    /// moving. The runtime runs it once whenever a call holding `arm` ends early (deadline,
+    /// cancel, client gone, panic), after the call's body returned or was abandoned, and before
+    /// the next call gets the arm.
+    fn halt(&self) -> String {
+        self.halts.fetch_add(1, Ordering::SeqCst);
+        self.stop.store(false, Ordering::SeqCst);
+        let mut sim = self.sim();
+        sim.moving = false;
+        let p = sim.position;
+        format!("halted at ({:.0}, {:.0}, {:.0}) mm", p.x, p.y, p.z)
+    }
+
     /// Move the arm's tool point in a straight line to a Cartesian position in the robot base
     /// frame, keeping the gripper pointing down.
     ///
@@ -462,7 +572,6 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        timeout = "30s",
         group = "arm"
     )]
     async fn move_arm_to_pose(
@@ -479,8 +588,10 @@ impl RobotArm {
         /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
         #[param(range = 0.1..=1.0, default = 0.5)]
         speed: f64,
+        /// The call: its deadline, and whether it was told to stop.
+        ctx: Context,
     ) -> Result<MoveResult, ToolError> {
-        self.travel(Position { x, y, z }, speed).await
+        self.travel(Position { x, y, z }, speed, &ctx).await
     }
 
     /// Move to an object and close the gripper on it with a controlled force.
@@ -492,7 +603,6 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        timeout = "30s",
         group = "arm"
     )]
     async fn grasp_object_force_control(
@@ -508,6 +618,8 @@ impl RobotArm {
         /// Give up if the grasp is not stable within this time.
         #[param(unit = "s", range = 1.0..=60.0, default = 10.0)]
         timeout: f64,
+        /// The call: its deadline, and whether it was told to stop.
+        ctx: Context,
     ) -> Result<GraspResult, ToolError> {
         {
             let sim = self.sim();
@@ -530,7 +642,13 @@ impl RobotArm {
             ))
             .with_hint("raise timeout, or move closer with move_arm_to_pose first"));
         }
-        self.travel(target_position, approach_speed).await?;
+        self.check_time(
+            &ctx,
+            "this grasp (approach and closing)",
+            travel_time + close_time,
+            "move closer with move_arm_to_pose first, then grasp",
+        )?;
+        self.travel(target_position, approach_speed, &ctx).await?;
         let mut sim = self.sim();
         let nearest = sim
             .objects
@@ -589,8 +707,10 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        timeout = "30s",
-        group = "arm"
+        group = "arm",
+        // The simulation answers from memory; a tool calling a real driver would block, and
+        // should leave `blocking` out so it runs on tokio's blocking pool.
+        blocking = false
     )]
     fn release_object(&self) -> Result<ReleaseResult, ToolError> {
         let mut sim = self.sim();
@@ -619,14 +739,17 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         timeout = "3s",
-        group = "arm"
+        group = "arm",
+        blocking = false
     )]
     fn stop_arm(&self) -> StopResult {
-        let sim = self.sim();
+        let mut sim = self.sim();
         let interrupted_motion = sim.moving;
         if interrupted_motion {
+            // The motion stops at its next step; the arm counts as stopped from now on.
             self.stop.store(true, Ordering::SeqCst);
         }
+        sim.moving = false;
         StopResult {
             interrupted_motion,
             position: sim.position,
@@ -637,7 +760,13 @@ impl RobotArm {
     ///
     /// Use it to check the load after a grasp (a held object pulls down on Fz) or to detect
     /// contact. Forces are in N, torques in N·m.
-    #[tool(read_only, open_world = false, timeout = "3s", group = "sensors")]
+    #[tool(
+        read_only,
+        open_world = false,
+        timeout = "3s",
+        group = "sensors",
+        blocking = false
+    )]
     fn read_ft_sensor(
         &self,
         /// Filtering applied to the samples.
@@ -689,7 +818,6 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        timeout = "30s",
         group = "arm"
     )]
     async fn plan_trajectory(
@@ -724,9 +852,17 @@ impl RobotArm {
         let total: f64 = waypoints.windows(2).map(|w| w[0].distance(&w[1])).sum();
         let mut executed = 0;
         if execute {
+            let start = self.sim().position;
+            let path = start.distance(&waypoints[0]) + total;
+            self.check_time(
+                &ctx,
+                &format!("this path ({path:.0} mm at full speed)"),
+                path / MAX_SPEED,
+                "split the path into several plan_trajectory calls with fewer waypoints",
+            )?;
             let count = waypoints.len() as f64;
             for (i, waypoint) in waypoints.iter().enumerate() {
-                self.travel(*waypoint, 1.0).await?;
+                self.travel(*waypoint, 1.0, &ctx).await?;
                 executed = i + 1;
                 ctx.progress(
                     executed as f64,
@@ -750,7 +886,13 @@ impl RobotArm {
     /// Report where the arm is, what the gripper holds and which objects are on the table.
     ///
     /// Use it before planning a motion or a grasp, and after any error.
-    #[tool(read_only, open_world = false, timeout = "3s", group = "sensors")]
+    #[tool(
+        read_only,
+        open_world = false,
+        timeout = "3s",
+        group = "sensors",
+        blocking = false
+    )]
     fn get_arm_state(&self) -> ArmState {
         let sim = self.sim();
         ArmState {

@@ -10,6 +10,7 @@ fn committed_docs_match_the_code() {
     let toolbox = server(SimConfig {
         time_scale: 0.0,
         seed: 1,
+        ..SimConfig::default()
     });
     toolwright::assert_tools_snapshot!(toolbox, "docs/robot_arm");
 }

@@ -10,10 +10,9 @@
 
 mod common;
 
+use common::raw::Raw;
 use common::{Client, call, connect, text};
-use rmcp::ServiceExt as _;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream};
 use toolwright::Toolbox;
 use toolwright::toolbox::DEFAULT_MAX_ARGUMENT_BYTES;
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
@@ -24,6 +23,7 @@ fn arm() -> Toolbox<RobotArm> {
     Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 3,
+        ..SimConfig::default()
     }))
 }
 
@@ -567,83 +567,6 @@ async fn huge_arrays_are_refused_by_size() {
 // ---------------------------------------------------------------------------------------------
 // Raw JSON-RPC lines: input no `serde_json::Value` can hold
 // ---------------------------------------------------------------------------------------------
-
-/// A client that writes raw lines to the server's transport and reads its raw replies.
-struct Raw {
-    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
-    writer: tokio::io::WriteHalf<DuplexStream>,
-}
-
-impl Raw {
-    async fn connect(toolbox: Toolbox<RobotArm>) -> Raw {
-        let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            let server = toolbox.serve(server_io).await.expect("server starts");
-            let _ = server.waiting().await;
-        });
-        let (read, writer) = tokio::io::split(client_io);
-        let mut raw = Raw {
-            lines: BufReader::new(read).lines(),
-            writer,
-        };
-        raw.send(
-            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
-        )
-        .await;
-        let replies = raw.until(0).await;
-        assert!(
-            replies[0]["result"]["serverInfo"].is_object(),
-            "{replies:?}"
-        );
-        raw.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
-            .await;
-        raw
-    }
-
-    async fn send(&mut self, line: &[u8]) {
-        self.writer.write_all(line).await.expect("write");
-        self.writer.write_all(b"\n").await.expect("write");
-        self.writer.flush().await.expect("flush");
-    }
-
-    /// Every message up to and including the response with this id.
-    async fn until(&mut self, id: u64) -> Vec<Value> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .next_line()
-                .await
-                .expect("read")
-                .expect("the server closed the connection");
-            let message: Value = serde_json::from_str(&line).expect("the server writes JSON");
-            let done = message["id"] == json!(id);
-            seen.push(message);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    /// Sends a tools/call line with these raw arguments (JSON text, possibly invalid).
-    async fn call_raw(&mut self, id: u64, tool: &str, arguments: &[u8]) {
-        let mut line = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":"#
-        )
-        .into_bytes();
-        line.extend_from_slice(arguments);
-        line.extend_from_slice(b"}}");
-        self.send(&line).await;
-    }
-
-    /// The arm's state through a well-formed call, collecting whatever arrives before it.
-    async fn state(&mut self, id: u64) -> (Value, Vec<Value>) {
-        self.call_raw(id, "get_arm_state", b"{}").await;
-        let mut seen = self.until(id).await;
-        let reply = seen.pop().expect("the reply");
-        (reply["result"]["structuredContent"].clone(), seen)
-    }
-}
 
 fn grasp_raw(extra: &str) -> Vec<u8> {
     format!(r#"{{"target_position":{{"x":400,"y":0,"z":25}},{extra}}}"#).into_bytes()

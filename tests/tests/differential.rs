@@ -68,6 +68,7 @@ fn robot_arm_subjects() -> Vec<Subject> {
     subjects_of(&Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 1,
+        ..SimConfig::default()
     })))
 }
 

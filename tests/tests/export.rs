@@ -22,6 +22,7 @@ fn arm() -> Toolbox<RobotArm> {
     Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 1,
+        ..SimConfig::default()
     }))
 }
 

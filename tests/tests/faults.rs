@@ -1,18 +1,389 @@
-//! The fault paths of a call on the robot-arm example, through rmcp's client: a refusal with
-//! thousands of problems stays bounded.
+//! The fault paths of a call, on the robot-arm example with real (scaled-down) simulated time,
+//! through rmcp's client: a motion past its deadline and a cancelled motion are halted exactly
+//! once and leave the arm usable; a motion that cannot finish in time is refused before it
+//! starts; a blocking body is answered at its deadline while other tools keep answering and the
+//! arm stays reserved until the body returns; calls on the arm run in arrival order, and a full
+//! queue refuses at once; a refusal with thousands of problems stays bounded.
 
 mod common;
 
-use common::{call, connect, text};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::raw::Raw;
+use common::{call, connect, eventually, text};
+use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
+use rmcp::service::PeerRequestOptions;
 use serde_json::{Map, Value, json};
-use toolwright::Toolbox;
-use toolwright_examples::robot_arm::{RobotArm, SimConfig};
+use toolwright::{Toolbox, tool, tool_defs};
+use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
 
 fn arm(time_scale: f64) -> Toolbox<RobotArm> {
     Toolbox::new(RobotArm::new(SimConfig {
         time_scale,
         ..SimConfig::default()
     }))
+}
+
+/// The example's server (deadlines scaled with time), at this time scale and motor lag.
+fn sim(time_scale: f64, motor_lag: f64) -> Toolbox<RobotArm> {
+    robot_arm::server(SimConfig {
+        time_scale,
+        motor_lag,
+        ..SimConfig::default()
+    })
+}
+
+fn position(v: &Value) -> (f64, f64, f64) {
+    (
+        v["x"].as_f64().unwrap(),
+        v["y"].as_f64().unwrap(),
+        v["z"].as_f64().unwrap(),
+    )
+}
+
+/// `(x, y, z)` from "halted at (x, y, z) mm" in a message.
+fn halted_at(text: &str) -> (f64, f64, f64) {
+    let start = text.find("halted at (").expect("a halt position") + "halted at (".len();
+    let end = start + text[start..].find(')').unwrap();
+    let n: Vec<f64> = text[start..end]
+        .split(", ")
+        .map(|n| n.parse().unwrap())
+        .collect();
+    (n[0], n[1], n[2])
+}
+
+fn close(a: (f64, f64, f64), b: (f64, f64, f64)) -> bool {
+    (a.0 - b.0).abs() <= 1.0 && (a.1 - b.1).abs() <= 1.0 && (a.2 - b.2).abs() <= 1.0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_motion_past_its_deadline_is_halted_once_and_the_next_motion_succeeds() {
+    // At 1/50 of real time the 30 s deadline is 600 ms; the motor lags 40 times behind the plan,
+    // so a 3.6 s (72 ms) motion really takes 2.9 s and overruns it after it started.
+    let toolbox = sim(0.02, 40.0);
+    let arm = toolbox.clone();
+    let client = connect(toolbox).await;
+    let started = Instant::now();
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": -600, "y": 0, "z": 300, "speed": 0.5}),
+    )
+    .await;
+    let took = started.elapsed();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.starts_with(
+            "Tool `move_arm_to_pose` did not finish within its 600 ms deadline; it was told to \
+             stop and returned "
+        ),
+        "{t}"
+    );
+    assert!(t.contains("saying: motion stopped at ("), "{t}");
+    assert!(t.contains(". Safe stop of `arm`: halted at ("), "{t}");
+    assert!(
+        t.ends_with("mm. Check the current state before trying again."),
+        "{t}"
+    );
+    assert!(!t.contains("was stopped"), "{t}");
+    assert!(
+        took >= Duration::from_millis(600) && took < Duration::from_millis(2_900),
+        "answered at the deadline, before the motion would have ended: {took:?}"
+    );
+    assert_eq!(arm.state().halts(), 1, "the safe stop ran once");
+
+    let state = call(&client, "get_arm_state", json!({})).await;
+    let state = state.structured_content.unwrap();
+    assert_eq!(state["moving"], json!(false));
+    let at = position(&state["position"]);
+    assert!(close(at, halted_at(&t)), "{at:?} vs {t}");
+    assert!(at.0 < 300.0 && at.0 > -600.0, "stopped part-way: {at:?}");
+
+    // The arm is usable at once: a short move succeeds.
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": at.0 + 10.0, "y": at.1, "z": at.2, "speed": 1.0}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        arm.state().halts(),
+        1,
+        "no safe stop after a completed call"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_motion_is_halted_once_and_the_next_motion_succeeds() {
+    // At 1/20 of real time: 905 mm at 50 mm/s is an 18 s (0.9 s) motion.
+    let toolbox = sim(0.05, 1.0);
+    let arm = toolbox.clone();
+    let client = connect(toolbox).await;
+    let params = CallToolRequestParams::new("move_arm_to_pose").with_arguments(
+        json!({"x": -600, "y": 0, "z": 300, "speed": 0.1})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    let mut seen_moving = false;
+    for _ in 0..200 {
+        let s = call(&client, "get_arm_state", json!({})).await;
+        if s.structured_content.unwrap()["moving"] == json!(true) {
+            seen_moving = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(seen_moving, "the motion started");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    handle
+        .cancel(Some("the user changed their mind".into()))
+        .await
+        .unwrap();
+    let state = arm.state().clone();
+    assert!(
+        eventually(|| state.halts() == 1).await,
+        "the safe stop ran after the cancel"
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(arm.state().halts(), 1, "exactly once");
+
+    let s = call(&client, "get_arm_state", json!({})).await;
+    let s = s.structured_content.unwrap();
+    assert_eq!(s["moving"], json!(false));
+    let at = position(&s["position"]);
+    assert!(at.0 < 300.0 && at.0 > -600.0, "stopped part-way: {at:?}");
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 300, "y": 0, "z": 400, "speed": 1.0}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        r.structured_content.unwrap()["position"],
+        json!({"x": 300.0, "y": 0.0, "z": 400.0})
+    );
+    assert_eq!(arm.state().halts(), 1);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_motion_that_cannot_finish_in_time_is_refused_before_it_starts() {
+    // At 1/20 of real time the deadline is 1.5 s: 30 simulated seconds, as on the real arm.
+    let toolbox = sim(0.05, 1.0);
+    let arm = toolbox.clone();
+    let client = connect(toolbox).await;
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 800, "y": 0, "z": 300, "speed": 1.0}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    // The issue's case: 1600 mm at 50 mm/s needs 32 s.
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": -800, "y": 0, "z": 300, "speed": 0.1}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.starts_with(
+            "this move (1600 mm at speed 0.1) would take 32.0 s, and the call's deadline leaves \
+             "
+        ),
+        "{t}"
+    );
+    assert!(
+        t.ends_with(
+            " s; it was not started\nHint: raise speed (at 1.0 it takes 3.2 s), or split the \
+             move into shorter ones"
+        ),
+        "{t}"
+    );
+    let s = call(&client, "get_arm_state", json!({})).await;
+    let s = s.structured_content.unwrap();
+    assert_eq!(s["moving"], json!(false));
+    assert_eq!(s["position"], json!({"x": 800.0, "y": 0.0, "z": 300.0}));
+    assert_eq!(arm.state().halts(), 0, "nothing ended early");
+    client.cancel().await.unwrap();
+}
+
+static DRIVER_RUNNING: AtomicBool = AtomicBool::new(false);
+static DRIVER_RETURNED: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Read the joint encoders over the serial bus (a blocking driver call that ignores its
+/// deadline).
+#[tool(resource = "arm", timeout = "1s", grace = "100ms", read_only)]
+fn read_encoders() -> String {
+    DRIVER_RUNNING.store(true, Ordering::SeqCst);
+    std::thread::sleep(Duration::from_secs(3));
+    *DRIVER_RETURNED.lock().unwrap() = Some(Instant::now());
+    DRIVER_RUNNING.store(false, Ordering::SeqCst);
+    "encoders read".into()
+}
+
+/// The README's runtime: one thread. A blocking body must not hold up the others.
+#[tokio::test(flavor = "current_thread")]
+async fn a_blocking_body_is_answered_at_its_deadline_and_keeps_the_arm_until_it_returns() {
+    let toolbox = arm(0.05).with_tools(tool_defs![read_encoders]);
+    let arm = toolbox.clone();
+    let client = std::sync::Arc::new(connect(toolbox).await);
+    let started = Instant::now();
+    let slow = {
+        let client = std::sync::Arc::clone(&client);
+        tokio::spawn(async move { call(&client, "read_encoders", json!({})).await })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(DRIVER_RUNNING.load(Ordering::SeqCst), "the body is running");
+
+    // Another tool answers while the body blocks its thread.
+    let asked = Instant::now();
+    let s = call(&client, "get_arm_state", json!({})).await;
+    let answered_in = asked.elapsed();
+    assert_eq!(s.is_error, Some(false));
+    assert!(
+        DRIVER_RUNNING.load(Ordering::SeqCst),
+        "answered while the body still ran"
+    );
+    assert!(answered_in < Duration::from_millis(500), "{answered_in:?}");
+
+    let r = slow.await.unwrap();
+    let answered_at = started.elapsed();
+    assert!(
+        DRIVER_RUNNING.load(Ordering::SeqCst),
+        "answered before the body returned"
+    );
+    assert!(
+        answered_at >= Duration::from_secs(1) && answered_at < Duration::from_millis(2_500),
+        "answered at its deadline plus grace: {answered_at:?}"
+    );
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        "Tool `read_encoders` did not finish within its 1 s deadline; it was told to stop and \
+         is still running after its 100 ms grace period (its code blocks a thread and cannot be \
+         interrupted). Safe stop of `arm`: halted at (300, 0, 400) mm. `arm` stays reserved \
+         until the call returns; calls that need it wait. Check the current state before trying \
+         again."
+    );
+    assert_eq!(arm.state().halts(), 1);
+
+    // A motion waits for the body to return.
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 310, "y": 0, "z": 400, "speed": 1.0}),
+    )
+    .await;
+    let moved_at = Instant::now();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let returned = DRIVER_RETURNED.lock().unwrap().expect("the body returned");
+    assert!(
+        moved_at > returned,
+        "the motion ran only after the blocking body returned"
+    );
+}
+
+fn move_line(id: u64, x: f64) -> String {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "method": "tools/call",
+        "params": {"name": "move_arm_to_pose", "arguments": {"x": x, "y": 0, "z": 400, "speed": 1.0}},
+    })
+    .to_string()
+}
+
+/// Reads `n` responses; returns each one's distance travelled, by request id.
+async fn distances(raw: &mut Raw, n: usize) -> std::collections::BTreeMap<u64, f64> {
+    let mut seen = std::collections::BTreeMap::new();
+    while seen.len() < n {
+        let m = raw.next().await;
+        if let Some(id) = m["id"].as_u64() {
+            assert_eq!(m["result"]["isError"], json!(false), "call {id}: {m}");
+            let d = m["result"]["structuredContent"]["distance"]
+                .as_f64()
+                .unwrap();
+            seen.insert(id, d);
+        }
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forty_calls_sent_together_run_in_arrival_order() {
+    let mut raw = Raw::connect(sim(0.05, 1.0).with_max_waiting("arm", 64)).await;
+    // Call k moves the arm from x = 300 + k - 1 to 300 + k: 1 mm if the calls run in the order
+    // they were sent, more if one overtakes another.
+    let lines: Vec<String> = (1..=40)
+        .map(|id| move_line(id, 300.0 + id as f64))
+        .collect();
+    raw.send_together(&lines).await;
+    let seen = distances(&mut raw, 40).await;
+    assert_eq!(seen.len(), 40);
+    for (id, d) in &seen {
+        assert_eq!(
+            *d,
+            1.0,
+            "call {id} did not start where call {} ended: {seen:?}",
+            id - 1
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seventeenth_waiter_is_refused_at_once() {
+    let mut raw = Raw::connect(sim(0.05, 1.0)).await;
+    // One motion of 905 mm at 50 mm/s (18 s simulated, 0.9 s real) holds the arm; 17 more wait
+    // for it behind it, and the queue takes 16.
+    let mut lines = vec![
+        json!({
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "move_arm_to_pose", "arguments": {"x": -600, "y": 0, "z": 400, "speed": 0.1}},
+        })
+        .to_string(),
+    ];
+    lines.extend((2..=18).map(|id| move_line(id, -600.0 + (id - 1) as f64)));
+    let sent = Instant::now();
+    raw.send_together(&lines).await;
+    let first = raw.next().await;
+    assert_eq!(first["id"], json!(18), "the refusal comes first: {first}");
+    assert!(sent.elapsed() < Duration::from_millis(500), "at once");
+    assert_eq!(first["result"]["isError"], json!(true));
+    assert_eq!(
+        first["result"]["content"][0]["text"],
+        json!(
+            "Tool `move_arm_to_pose` was not run: 16 calls are already waiting for `arm` (the \
+             most it queues) behind the one using it. Call it again once some have finished."
+        )
+    );
+    assert_eq!(
+        first["result"]["_meta"]["io.toolwright/retryable"],
+        json!(true)
+    );
+    let seen = distances(&mut raw, 17).await;
+    assert_eq!(seen[&1], 900.0);
+    for id in 2..=17 {
+        assert_eq!(seen[&id], 1.0, "call {id} ran in its turn: {seen:?}");
+    }
 }
 
 #[tokio::test]

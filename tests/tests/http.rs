@@ -12,6 +12,7 @@ async fn sessions_over_http_share_one_arm() {
     let toolbox = Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 3,
+        ..SimConfig::default()
     }));
     let server = toolbox
         .serve_http("127.0.0.1:0".parse().unwrap())

@@ -13,6 +13,7 @@ fn arm() -> Toolbox<RobotArm> {
     Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 7,
+        ..SimConfig::default()
     }))
 }
 
@@ -382,6 +383,7 @@ fn slow_arm() -> Toolbox<RobotArm> {
     Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.02,
         seed: 7,
+        ..SimConfig::default()
     }))
 }
 

@@ -24,6 +24,7 @@ fn harness() -> &'static Harness {
         let toolbox = Toolbox::new(RobotArm::new(SimConfig {
             time_scale: 0.0,
             seed: 1,
+            ..SimConfig::default()
         }));
         let names = toolbox.tools().iter().map(|t| t.name.to_string()).collect();
         let runtime = tokio::runtime::Builder::new_current_thread()
