@@ -216,14 +216,21 @@ test("an unknown tool is a JSON-RPC error naming the tools", async () => {
 test("concurrent calls each get their own answer", async () => {
   await withClient(async (client) => {
     const ks = Array.from({ length: 30 }, (_, i) => i + 1);
-    const results = await Promise.all(
-      ks.map((k) =>
-        client.callTool({
+    // The arm queues 16 callers; a call past them is refused at once and may be made again.
+    const busy = "Tool `plan_trajectory` was not run: 16 calls are already waiting";
+    const plan = async (k) => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const r = await client.callTool({
           name: "plan_trajectory",
           arguments: { waypoints: [{ x: 400, y: 0, z: 200 }, { x: 400, y: 10 * k, z: 200 }] },
-        }),
-      ),
-    );
+        });
+        if (!(r.isError && r.content[0].text.startsWith(busy))) return r;
+        assert.equal(r._meta["io.toolwright/retryable"], true);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`plan ${k} refused 100 times`);
+    };
+    const results = await Promise.all(ks.map(plan));
     results.forEach((r, i) => {
       assert.ok(!r.isError, JSON.stringify(r));
       assert.equal(r.structuredContent.total_length, 10 * ks[i]);

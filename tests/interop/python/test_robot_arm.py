@@ -85,8 +85,9 @@ class Conn:
     """A connected client session, the same for both SDK lines."""
 
     def __init__(self, session: Any, *, protocol_version: str, server_info: Any, instructions: Any,
-                 capabilities: Any, discovered: bool):
+                 capabilities: Any, discovered: bool, errlog: Any = None):
         self._session = session
+        self._errlog = errlog
         self.protocol_version = protocol_version
         self.server_info = server_info
         self.instructions = instructions
@@ -111,16 +112,47 @@ class Conn:
         assert not r.is_error, r
         return r.structured
 
+    def server_log(self) -> str:
+        """What the server wrote on stderr so far."""
+        self._errlog.flush()
+        with open(self._errlog.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    async def call_then_cancel(self, name: str, arguments: dict[str, Any], started: Any) -> None:
+        """Starts a call, waits until `started()` returns, then cancels the call through the SDK:
+        2.x sends `notifications/cancelled` itself when a caller abandons a request; 1.x has no
+        such path, so the test sends the SDK's `CancelledNotification` for the request's id."""
+        async with anyio.create_task_group() as tg:
+            if MCP_MAJOR == 1:
+                from mcp import types
+
+                request_id: list[int] = []
+
+                async def one() -> None:
+                    # 1.x numbers requests in order; this call takes the next number.
+                    request_id.append(self._session._request_id)
+                    await self._session.call_tool(name, arguments)
+
+                tg.start_soon(one)
+                await started()
+                await self._session.send_notification(types.ClientNotification(types.CancelledNotification(
+                    params=types.CancelledNotificationParams(requestId=request_id[0], reason="the user changed their mind"),
+                )))
+            else:
+                tg.start_soon(self._session.call_tool, name, arguments)
+                await started()
+            tg.cancel_scope.cancel()
+
 
 @asynccontextmanager
-async def connect(mode: str):
+async def connect(mode: str, env: dict[str, str] | None = None):
     assert BIN.is_file(), f"{BIN} does not exist: run `cargo build --example robot_arm` or set ROBOT_ARM_BIN"
     params = StdioServerParameters(
         command=str(BIN),
         args=[],
-        env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"},
+        env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn", **(env or {})},
     )
-    with tempfile.TemporaryFile("w+") as errlog:
+    with tempfile.NamedTemporaryFile("w+") as errlog:
         try:
             if MCP_MAJOR == 1:
                 async with stdio_client(params, errlog=errlog) as (read, write):
@@ -133,6 +165,7 @@ async def connect(mode: str):
                             instructions=init.instructions,
                             capabilities=init.capabilities,
                             discovered=False,
+                            errlog=errlog,
                         )
             else:
                 from mcp import Client
@@ -147,6 +180,7 @@ async def connect(mode: str):
                         instructions=client.instructions,
                         capabilities=client.server_capabilities,
                         discovered=client.session.discover_result is not None,
+                        errlog=errlog,
                     )
         except BaseException:
             errlog.seek(0)
@@ -156,12 +190,13 @@ async def connect(mode: str):
             raise
 
 
-def run(coro_fn, mode: str) -> None:
-    """Runs an async test body against a fresh server, with a deadline."""
+def run(coro_fn, mode: str, env: dict[str, str] | None = None) -> None:
+    """Runs an async test body against a fresh server (with these environment variables), with a
+    deadline."""
 
     async def main() -> None:
         with anyio.fail_after(TEST_TIMEOUT_S):
-            async with connect(mode) as conn:
+            async with connect(mode, env) as conn:
                 await coro_fn(conn)
 
     asyncio.run(main())
@@ -361,14 +396,25 @@ def test_concurrent_calls_each_get_their_own_answer(mode: str) -> None:
     async def body(conn: Conn) -> None:
         results: dict[int, Result] = {}
 
+        refusals = 0
+
         async def one(k: int) -> None:
+            nonlocal refusals
             waypoints = [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 10 * k, "z": 200}]
-            results[k] = await conn.call("plan_trajectory", {"waypoints": waypoints})
+            for _ in range(100):
+                r = await conn.call("plan_trajectory", {"waypoints": waypoints})
+                # The arm queues 16 callers; a call past them is refused at once, and may retry.
+                if r.is_error and r.text.startswith("Tool `plan_trajectory` was not run: 16 calls are already waiting"):
+                    refusals += 1
+                    await anyio.sleep(0.01)
+                    continue
+                results[k] = r
+                return
 
         async with anyio.create_task_group() as tg:
             for k in range(1, 31):
                 tg.start_soon(one, k)
-        assert sorted(results) == list(range(1, 31))
+        assert sorted(results) == list(range(1, 31)), f"{refusals} refusals"
         for k, r in results.items():
             assert not r.is_error, r
             assert r.structured["total_length"] == 10.0 * k, (k, r.structured)
@@ -450,3 +496,94 @@ def test_invalid_arguments_are_refused_naming_the_field(
         assert await conn.state() == before
 
     run(body, mode)
+
+
+# ------------------------------------------------------------------------------------------------
+# Calls that end early: the arm is halted once and stays usable
+
+
+# Safe-stop log lines the server writes at `RUST_LOG=info`.
+def safe_stops(log: str) -> int:
+    return sum(1 for line in log.splitlines() if "safe stop" in line and 'resource=arm' in line)
+
+
+def halted_at(text: str) -> tuple[float, float, float]:
+    start = text.index("halted at (") + len("halted at (")
+    x, y, z = text[start:text.index(")", start)].split(", ")
+    return float(x), float(y), float(z)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_motion_past_its_deadline_is_halted_once_and_the_arm_stays_usable(mode: str) -> None:
+    # 1/50 of real time (the 30 s deadline is 600 ms); every motion takes 40 times its estimate.
+    env = {"ROBOT_ARM_TIME_SCALE": "0.02", "ROBOT_ARM_MOTOR_LAG": "40", "RUST_LOG": "info"}
+
+    async def body(conn: Conn) -> None:
+        r = await conn.call("move_arm_to_pose", {"x": -600, "y": 0, "z": 300, "speed": 0.5})
+        assert r.is_error, r
+        assert r.text.startswith(
+            "Tool `move_arm_to_pose` did not finish within its 600 ms deadline; it was told to stop and returned "
+        ), r.text
+        assert "saying: motion stopped at (" in r.text, r.text
+        assert ". Safe stop of `arm`: halted at (" in r.text, r.text
+        state = await conn.state()
+        assert state["moving"] is False
+        at = state["position"]
+        assert all(abs(a - b) <= 1 for a, b in zip((at["x"], at["y"], at["z"]), halted_at(r.text))), (at, r.text)
+        assert -600 < at["x"] < 300, at
+        r = await conn.call("move_arm_to_pose", {"x": at["x"] + 10, "y": at["y"], "z": at["z"], "speed": 1.0})
+        assert not r.is_error, r
+        assert safe_stops(conn.server_log()) == 1, conn.server_log()
+
+    run(body, mode, env)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_cancelled_motion_is_halted_once_and_the_arm_stays_usable(mode: str) -> None:
+    # 1/20 of real time: 900 mm at 50 mm/s is an 18 s (0.9 s) motion.
+    env = {"ROBOT_ARM_TIME_SCALE": "0.05", "RUST_LOG": "info"}
+
+    async def body(conn: Conn) -> None:
+        async def moving() -> None:
+            for _ in range(400):
+                if (await conn.state())["moving"]:
+                    await anyio.sleep(0.1)
+                    return
+                await anyio.sleep(0.005)
+            raise AssertionError("the motion never started")
+
+        await conn.call_then_cancel("move_arm_to_pose", {"x": -600, "y": 0, "z": 400, "speed": 0.1}, moving)
+        for _ in range(400):
+            if safe_stops(conn.server_log()) >= 1:
+                break
+            await anyio.sleep(0.005)
+        state = await conn.state()
+        assert state["moving"] is False, state
+        assert -600 < state["position"]["x"] < 300, state
+        r = await conn.call("move_arm_to_pose", {"x": 300, "y": 0, "z": 400, "speed": 1.0})
+        assert not r.is_error, r
+        assert r.structured["position"] == HOME
+        log = conn.server_log()
+        assert safe_stops(log) == 1, log
+        assert "telling the tool to stop" in log and "reason=Client" in log, log
+
+    run(body, mode, env)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_motion_that_cannot_finish_in_time_is_refused_before_it_starts(mode: str) -> None:
+    env = {"ROBOT_ARM_TIME_SCALE": "0.05"}
+
+    async def body(conn: Conn) -> None:
+        r = await conn.call("move_arm_to_pose", {"x": 800, "y": 0, "z": 300, "speed": 1.0})
+        assert not r.is_error, r
+        r = await conn.call("move_arm_to_pose", {"x": -800, "y": 0, "z": 300, "speed": 0.1})
+        assert r.is_error, r
+        assert r.text.startswith(
+            "this move (1600 mm at speed 0.1) would take 32.0 s, and the call's deadline leaves "
+        ), r.text
+        assert r.text.endswith("Hint: raise speed (at 1.0 it takes 3.2 s), or split the move into shorter ones"), r.text
+        state = await conn.state()
+        assert state["moving"] is False and state["position"] == {"x": 800.0, "y": 0.0, "z": 300.0}, state
+
+    run(body, mode, env)
