@@ -15,8 +15,10 @@
 //! | `destructive` | `destructive = false` | `annotations.destructiveHint` |
 //! | `idempotent` | `idempotent` | `annotations.idempotentHint` |
 //! | `open_world` | `open_world = false` | `annotations.openWorldHint` |
-//! | `timeout` | `timeout = "3s"` (`ms`, `s`, `min`, `h`) | the call's deadline, waiting for resources included: past it the call's future is dropped and the result is `isError` "timed out after 3 s" (saying whether it was still waiting for a resource); the server keeps serving |
-//! | `resource` | `resource = "arm"`, `resource = ["arm", "gripper"]` | calls that share a resource run one at a time, in arrival order; calls with no shared resource run concurrently |
+//! | `timeout` | `timeout = "3s"` (`ms`, `s`, `min`, `h`) | the call's deadline, waiting for resources included ([`Context::remaining`](crate::Context::remaining)); past it the body is told to stop (see *When a call ends early*) and the result is an `isError` saying what happened; a call still waiting for a resource did not run, and says so |
+//! | `grace` | `grace = "500ms"`, `grace = "0s"` | how long a body told to stop has to return before it is abandoned (default 1 s, or the toolbox's `grace`) |
+//! | `resource` | `resource = "arm"`, `resource = ["arm", "gripper"]` | calls that share a resource run one at a time, in the order the server received them; at most `max_waiting` (default 16) wait, and the next is refused at once with a retryable `isError` (`_meta["io.toolwright/retryable"]: true`) saying how many wait; calls with no shared resource run concurrently |
+//! | `blocking` | `blocking = false` | sync fns only: run the body on the async runtime instead of tokio's blocking pool; only for bodies that never block (read memory, no I/O, no locks held long) |
 //! | `retry` | `retry = 2` | extra attempts after a timeout or an error marked [`ToolError::retryable`](crate::ToolError::retryable); only on `read_only` or `idempotent` tools (a compile error otherwise: retrying a write can repeat it) |
 //! | `max_output_bytes` | `max_output_bytes = 65536` | a larger result is cut on structure (items of its largest array, never bytes inside a value), with a note saying what was cut and how to ask for the rest, and `_meta["io.toolwright/truncated"]` |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
@@ -33,6 +35,8 @@
 //! |---|---|---|
 //! | `allow(..)`, `max_description_bytes`, `max_param_description_bytes` | as on `#[tool]` | defaults for its tools (a tool's own keys win) |
 //! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
+//! | `grace` | `grace = "2s"` | the grace period of its tools that declare none |
+//! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8)` | once per resource its tools use (`name`, required, must be one of them): `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); `max_waiting` bounds its queue (default 16) |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
 //!
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
@@ -40,9 +44,46 @@
 //! (a client's W3C `traceparent` is adopted when it sends one). A [`Context`](crate::Context)
 //! parameter gives the trace id, progress notifications and cancellation to the body.
 //!
-//! Parameters are plain typed arguments. A sync tool runs on the server's task (keep it short;
-//! use `async` for anything that waits). A method takes `&self`: the toolbox's shared state.
-//! A parameter of type [`Context`](crate::Context) is filled from the call and not published.
+//! Parameters are plain typed arguments. A sync tool runs on tokio's blocking pool, so a driver
+//! call that blocks holds up no other call (`blocking = false` runs a cheap one in place); an
+//! `async` tool runs on the async runtime and must not block. A method takes `&self`: the
+//! toolbox's shared state. A parameter of type [`Context`](crate::Context) is filled from the
+//! call and not published.
+//!
+//! ## When a call ends early
+//!
+//! What a tool body must tolerate, and what the runtime guarantees, on every path:
+//!
+//! 1. **Told to stop.** When the call's deadline passes, or the client cancels it
+//!    (`notifications/cancelled`) or disconnects, the body's [`Context`](crate::Context) is
+//!    cancelled ([`is_cancelled`](crate::Context::is_cancelled),
+//!    [`cancelled`](crate::Context::cancelled), [`cancel_reason`](crate::Context::cancel_reason)).
+//!    A body that checks it between steps can stop cleanly and return an error saying where it
+//!    stopped; that text reaches the model. A body that returns `Ok` within its grace period
+//!    finished its work: the call succeeds.
+//! 2. **Abandoned.** After the grace period an async body is dropped (its code no longer runs:
+//!    keep state that must be reset in guards that reset it on drop). A sync body cannot be
+//!    interrupted: it goes on running on its blocking thread, and **keeps its resources until it
+//!    really returns**, so no other call on them starts while it may still drive the hardware.
+//! 3. **Safe stop.** If the body did not return `Ok`, or panicked, the safe stop of every
+//!    resource the call holds runs exactly once, then the resources pass to the next call. A
+//!    safe stop runs after the body returned or was dropped, but next to a sync body that is
+//!    still running, so it must be safe to call at any time (like an emergency stop). It has 10 s;
+//!    one that fails or overruns is reported as leaving the resource in an unknown state. A
+//!    resource without a safe stop is reported as being "in whatever state the tool left it".
+//!    A call dropped by an in-process caller (`Toolbox::call` whose future is dropped) gets its
+//!    safe stops too, on a task of their own.
+//! 4. **The answer says what happened**: "did not finish within its 30 s deadline; it was told
+//!    to stop and returned 12 ms later, saying: motion stopped at (412, 3, 200) mm. Safe stop of
+//!    `arm`: halted at (412, 3, 200) mm." A stop is never claimed unless one ran. A call whose
+//!    deadline passed while it waited for a resource did not run, and says so.
+//! 5. **Order and bounds.** Calls sharing a resource take their place in its queue when the
+//!    transport reads them ([`Toolbox::serve`](crate::Toolbox::serve), `serve_stdio` and
+//!    `serve_http` stamp them; other paths take it when the call starts), so they run in the
+//!    order the client sent them; a call arriving when `max_waiting` wait is refused at once.
+//!
+//! Retries (`retry`) apply after a deadline too, once the abandoned attempt's safe stops ran; a
+//! client's cancel is never retried.
 //!
 //! The return type `T` or `Result<T, E>` (`E: Into<ToolError>`) decides the output: an object
 //! `T` (a struct) gives `outputSchema` and `structuredContent` plus the same JSON as text; any
@@ -96,7 +137,9 @@
 //! `isError` result naming each path, the expectation with its unit, and the value received.
 //! Lax mode (the default; [`Toolbox::strict`](crate::Toolbox::strict) turns it off) accepts
 //! `"15"` for a number, `5.0` for an integer, `"true"` for a boolean and `null` for an optional
-//! argument. An unknown tool is a JSON-RPC error `-32602` naming the available tools. Arguments
+//! argument. The text lists at most 20 problems (each cut at 400 bytes) and counts the rest, so it
+//! stays small whatever is sent. An unknown tool is a JSON-RPC error `-32602` naming the
+//! available tools. Arguments
 //! larger than 1 MiB of JSON (configurable with
 //! [`Toolbox::with_max_argument_bytes`](crate::Toolbox::with_max_argument_bytes)) are refused
 //! with an `isError` result before validation.
