@@ -430,26 +430,28 @@ impl RobotArm {
     }
 
     /// Refuses a motion of `duration` simulated seconds that cannot finish before the call's
-    /// deadline, with the estimate and the fix.
+    /// deadline, with the estimate and the fix; `what_and_fix` words them (only when refusing).
     fn check_time(
         &self,
         ctx: &Context,
-        what: &str,
         duration: f64,
-        fix: &str,
+        what_and_fix: impl FnOnce() -> (String, String),
     ) -> Result<(), ToolError> {
-        let (Some(left), true) = (ctx.remaining(), self.config.time_scale > 0.0) else {
+        if self.config.time_scale <= 0.0 {
+            return Ok(()); // motions are instantaneous
+        }
+        let Some(left) = ctx.remaining() else {
             return Ok(());
         };
-        let needed = self.wall(duration);
-        if needed <= left {
+        if self.wall(duration) <= left {
             return Ok(());
         }
         let left_sim = left.as_secs_f64() / self.config.time_scale;
+        let (what, fix) = what_and_fix();
         Err(ToolError::new(format!(
             "{what} would take {duration:.1} s, and the call's deadline leaves {left_sim:.1} s; it was not started"
         ))
-        .with_hint(fix.to_owned()))
+        .with_hint(fix))
     }
 
     /// Moves the tool point in a straight line, in simulated time. Stops where it is when
@@ -469,15 +471,15 @@ impl RobotArm {
         let start = self.sim().position;
         let distance = start.distance(&target);
         let duration = distance / (MAX_SPEED * speed);
-        self.check_time(
-            ctx,
-            &format!("this move ({distance:.0} mm at speed {speed})"),
-            duration,
-            &format!(
-                "raise speed (at 1.0 it takes {:.1} s), or split the move into shorter ones",
-                distance / MAX_SPEED
-            ),
-        )?;
+        self.check_time(ctx, duration, || {
+            (
+                format!("this move ({distance:.0} mm at speed {speed})"),
+                format!(
+                    "raise speed (at 1.0 it takes {:.1} s), or split the move into shorter ones",
+                    distance / MAX_SPEED
+                ),
+            )
+        })?;
         {
             let mut sim = self.sim();
             if sim.moving {
@@ -642,12 +644,12 @@ impl RobotArm {
             ))
             .with_hint("raise timeout, or move closer with move_arm_to_pose first"));
         }
-        self.check_time(
-            &ctx,
-            "this grasp (approach and closing)",
-            travel_time + close_time,
-            "move closer with move_arm_to_pose first, then grasp",
-        )?;
+        self.check_time(&ctx, travel_time + close_time, || {
+            (
+                "this grasp (approach and closing)".to_owned(),
+                "move closer with move_arm_to_pose first, then grasp".to_owned(),
+            )
+        })?;
         self.travel(target_position, approach_speed, &ctx).await?;
         let mut sim = self.sim();
         let nearest = sim
@@ -854,12 +856,13 @@ impl RobotArm {
         if execute {
             let start = self.sim().position;
             let path = start.distance(&waypoints[0]) + total;
-            self.check_time(
-                &ctx,
-                &format!("this path ({path:.0} mm at full speed)"),
-                path / MAX_SPEED,
-                "split the path into several plan_trajectory calls with fewer waypoints",
-            )?;
+            self.check_time(&ctx, path / MAX_SPEED, || {
+                (
+                    format!("this path ({path:.0} mm at full speed)"),
+                    "split the path into several plan_trajectory calls with fewer waypoints"
+                        .to_owned(),
+                )
+            })?;
             let count = waypoints.len() as f64;
             for (i, waypoint) in waypoints.iter().enumerate() {
                 self.travel(*waypoint, 1.0, &ctx).await?;

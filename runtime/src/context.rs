@@ -133,6 +133,7 @@ impl Context {
         trace_id: String,
         peer: Option<Peer<RoleServer>>,
         progress_token: Option<ProgressToken>,
+        cancel: CancellationToken,
         deadline: Option<Instant>,
     ) -> Self {
         Context {
@@ -141,7 +142,7 @@ impl Context {
                 trace_id,
                 peer,
                 progress_token,
-                cancel: CancellationToken::new(),
+                cancel,
                 deadline,
                 reason: AtomicU8::new(0),
             }),
@@ -151,7 +152,14 @@ impl Context {
     /// A context for a call made in-process (no client): no progress, no deadline, never
     /// cancelled.
     pub fn detached(tool: &str) -> Self {
-        Self::new(Arc::from(tool), new_trace_id(), None, None, None)
+        Self::new(
+            Arc::from(tool),
+            new_trace_id(),
+            None,
+            None,
+            CancellationToken::new(),
+            None,
+        )
     }
 
     /// Tells the body to stop (the first reason wins).

@@ -23,7 +23,7 @@ use tracing::Instrument as _;
 
 use crate::context::{Context, new_trace_id};
 use crate::error::ToolError;
-use crate::exec::arrival::{Arrival, Arrivals, Ordered, Places};
+use crate::exec::arrival::{Arrival, Arrivals, Ordered, Stamp};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::{self, Outcome};
 use crate::output::OutputMode;
@@ -920,13 +920,16 @@ fn inner_policy<S>(resources: &HashMap<Arc<str>, Arc<Resource<S>>>, meta: &ToolM
 }
 
 impl<S: Send + Sync + 'static> Arrivals for Inner<S> {
-    fn arrive(&self, tool: &str) -> Option<Places> {
+    fn arrive(&self, tool: &str) -> Option<Stamp> {
         let &i = self.index.get(tool)?;
         let entry = &self.entries[i];
         if entry.policy.queues.is_empty() || !self.is_enabled(entry) {
             return None;
         }
-        Some(exec::queue::enqueue(&entry.policy.queues, &self.arrival))
+        Some(Stamp {
+            tool: i,
+            places: exec::queue::enqueue(&entry.policy.queues, &self.arrival),
+        })
     }
 }
 
@@ -1030,8 +1033,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
         arguments: Option<JsonObject>,
         mut site: CallSite,
     ) -> Result<CallToolResult, ErrorData> {
-        let entry = match this.index.get(name) {
-            Some(&i) if this.is_enabled(&this.entries[i]) => &this.entries[i],
+        // The transport found the tool already when it stamped the call.
+        let stamped = site
+            .stamped_tool
+            .filter(|&i| this.entries.get(i).is_some_and(|e| *e.name == *name));
+        let entry = match stamped.or_else(|| this.index.get(name).copied()) {
+            Some(i) if this.is_enabled(&this.entries[i]) => &this.entries[i],
             _ => match &this.describe {
                 Some(d) if name == DESCRIBE_TOOL => d,
                 _ => return Err(this.unknown_tool(name)),
@@ -1278,7 +1285,9 @@ struct CallSite {
     cancel: tokio_util::sync::CancellationToken,
     trace_id: Option<String>,
     /// The places the call took in its resources' queues when the transport read it.
-    arrival: Option<Places>,
+    arrival: Option<exec::arrival::Places>,
+    /// The tool's index, found when the transport read the call.
+    stamped_tool: Option<usize>,
 }
 
 impl CallSite {
@@ -1296,12 +1305,18 @@ impl CallSite {
             .and_then(|tp| tp.split('-').nth(1))
             .filter(|id| id.len() == 32)
             .map(str::to_owned);
+        let stamp = context.extensions.get::<Arrival>().and_then(Arrival::take);
+        let (stamped_tool, arrival) = match stamp {
+            Some(s) => (Some(s.tool), Some(s.places)),
+            None => (None, None),
+        };
         CallSite {
             peer: Some(context.peer.clone()),
             progress_token,
             cancel: context.ct.clone(),
             trace_id,
-            arrival: context.extensions.get::<Arrival>().and_then(Arrival::take),
+            arrival,
+            stamped_tool,
         }
     }
 }

@@ -8,7 +8,12 @@
 //! - `first_list_<n>_tools`: the first `tools/list` of a fresh server in a fresh thread (rmcp's
 //!   schema caches are thread-local, so they start empty), timing the request only;
 //! - `build_and_first_list_<n>_tools`: the same, timing the server's construction plus the first
-//!   `tools/list` (the session handshake in between is not timed).
+//!   `tools/list` (the session handshake in between is not timed);
+//! - `call_sync`: one `tools/call` of a cheap sync tool, run on tokio's blocking pool (the
+//!   default) vs declared `blocking = false` (run in place).
+//!
+//! toolwright's servers are served with `Toolbox::serve`, as `serve_stdio` does (each `tools/call`
+//! is stamped with its place in its resources' queues as the transport reads it).
 
 mod common;
 #[path = "common/servers.rs"]
@@ -20,7 +25,9 @@ use std::time::{Duration, Instant};
 use rmcp::ServiceExt as _;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
+use serde::Serialize;
 use tokio::runtime::Runtime;
+use toolwright::{ToolSchema, Toolbox, tool, tool_defs};
 
 use common::{Ratio, Routine, Scenario};
 use servers::{CALLED, Floor, Macros4, Macros40};
@@ -45,15 +52,40 @@ async fn connect<S: rmcp::ServerHandler>(server: S) -> Client {
     ().serve(client_io).await.expect("client connects")
 }
 
+/// Serves a toolbox as `serve_stdio` does (`Toolbox::serve`), on a duplex pipe.
+async fn connect_toolbox<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let running = toolbox.serve(server_io).await.expect("server starts");
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
 fn request() -> CallToolRequestParams {
     CallToolRequestParams::new(CALLED).with_arguments(servers::call_arguments())
 }
 
 /// Warm tools/call: a connected client calling `move_arm_to_pose` `n` times in a row.
 fn call_routine<S: rmcp::ServerHandler>(server: S) -> Routine {
+    call_routine_on(connect(server), request)
+}
+
+/// The same, on a toolwright server.
+fn toolwright_call_routine<S: Send + Sync + 'static>(
+    toolbox: Toolbox<S>,
+    request: fn() -> CallToolRequestParams,
+) -> Routine {
+    call_routine_on(connect_toolbox(toolbox), request)
+}
+
+fn call_routine_on(
+    connect: impl std::future::Future<Output = Client>,
+    request: fn() -> CallToolRequestParams,
+) -> Routine {
     let rt = runtime();
     let client = rt.block_on(async {
-        let client = connect(server).await;
+        let client = connect.await;
         // Once, so that no benchmark times an error path.
         let result = client.call_tool(request()).await.expect("tools/call");
         assert_eq!(result.is_error, Some(false), "{result:?}");
@@ -163,7 +195,7 @@ fn scenarios() -> Vec<Scenario> {
     for tools in [4, 40] {
         let group = format!("call_{tools}_tools");
         v.push(Scenario::new(&group, "toolwright", move || {
-            call_routine(servers::toolwright(tools))
+            toolwright_call_routine(servers::toolwright(tools), request)
         }));
         v.push(Scenario::new(&group, "rmcp_router", move || {
             call_routine(Floor::new(tools))
@@ -176,6 +208,16 @@ fn scenarios() -> Vec<Scenario> {
             _ => call_routine(Macros40),
         }));
     }
+    v.push(Scenario::new("call_sync", "blocking_pool", || {
+        toolwright_call_routine(sync_tools(), || {
+            CallToolRequestParams::new("read_joints")
+        })
+    }));
+    v.push(Scenario::new("call_sync", "inline", || {
+        toolwright_call_routine(sync_tools(), || {
+            CallToolRequestParams::new("read_joints_inline")
+        })
+    }));
     for tools in [4, 40] {
         let group = format!("list_{tools}_tools");
         v.push(Scenario::new(&group, "toolwright", move || {
@@ -228,8 +270,39 @@ fn scenarios() -> Vec<Scenario> {
     v
 }
 
+/// Joint angles.
+#[derive(Serialize, ToolSchema)]
+struct Joints {
+    /// Angle of each of the six joints.
+    #[param(unit = "deg")]
+    angles: [f64; 6],
+}
+
+fn joints() -> Joints {
+    Joints {
+        angles: [0.0, -30.0, 60.0, 0.0, 45.0, 90.0],
+    }
+}
+
+/// Read the joint angles (a sync tool on tokio's blocking pool, the default).
+#[tool(read_only)]
+fn read_joints() -> Joints {
+    joints()
+}
+
+/// Read the joint angles (the same sync tool, declared `blocking = false`: run in place).
+#[tool(read_only, blocking = false)]
+fn read_joints_inline() -> Joints {
+    joints()
+}
+
+fn sync_tools() -> Toolbox {
+    Toolbox::from_tools((), tool_defs![read_joints, read_joints_inline])
+}
+
 fn main() {
     let mut ratios = Vec::new();
+    ratios.push(Ratio::new("call_sync", "blocking_pool", "inline", None));
     for tools in [4usize, 40] {
         let call = format!("call_{tools}_tools");
         ratios.push(Ratio::new(&call, "toolwright", "rmcp_router", Some(1.05)));

@@ -16,7 +16,7 @@ use toolwright::{Toolbox, tool, tool_defs};
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 
 /// Echo a request id back, with a computed checksum.
-#[tool(read_only)]
+#[tool(read_only, blocking = false)]
 fn echo(
     /// Client number.
     client: u32,
@@ -27,7 +27,7 @@ fn echo(
 }
 
 /// Panic on purpose.
-#[tool]
+#[tool(blocking = false)]
 fn crash(
     /// Ignored.
     n: u32,

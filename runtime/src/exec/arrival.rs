@@ -18,24 +18,32 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 
-use super::queue::{QueueFull, Ticket};
+use super::queue::{QueueFull, Tickets};
 
 /// Places taken by a call on arrival.
-pub(crate) type Places = Result<Vec<Ticket>, QueueFull>;
+pub(crate) type Places = Result<Tickets, QueueFull>;
+
+/// What the transport learnt of a `tools/call` as it read it.
+pub(crate) struct Stamp {
+    /// The tool's index in the toolbox (so the call need not look it up again).
+    pub tool: usize,
+    /// Its places in its resources' queues.
+    pub places: Places,
+}
 
 /// Who can place calls in queues: the toolbox.
 pub(crate) trait Arrivals: Send + Sync + 'static {
-    /// The places of a call to `tool` (`None`: no such tool, or it uses no resource).
-    fn arrive(&self, tool: &str) -> Option<Places>;
+    /// The stamp of a call to `tool` (`None`: no such tool, or it uses no resource).
+    fn arrive(&self, tool: &str) -> Option<Stamp>;
 }
 
-/// The places a `tools/call` took on arrival, carried in the request's extensions.
+/// The stamp of a `tools/call`, carried in the request's extensions.
 #[derive(Clone)]
-pub(crate) struct Arrival(Arc<Mutex<Option<Places>>>);
+pub(crate) struct Arrival(Arc<Mutex<Option<Stamp>>>);
 
 impl Arrival {
-    /// The places, once.
-    pub fn take(&self) -> Option<Places> {
+    /// The stamp, once.
+    pub fn take(&self) -> Option<Stamp> {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
@@ -44,10 +52,10 @@ impl Arrival {
 pub(crate) fn stamp(arrivals: &dyn Arrivals, message: &mut ClientJsonRpcMessage) {
     if let JsonRpcMessage::Request(request) = message
         && let ClientRequest::CallToolRequest(call) = &mut request.request
-        && let Some(places) = arrivals.arrive(&call.params.name)
+        && let Some(stamp) = arrivals.arrive(&call.params.name)
     {
         call.extensions
-            .insert(Arrival(Arc::new(Mutex::new(Some(places)))));
+            .insert(Arrival(Arc::new(Mutex::new(Some(stamp)))));
     }
 }
 

@@ -36,7 +36,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use self::messages::{Ending, SafeStopReport, StopOutcome, Why};
-use self::queue::{QueueFull, Ticket};
+use self::queue::{QueueFull, Tickets};
 use crate::context::{CancelReason, Context};
 use crate::policy::{DEFAULT_GRACE, Policy, Resource};
 use crate::toolbox::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResult};
@@ -54,7 +54,7 @@ pub(crate) struct Call<'a, S> {
     pub grace: Option<Duration>,
     pub concurrency: Option<&'a Arc<Semaphore>>,
     /// The places the call took in its resources' queues when it arrived (`None`: take them now).
-    pub arrival: Option<Result<Vec<Ticket>, QueueFull>>,
+    pub arrival: Option<Result<Tickets, QueueFull>>,
     /// The client's cancellation of this request (rmcp's), also cancelled when it disconnects.
     pub client: CancellationToken,
     pub peer: Option<rmcp::Peer<RoleServer>>,
@@ -73,7 +73,7 @@ pub(crate) enum Outcome {
 
 /// A call's resources and concurrency permit while it has them.
 struct Admitted {
-    _tickets: Vec<Ticket>,
+    _tickets: Tickets,
     _permit: Option<OwnedSemaphorePermit>,
 }
 
@@ -216,11 +216,11 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         // What the call waits for: an index into `tickets`, or `tickets.len()` for the permit.
         let waiting = AtomicUsize::new(0);
         let admit = async {
-            for (i, t) in tickets.iter().enumerate() {
+            for (i, t) in tickets.as_slice().iter().enumerate() {
                 waiting.store(i, Ordering::Relaxed);
                 t.turn().await;
             }
-            waiting.store(tickets.len(), Ordering::Relaxed);
+            waiting.store(tickets.as_slice().len(), Ordering::Relaxed);
             match concurrency {
                 Some(s) => Arc::clone(s).acquire_owned().await.ok(),
                 None => None,
@@ -231,12 +231,12 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             permit = admit => permit,
             () = client.cancelled() => {
                 let i = waiting.load(Ordering::Relaxed);
-                let text = messages::did_not_start(tool, Why::Client, tickets.get(i).map(|t| &**t.resource()));
+                let text = messages::did_not_start(tool, Why::Client, tickets.as_slice().get(i).map(|t| &**t.resource()));
                 return ("cancelled", Outcome::Error { text, retryable: false });
             }
             () = &mut sleep => {
                 let i = waiting.load(Ordering::Relaxed);
-                let text = messages::did_not_start(tool, why_deadline, tickets.get(i).map(|t| &**t.resource()));
+                let text = messages::did_not_start(tool, why_deadline, tickets.as_slice().get(i).map(|t| &**t.resource()));
                 if !last {
                     tracing::warn!(attempt, "timed out waiting; retrying");
                     continue;
@@ -250,7 +250,16 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         });
 
         // 2. The body, until it returns or is told to stop.
-        let context = Context::new(Arc::clone(tool), trace_id, peer, progress_token, deadline);
+        // The body's own token, cancelled by the runtime only: the body learns of a client's
+        // cancel when the runtime acts on it, so the two agree on how the call ended.
+        let context = Context::new(
+            Arc::clone(tool),
+            trace_id,
+            peer,
+            progress_token,
+            CancellationToken::new(),
+            deadline,
+        );
         let body = handler(Arc::clone(state), Args::new(args, context.clone()));
         let blocking = matches!(body, Body::Blocking(_));
         let mut flight = InFlight {

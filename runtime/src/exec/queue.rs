@@ -112,6 +112,29 @@ impl Drop for Ticket {
     }
 }
 
+/// A call's places in the queues of the resources it uses: usually one, without allocating.
+#[derive(Debug, Default)]
+pub enum Tickets {
+    /// The tool uses no resource.
+    #[default]
+    None,
+    /// One resource.
+    One(Ticket),
+    /// Several, in name order.
+    Many(Vec<Ticket>),
+}
+
+impl Tickets {
+    /// The tickets, in the order the call waits for them.
+    pub fn as_slice(&self) -> &[Ticket] {
+        match self {
+            Tickets::None => &[],
+            Tickets::One(t) => std::slice::from_ref(t),
+            Tickets::Many(v) => v,
+        }
+    }
+}
+
 /// A full queue: the call was not admitted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueueFull {
@@ -125,36 +148,42 @@ pub struct QueueFull {
 /// several resources always queue for them in the same order), or in none if one is full.
 /// `arrival` is held while a call needing several resources takes its places, so two such calls
 /// are in the same order in every queue they share (no two can wait for each other).
-pub fn enqueue(
-    queues: &[Arc<ResourceQueue>],
-    arrival: &Mutex<()>,
-) -> Result<Vec<Ticket>, QueueFull> {
-    let _together = (queues.len() > 1).then(|| arrival.lock().unwrap_or_else(|p| p.into_inner()));
+pub fn enqueue(queues: &[Arc<ResourceQueue>], arrival: &Mutex<()>) -> Result<Tickets, QueueFull> {
+    match queues {
+        [] => return Ok(Tickets::None),
+        [one] => return place(one).map(Tickets::One),
+        _ => {}
+    }
+    let _together = arrival.lock().unwrap_or_else(|p| p.into_inner());
     let mut tickets = Vec::with_capacity(queues.len());
     for queue in queues {
-        let mut state = queue.lock();
-        // The first entry is the call using the resource; the others wait.
-        let waiting = state.entries.len().saturating_sub(1);
-        if waiting >= queue.max_waiting && !state.entries.is_empty() {
-            // `tickets` taken so far leave their queues when dropped.
-            return Err(QueueFull {
-                resource: Arc::clone(&queue.name),
-                waiting,
-            });
-        }
-        let number = state.next;
-        state.next += 1;
-        state.entries.push_back(Place {
-            number,
-            waker: None,
-        });
-        drop(state);
-        tickets.push(Ticket {
-            queue: Arc::clone(queue),
-            number,
+        // Places taken so far leave their queues when `tickets` is dropped.
+        tickets.push(place(queue)?);
+    }
+    Ok(Tickets::Many(tickets))
+}
+
+/// A place at the back of one queue, unless it is full.
+fn place(queue: &Arc<ResourceQueue>) -> Result<Ticket, QueueFull> {
+    let mut state = queue.lock();
+    // The first entry is the call using the resource; the others wait.
+    let waiting = state.entries.len().saturating_sub(1);
+    if waiting >= queue.max_waiting && !state.entries.is_empty() {
+        return Err(QueueFull {
+            resource: Arc::clone(&queue.name),
+            waiting,
         });
     }
-    Ok(tickets)
+    let number = state.next;
+    state.next += 1;
+    state.entries.push_back(Place {
+        number,
+        waker: None,
+    });
+    Ok(Ticket {
+        queue: Arc::clone(queue),
+        number,
+    })
 }
 
 #[cfg(test)]
@@ -182,7 +211,10 @@ mod tests {
         let arm = queue("arm", 16);
         let lock = Mutex::new(());
         let tickets: Vec<Ticket> = (0..5)
-            .map(|_| enqueue(&[Arc::clone(&arm)], &lock).unwrap().remove(0))
+            .map(|_| match enqueue(&[Arc::clone(&arm)], &lock).unwrap() {
+                Tickets::One(t) => t,
+                other => panic!("{other:?}"),
+            })
             .collect();
         // Asked from the back: only the first is ready.
         for t in tickets.iter().rev() {
@@ -236,7 +268,7 @@ mod tests {
         let first = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
         let second = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
         let waiter = tokio::spawn(async move {
-            second[0].turn().await;
+            second.as_slice()[0].turn().await;
             second
         });
         tokio::task::yield_now().await;
@@ -246,6 +278,6 @@ mod tests {
             .await
             .expect("woken")
             .unwrap();
-        assert!(ready(&second[0]));
+        assert!(ready(&second.as_slice()[0]));
     }
 }

@@ -118,9 +118,13 @@ fn arm() -> RobotArm {
     })
 }
 
-/// toolwright's robot tools: 4, or 40 with the generated ones.
+/// toolwright's robot tools: 4, or 40 with the generated ones, with the example's declared
+/// default deadline (`#[toolbox(timeout = "30s")]`, which the motion tools use).
 pub fn toolwright(tools: usize) -> Toolbox<RobotArm> {
-    let toolbox = Toolbox::from_tools(arm(), robot4_defs());
+    let mut toolbox = Toolbox::from_tools(arm(), robot4_defs());
+    if let Some(ms) = RobotArm::defaults().timeout_ms {
+        toolbox = toolbox.with_default_timeout(std::time::Duration::from_millis(ms));
+    }
     match tools {
         4 => toolbox,
         40 => toolbox.with_tools(toolwright_jog_defs()),
