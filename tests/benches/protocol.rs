@@ -209,9 +209,7 @@ fn scenarios() -> Vec<Scenario> {
         }));
     }
     v.push(Scenario::new("call_sync", "blocking_pool", || {
-        toolwright_call_routine(sync_tools(), || {
-            CallToolRequestParams::new("read_joints")
-        })
+        toolwright_call_routine(sync_tools(), || CallToolRequestParams::new("read_joints"))
     }));
     v.push(Scenario::new("call_sync", "inline", || {
         toolwright_call_routine(sync_tools(), || {
