@@ -574,7 +574,8 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        group = "arm"
+        group = "arm",
+        scopes = ["arm:move"]
     )]
     async fn move_arm_to_pose(
         &self,
@@ -605,7 +606,8 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        group = "arm"
+        group = "arm",
+        scopes = ["arm:move"]
     )]
     async fn grasp_object_force_control(
         &self,
@@ -712,7 +714,8 @@ impl RobotArm {
         group = "arm",
         // The simulation answers from memory; a tool calling a real driver would block, and
         // should leave `blocking` out so it runs on tokio's blocking pool.
-        blocking = false
+        blocking = false,
+        scopes = ["arm:move"]
     )]
     fn release_object(&self) -> Result<ReleaseResult, ToolError> {
         let mut sim = self.sim();
@@ -742,7 +745,8 @@ impl RobotArm {
         open_world = false,
         timeout = "3s",
         group = "arm",
-        blocking = false
+        blocking = false,
+        scopes = ["arm:move"]
     )]
     fn stop_arm(&self) -> StopResult {
         let mut sim = self.sim();
@@ -767,7 +771,8 @@ impl RobotArm {
         open_world = false,
         timeout = "3s",
         group = "sensors",
-        blocking = false
+        blocking = false,
+        scopes = ["arm:read"]
     )]
     fn read_ft_sensor(
         &self,
@@ -820,7 +825,8 @@ impl RobotArm {
         destructive = false,
         open_world = false,
         resource = "arm",
-        group = "arm"
+        group = "arm",
+        scopes = ["arm:move"]
     )]
     async fn plan_trajectory(
         &self,
@@ -894,7 +900,8 @@ impl RobotArm {
         open_world = false,
         timeout = "3s",
         group = "sensors",
-        blocking = false
+        blocking = false,
+        scopes = ["arm:read"]
     )]
     fn get_arm_state(&self) -> ArmState {
         let sim = self.sim();

@@ -123,6 +123,10 @@ pub struct ToolAttr {
     /// `blocking = false`: a sync body that never blocks runs on the async runtime instead of
     /// tokio's blocking pool (sync fns only)
     pub blocking: Option<SpannedValue<bool>>,
+    /// `scopes = ["arm:move"]`: OAuth scopes an access token needs to call the tool over HTTP
+    pub scopes: Option<PreservedStrExpr>,
+    /// `rate_limit = "10/min"`: calls one client may make to this tool (`/s`, `/min`, `/h`, `/day`)
+    pub rate_limit: Option<SpannedValue<String>>,
     // Compile-time check settings (see `Allow`).
     /// `allow(many_params, deep_nesting, long_name)`: checks turned off for this tool
     pub allow: Option<Allow>,
@@ -142,6 +146,8 @@ pub struct ToolboxAttr {
     pub max_concurrency: Option<SpannedValue<usize>>,
     /// `grace = "2s"`: the grace period of tools that declare none
     pub grace: Option<SpannedValue<String>>,
+    /// `client_rate_limit = "120/min"`: calls one client may make to all tools together
+    pub client_rate_limit: Option<SpannedValue<String>>,
     /// `resource(name = "arm", safe_stop = halt, max_waiting = 8)`, once per resource
     #[darling(multiple, rename = "resource")]
     pub resources: Vec<ResourceAttr>,

@@ -86,3 +86,87 @@ pub fn resources(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<String> {
 pub fn resources_tokens(resources: &[String]) -> TokenStream {
     quote!(&[#(#resources),*])
 }
+
+/// Parses "10/min", "5/s", "100/h", "1000/day" into (calls, period in milliseconds).
+pub fn parse_rate(text: &str) -> Option<(u32, u64)> {
+    let (calls, per) = text.trim().split_once('/')?;
+    let calls: u32 = calls.trim().parse().ok().filter(|&n| n > 0)?;
+    let per_ms = match per.trim() {
+        "s" | "sec" | "second" => 1_000,
+        "min" | "minute" => 60_000,
+        "h" | "hour" => 3_600_000,
+        "day" | "d" => 86_400_000,
+        _ => return None,
+    };
+    Some((calls, per_ms))
+}
+
+/// `rate_limit = "10/min"` → (calls, period in ms), or an error on the value.
+pub fn rate(cx: &Ctxt, key: &str, value: &Option<SpannedValue<String>>) -> Option<(u32, u64)> {
+    let v = value.as_ref()?;
+    let parsed = parse_rate(v);
+    if parsed.is_none() {
+        cx.error_at(
+            v.span(),
+            format!(
+                "invalid `{key}` `{}`: write a positive number of calls per period, e.g. \"10/min\", \"5/s\", \"100/h\" or \"1000/day\"",
+                &**v
+            ),
+        );
+    }
+    parsed
+}
+
+/// `Some(::toolwright::__private::Rate { .. })` or `None`.
+pub fn rate_tokens(rate: Option<(u32, u64)>) -> TokenStream {
+    match rate {
+        Some((calls, per_ms)) => quote!(::core::option::Option::Some(
+            ::toolwright::__private::Rate { calls: #calls, per_ms: #per_ms }
+        )),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `scopes = ["arm:move", "arm:read"]`: OAuth scope tokens (RFC 6749 §3.3: printable ASCII but
+/// space, `"` and `\\`), each once.
+pub fn scopes(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<String> {
+    let Some(expr) = value.as_ref().map(|v| &v.0) else {
+        return Vec::new();
+    };
+    let Expr::Array(array) = expr else {
+        cx.error_spanned_by(
+            expr,
+            "scopes are a list of strings: `scopes = [\"arm:move\"]`",
+        );
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for e in &array.elems {
+        match e {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) => {
+                let v = s.value();
+                let valid = !v.is_empty()
+                    && v.bytes().all(|b| {
+                        b == 0x21 || (0x23..=0x5b).contains(&b) || (0x5d..=0x7e).contains(&b)
+                    });
+                if !valid {
+                    cx.error_spanned_by(
+                        s,
+                        format!("`{v}` is not an OAuth scope: a scope is printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3), e.g. \"arm:move\""),
+                    );
+                } else if out.contains(&v) {
+                    cx.error_spanned_by(s, format!("scope `{v}` is listed twice"));
+                } else {
+                    out.push(v);
+                }
+            }
+            other => cx.error_spanned_by(
+                other,
+                "a scope is a string literal: `scopes = [\"arm:move\"]`",
+            ),
+        }
+    }
+    out
+}

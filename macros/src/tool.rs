@@ -57,6 +57,8 @@ pub struct ToolModel {
     max_output_bytes: Option<usize>,
     group: Option<String>,
     grace_ms: Option<u64>,
+    scopes: Vec<String>,
+    rate_limit: Option<(u32, u64)>,
     /// A sync fn run on tokio's blocking pool (every sync fn but those declared
     /// `blocking = false`).
     blocking: bool,
@@ -189,6 +191,8 @@ impl ToolModel {
         }
         let group = attr.group.as_ref().map(|g| (**g).clone());
         let grace_ms = policy::grace_ms(cx, &attr.grace);
+        let scopes = policy::scopes(cx, &attr.scopes);
+        let rate_limit = policy::rate(cx, "rate_limit", &attr.rate_limit);
         if let Some(b) = &attr.blocking
             && sig.asyncness.is_some()
         {
@@ -274,6 +278,8 @@ impl ToolModel {
             max_output_bytes: attr.max_output_bytes.as_ref().map(|m| **m),
             group,
             grace_ms,
+            scopes,
+            rate_limit,
             blocking,
             params,
             flatten,
@@ -367,6 +373,8 @@ impl ToolModel {
         let max_output_bytes = opt(self.max_output_bytes.map(|m| quote!(#m)));
         let group = opt(self.group.as_ref().map(|g| quote!(#g)));
         let grace_ms = opt(self.grace_ms.map(|g| quote!(#g)));
+        let scopes = &self.scopes;
+        let rate_limit = policy::rate_tokens(self.rate_limit);
         let params = if self.flatten {
             let info = param::type_info_tokens(&tys[0]);
             quote!(#p::Params::Flatten(#info))
@@ -453,6 +461,8 @@ impl ToolModel {
                         max_output_bytes: #max_output_bytes,
                         group: #group,
                         grace_ms: #grace_ms,
+                        scopes: &[#(#scopes),*],
+                        rate_limit: #rate_limit,
                         ..::core::default::Default::default()
                     },
                     params: #params,

@@ -24,6 +24,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     let default_timeout = policy::timeout_ms(&cx, &toolbox_attr.timeout);
     let default_grace = policy::grace_ms(&cx, &toolbox_attr.grace);
+    let client_rate_limit = policy::rate(&cx, "client_rate_limit", &toolbox_attr.client_rate_limit);
     if let Some(m) = &toolbox_attr.max_concurrency
         && **m == 0
     {
@@ -150,6 +151,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             Some(m) => quote!(::core::option::Option::Some(#m)),
             None => quote!(::core::option::Option::None),
         };
+        let client_rate_limit = policy::rate_tokens(client_rate_limit);
         let default_grace = match default_grace {
             Some(g) => quote!(::core::option::Option::Some(#g)),
             None => quote!(::core::option::Option::None),
@@ -173,6 +175,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                         timeout_ms: #default_timeout,
                         max_concurrency: #max_concurrency,
                         grace_ms: #default_grace,
+                        client_rate_limit: #client_rate_limit,
                         ..::core::default::Default::default()
                     }
                 }

@@ -12,6 +12,7 @@
 //! |---|---|---|
 //! | `serve` (default) | MCP over stdio; with a terminal on stdin, a short banner on stderr first | 0 when the client disconnects |
 //! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped |
+//! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
@@ -22,9 +23,11 @@ use std::io::{IsTerminal as _, Write as _};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
+use crate::Rate;
 use crate::export::{self, Format};
+use crate::http::HttpOptions;
 use crate::toolbox::Toolbox;
 
 #[derive(Debug, Parser)]
@@ -37,17 +40,115 @@ struct Cli {
     command: Option<Command>,
 }
 
+#[derive(Debug, Default, Args)]
+struct ServeArgs {
+    /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio. A
+    /// non-loopback address needs authentication (or --insecure-no-auth).
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+    /// Serve only these tool groups (comma-separated), plus tools without a group.
+    #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
+    groups: Vec<String>,
+    /// Require `Authorization: Bearer <token>`, the token read from this environment variable
+    /// (never given on the command line).
+    #[arg(long, value_name = "VAR", requires = "http")]
+    bearer_token_env: Option<String>,
+    /// Require OAuth 2.1 access tokens (JWTs) from this authorization server (its issuer URL).
+    #[arg(long, value_name = "URL", requires_all = ["http", "oauth_resource"], conflicts_with = "bearer_token_env")]
+    oauth_issuer: Option<String>,
+    /// This server's canonical resource URI, the audience of the tokens it accepts (e.g.
+    /// https://arm.lab.example/mcp).
+    #[arg(long, value_name = "URL", requires = "oauth_issuer")]
+    oauth_resource: Option<String>,
+    /// The issuer's key set (default: the jwks_uri of its metadata).
+    #[arg(long, value_name = "URL", requires = "oauth_issuer")]
+    oauth_jwks_uri: Option<String>,
+    /// Serve without authentication on a non-loopback address: anyone who can reach the port
+    /// can call every tool.
+    #[arg(long, requires = "http", conflicts_with_all = ["bearer_token_env", "oauth_issuer"])]
+    insecure_no_auth: bool,
+    /// Accept requests with this Host header (repeat for each name clients use); required when
+    /// binding 0.0.0.0.
+    #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+    allowed_hosts: Vec<String>,
+    /// Accept browser requests from this Origin (e.g. https://console.lab.example:443).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    allowed_origins: Vec<String>,
+    /// The largest request body (default: the argument limit plus 64 KiB).
+    #[arg(long, value_name = "BYTES", requires = "http")]
+    max_body_bytes: Option<usize>,
+    /// The most connections open at once (default 256).
+    #[arg(long, value_name = "N", requires = "http")]
+    max_connections: Option<usize>,
+    /// The most MCP sessions open at once (default 256).
+    #[arg(long, value_name = "N", requires = "http")]
+    max_sessions: Option<usize>,
+    /// Seconds a client has to send a request's headers (default 10).
+    #[arg(long, value_name = "SECONDS", requires = "http")]
+    header_timeout: Option<u64>,
+    /// Seconds a client has to send a request's body (default 30).
+    #[arg(long, value_name = "SECONDS", requires = "http")]
+    body_timeout: Option<u64>,
+    /// Calls one client may make to all tools together, e.g. 120/min (`/s`, `/min`, `/h`,
+    /// `/day`); on stdio the one client is the connection.
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    client_rate_limit: Option<Rate>,
+}
+
+fn parse_rate(s: &str) -> Result<Rate, String> {
+    Rate::parse(s).ok_or_else(|| {
+        format!("`{s}` is not a rate: write calls per period, e.g. 120/min, 5/s, 1000/day")
+    })
+}
+
+impl ServeArgs {
+    /// The HTTP options these flags describe (the token read from its variable).
+    fn http_options(&self, addr: SocketAddr) -> Result<HttpOptions, String> {
+        let mut options = HttpOptions::new(addr);
+        if let Some(var) = &self.bearer_token_env {
+            let token = std::env::var(var).map_err(|_| {
+                format!("--bearer-token-env {var}: the environment variable {var} is not set")
+            })?;
+            options = options.bearer_token(token);
+        }
+        if let Some(issuer) = &self.oauth_issuer {
+            let resource = self.oauth_resource.clone().unwrap_or_default();
+            let mut config = crate::http::OAuthConfig::new(issuer.clone(), resource);
+            config.jwks_uri = self.oauth_jwks_uri.clone();
+            options = options.oauth(config);
+        }
+        if self.insecure_no_auth {
+            options = options.insecure_no_auth();
+        }
+        for host in &self.allowed_hosts {
+            options = options.allow_host(host.clone());
+        }
+        for origin in &self.allowed_origins {
+            options = options.allow_origin(origin.clone());
+        }
+        if let Some(bytes) = self.max_body_bytes {
+            options = options.max_body_bytes(bytes);
+        }
+        if let Some(n) = self.max_connections {
+            options = options.max_connections(n);
+        }
+        if let Some(n) = self.max_sessions {
+            options = options.max_sessions(n, std::time::Duration::from_secs(10));
+        }
+        if self.header_timeout.is_some() || self.body_timeout.is_some() {
+            options = options.read_timeouts(
+                std::time::Duration::from_secs(self.header_timeout.unwrap_or(10)),
+                std::time::Duration::from_secs(self.body_timeout.unwrap_or(30)),
+            );
+        }
+        Ok(options)
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the tools over MCP: stdio (default) or streamable HTTP.
-    Serve {
-        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio.
-        #[arg(long, value_name = "ADDR")]
-        http: Option<SocketAddr>,
-        /// Serve only these tool groups (comma-separated), plus tools without a group.
-        #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
-        groups: Vec<String>,
-    },
+    Serve(Box<ServeArgs>),
     /// Print the tool definitions exactly as the model will see them.
     Tools {
         /// mcp, markdown, openai, anthropic or gemini.
@@ -96,11 +197,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 return if e.use_stderr() { 2 } else { 0 };
             }
         };
-        match cli.command.unwrap_or(Command::Serve {
-            http: None,
-            groups: Vec::new(),
-        }) {
-            Command::Serve { http, groups } => self.cli_serve(http, groups).await,
+        match cli
+            .command
+            .unwrap_or_else(|| Command::Serve(Box::default()))
+        {
+            Command::Serve(args) => self.cli_serve(*args).await,
             Command::Tools { format } => match Format::from_name(&format) {
                 Some(format) => {
                     print!("{}", export::render(&self.listed_tools(), format));
@@ -143,8 +244,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
     }
 
-    async fn cli_serve(self, http: Option<SocketAddr>, groups: Vec<String>) -> i32 {
-        let toolbox = if groups.is_empty() {
+    async fn cli_serve(self, args: ServeArgs) -> i32 {
+        let groups = &args.groups;
+        let mut toolbox = if groups.is_empty() {
             self
         } else {
             let known = self.groups();
@@ -159,10 +261,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 );
                 return 2;
             }
-            self.only_groups(&groups)
+            self.only_groups(groups)
         };
-        if let Some(addr) = http {
-            match toolbox.serve_http(addr).await {
+        if let Some(rate) = args.client_rate_limit {
+            toolbox = toolbox.with_client_rate_limit(rate);
+        }
+        if let Some(addr) = args.http {
+            let options = match args.http_options(addr) {
+                Ok(options) => options,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return 1;
+                }
+            };
+            match toolbox.serve_http_with(options).await {
                 Ok(server) => {
                     eprintln!("serving MCP over streamable HTTP at {}", server.url());
                     match server.wait().await {

@@ -21,6 +21,7 @@ pub mod __private;
 
 pub use context::{CancelReason, Context};
 pub use error::ToolError;
+pub use exec::rate::Rate;
 pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox, ToolboxDefaults};
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
 

@@ -21,6 +21,7 @@ pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
 pub use crate::error::ToolError;
+pub use crate::exec::rate::Rate;
 pub use crate::schema::{
     Bound, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant, VariantShape,
 };

@@ -25,6 +25,7 @@ use crate::context::{Context, new_trace_id};
 use crate::error::ToolError;
 use crate::exec::arrival::{Arrival, Arrivals, Ordered, Stamp};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
+use crate::exec::rate::{Limiter, Rate};
 use crate::exec::{self, Outcome};
 use crate::output::OutputMode;
 use crate::policy::{self, Policy, Resource};
@@ -60,6 +61,10 @@ pub struct ToolMeta {
     pub group: Option<&'static str>,
     /// `grace = "1s"`, in milliseconds: how long the body has to return once told to stop.
     pub grace_ms: Option<u64>,
+    /// `scopes = ["arm:move"]`: OAuth scopes an access token needs to call the tool over HTTP.
+    pub scopes: &'static [&'static str],
+    /// `rate_limit = "10/min"`: calls one client may make to this tool.
+    pub rate_limit: Option<Rate>,
 }
 
 impl ToolMeta {
@@ -342,6 +347,8 @@ pub struct ToolboxDefaults {
     pub max_concurrency: Option<usize>,
     /// The grace period of tools that declare none, in milliseconds.
     pub grace_ms: Option<u64>,
+    /// Calls one client may make to all tools together.
+    pub client_rate_limit: Option<Rate>,
 }
 
 /// Why a toolbox could not be built.
@@ -364,6 +371,8 @@ impl fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 struct Entry<S> {
+    /// Its index in the toolbox's entries.
+    index: usize,
     name: Arc<str>,
     tool: Tool,
     validator: Validator,
@@ -381,6 +390,7 @@ struct Config {
     coercion: Coercion,
     default_timeout: Option<Duration>,
     default_grace: Option<Duration>,
+    client_rate_limit: Option<Rate>,
     concurrency: Option<Arc<Semaphore>>,
     max_argument_bytes: usize,
 }
@@ -395,6 +405,8 @@ struct Inner<S> {
     resources: HashMap<Arc<str>, Arc<Resource<S>>>,
     /// Held while a call needing several resources takes its places in their queues.
     arrival: std::sync::Mutex<()>,
+    /// What each client has used of its rate limits.
+    limiter: Limiter,
     /// Groups whose tools are neither listed nor callable.
     disabled_groups: std::sync::RwLock<std::collections::HashSet<String>>,
     /// The tools as listed now (enabled groups, plus `describe_tool` when on).
@@ -491,7 +503,16 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     if let Some(annotations) = def.meta.annotations() {
         tool = tool.with_annotations(annotations);
     }
+    if !def.meta.scopes.is_empty() {
+        let mut meta = MetaObject::new();
+        meta.0.insert(
+            SCOPES_META.to_owned(),
+            Value::from(def.meta.scopes.to_vec()),
+        );
+        tool = tool.with_meta(meta);
+    }
     Ok(Entry {
+        index: 0,
         name: Arc::from(name),
         tool,
         validator,
@@ -521,6 +542,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
         if let Some(ms) = defaults.grace_ms {
             toolbox = toolbox.with_default_grace(Duration::from_millis(ms));
+        }
+        if let Some(rate) = defaults.client_rate_limit {
+            toolbox = toolbox.with_client_rate_limit(rate);
         }
         if let Some(n) = defaults.max_concurrency {
             toolbox = toolbox.with_max_concurrency(n);
@@ -560,11 +584,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 coercion: Coercion::Lax,
                 default_timeout: None,
                 default_grace: None,
+                client_rate_limit: None,
                 concurrency: None,
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),
+            limiter: Limiter::default(),
             disabled_groups: Default::default(),
             listed: Default::default(),
             peers: Default::default(),
@@ -654,6 +680,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// The argument limit ([`Toolbox::with_max_argument_bytes`]).
+    pub(crate) fn max_argument_bytes(&self) -> usize {
+        self.inner.config.max_argument_bytes
+    }
+
     /// The deadline of tools that declare no `timeout`: the toolbox's `#[toolbox(timeout = ..)]`
     /// or [`Toolbox::with_default_timeout`] (`None`: no deadline).
     pub fn default_timeout(&self) -> Option<Duration> {
@@ -672,6 +703,17 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     #[must_use]
     pub fn with_default_grace(mut self, grace: Duration) -> Self {
         self.inner_mut().config.default_grace = Some(grace);
+        self
+    }
+
+    /// Limits the calls one client may make to all tools together (`describe_tool` excepted);
+    /// past it a call is refused at once with a retryable `isError` saying how long to wait.
+    /// A tool's own `#[tool(rate_limit = "..")]` applies as well. Over HTTP a client is the
+    /// authenticated principal (else the session, else the peer address); over stdio, the
+    /// connection.
+    #[must_use]
+    pub fn with_client_rate_limit(mut self, rate: Rate) -> Self {
+        self.inner_mut().config.client_rate_limit = Some(rate);
         self
     }
 
@@ -972,6 +1014,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                         ));
                         continue;
                     }
+                    entry.index = self.entries.len();
                     self.index
                         .insert(Arc::clone(&entry.name), self.entries.len());
                     self.tools.push(entry.tool.clone());
@@ -1075,7 +1118,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         this: &Arc<Self>,
         entry: &Entry<S>,
         arguments: Option<JsonObject>,
-        site: CallSite,
+        mut site: CallSite,
         trace_id: String,
     ) -> (&'static str, CallToolResult) {
         let name = &*entry.name;
@@ -1117,6 +1160,34 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ),
             };
         }
+        let limited = (entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some())
+            .then(|| {
+                let client = site
+                    .client
+                    .take()
+                    .unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
+                this.limiter.check(
+                    &client,
+                    entry.index,
+                    entry.meta.rate_limit,
+                    this.config.client_rate_limit,
+                    std::time::Instant::now(),
+                )
+            });
+        if let Some(Err(limited)) = limited {
+            tracing::debug!(?limited, "rate limited");
+            let text = exec::rate::limited_message(name, &limited);
+            let mut meta = MetaObject::new();
+            meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
+            meta.0.insert(
+                RETRY_AFTER_META.to_owned(),
+                Value::from(limited.wait.as_millis() as u64),
+            );
+            return (
+                "rate_limited",
+                CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(meta)),
+            );
+        }
         let call = exec::Call {
             tool: &entry.name,
             state: &this.state,
@@ -1148,8 +1219,17 @@ impl<S: Send + Sync + 'static> Inner<S> {
 }
 
 /// The `_meta` key of an error result that may succeed if the call is made again unchanged
-/// (a full queue, a retryable tool error).
+/// (a full queue, a rate limit, a retryable tool error).
 pub const RETRYABLE_META: &str = "io.toolwright/retryable";
+
+/// The `_meta` key of a refusal that says how long to wait, in milliseconds (a rate limit).
+pub const RETRY_AFTER_META: &str = "io.toolwright/retryAfterMs";
+
+/// The `_meta` key, on a tool definition, of the OAuth scopes calling it over HTTP needs.
+pub const SCOPES_META: &str = "io.toolwright/scopes";
+
+/// The client of calls that come with no identity (stdio, in-process).
+const LOCAL_CLIENT: &str = "local";
 
 /// The result of a successful call, cut to the tool's output budget if it declares one.
 fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
@@ -1260,6 +1340,7 @@ fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         ..ToolMeta::default()
     };
     Entry {
+        index: usize::MAX,
         name: Arc::from(DESCRIBE_TOOL),
         tool,
         validator,
@@ -1288,6 +1369,8 @@ struct CallSite {
     arrival: Option<exec::arrival::Places>,
     /// The tool's index, found when the transport read the call.
     stamped_tool: Option<usize>,
+    /// Who is calling, for rate limits (`None`: the local client).
+    client: Option<Arc<str>>,
 }
 
 impl CallSite {
@@ -1317,6 +1400,7 @@ impl CallSite {
             trace_id,
             arrival,
             stamped_tool,
+            client: client_of(context),
         }
     }
 }
@@ -1327,6 +1411,32 @@ pub const MAX_LISTED_PROBLEMS: usize = 20;
 
 /// The longest line, in bytes, one problem takes in a refusal (a 10 MB key is not echoed).
 pub const MAX_PROBLEM_BYTES: usize = 400;
+
+/// Who is calling: over HTTP, the authenticated principal, else the session, else the peer's
+/// address; `None` for the local client (stdio).
+#[cfg(feature = "http")]
+fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
+        return Some(Arc::clone(&who.0));
+    }
+    if let Some(session) = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+    {
+        return Some(Arc::from(format!("session {session}")));
+    }
+    parts
+        .extensions
+        .get::<crate::http::PeerAddr>()
+        .map(|p| Arc::from(format!("address {}", p.0.ip())))
+}
+
+#[cfg(not(feature = "http"))]
+fn client_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
+    None
+}
 
 /// The `isError` result for refused arguments: the first [`MAX_LISTED_PROBLEMS`] problems, each
 /// within [`MAX_PROBLEM_BYTES`], the count of the others, then what to do.

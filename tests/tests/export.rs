@@ -663,6 +663,27 @@ fn robot_cases() -> Vec<(
 )> {
     vec![
         (
+            "a scope added",
+            |t| {
+                tool_mut(t, "get_arm_state")["_meta"]["io.toolwright/scopes"] =
+                    json!(["arm:read", "arm:admin"]);
+            },
+            Breaking,
+            "get_arm_state",
+            "",
+            "now needs scope `arm:admin`: tokens without it are refused",
+        ),
+        (
+            "a scope dropped",
+            |t| {
+                tool_mut(t, "get_arm_state")["_meta"]["io.toolwright/scopes"] = json!([]);
+            },
+            Compatible,
+            "get_arm_state",
+            "",
+            "no longer needs scope `arm:read`",
+        ),
+        (
             "new tool",
             |t| {
                 let mut wave = tool_mut(t, "stop_arm").clone();

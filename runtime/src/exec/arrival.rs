@@ -4,8 +4,8 @@
 //! request as an rmcp extension ([`Arrival`]) and are picked up by the call.
 //!
 //! Every transport a toolbox serves itself is wrapped: [`Toolbox::serve`](crate::Toolbox::serve)
-//! (stdio, pipes, any rmcp transport) in [`Ordered`], streamable HTTP sessions in
-//! [`OrderedSessions`]. A call that arrives another way (in-process, through
+//! (stdio, pipes, any rmcp transport) in [`Ordered`], and so are streamable HTTP sessions
+//! (`http/sessions.rs`). A call that arrives another way (in-process, through
 //! `into_tool_router`, or served by rmcp's `ServiceExt::serve` called directly) takes its
 //! places when it starts.
 
@@ -93,132 +93,5 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for Ordered<T> {
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
         self.inner.close()
-    }
-}
-
-#[cfg(feature = "http")]
-pub(crate) use self::http::OrderedSessions;
-
-#[cfg(feature = "http")]
-mod http {
-    use std::sync::Arc;
-
-    use futures::Stream;
-    use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
-    use rmcp::transport::streamable_http_server::session::{
-        RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
-    };
-
-    use super::{Arrivals, Ordered};
-
-    /// A streamable-HTTP session manager whose sessions stamp each `tools/call` with its places
-    /// in the queues as it is routed into the session.
-    pub(crate) struct OrderedSessions<M> {
-        inner: M,
-        arrivals: Arc<dyn Arrivals>,
-    }
-
-    impl<M> OrderedSessions<M> {
-        pub fn new(inner: M, arrivals: Arc<dyn Arrivals>) -> Self {
-            Self { inner, arrivals }
-        }
-    }
-
-    impl<M: SessionManager> SessionManager for OrderedSessions<M> {
-        type Error = M::Error;
-        type Transport = Ordered<M::Transport>;
-
-        async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-            let (id, transport) = self.inner.create_session().await?;
-            Ok((id, Ordered::new(transport, Arc::clone(&self.arrivals))))
-        }
-
-        fn initialize_session(
-            &self,
-            id: &SessionId,
-            message: ClientJsonRpcMessage,
-        ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
-            self.inner.initialize_session(id, message)
-        }
-
-        fn has_session(
-            &self,
-            id: &SessionId,
-        ) -> impl Future<Output = Result<bool, Self::Error>> + Send {
-            self.inner.has_session(id)
-        }
-
-        fn close_session(
-            &self,
-            id: &SessionId,
-        ) -> impl Future<Output = Result<(), Self::Error>> + Send {
-            self.inner.close_session(id)
-        }
-
-        fn create_stream(
-            &self,
-            id: &SessionId,
-            message: ClientJsonRpcMessage,
-        ) -> impl Future<
-            Output = Result<
-                impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
-                Self::Error,
-            >,
-        > + Send {
-            // The transport stamps the request when the session reads it; nothing to do here.
-            self.inner.create_stream(id, message)
-        }
-
-        fn accept_message(
-            &self,
-            id: &SessionId,
-            message: ClientJsonRpcMessage,
-        ) -> impl Future<Output = Result<(), Self::Error>> + Send {
-            self.inner.accept_message(id, message)
-        }
-
-        fn create_standalone_stream(
-            &self,
-            id: &SessionId,
-        ) -> impl Future<
-            Output = Result<
-                impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
-                Self::Error,
-            >,
-        > + Send {
-            self.inner.create_standalone_stream(id)
-        }
-
-        fn resume(
-            &self,
-            id: &SessionId,
-            last_event_id: String,
-        ) -> impl Future<
-            Output = Result<
-                impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
-                Self::Error,
-            >,
-        > + Send {
-            self.inner.resume(id, last_event_id)
-        }
-
-        async fn restore_session(
-            &self,
-            id: SessionId,
-        ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
-            Ok(match self.inner.restore_session(id).await? {
-                RestoreOutcome::Restored(t) => {
-                    RestoreOutcome::Restored(Ordered::new(t, Arc::clone(&self.arrivals)))
-                }
-                RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
-                _ => RestoreOutcome::NotSupported,
-            })
-        }
-
-        fn event_store(
-            &self,
-        ) -> Option<Arc<dyn rmcp::transport::streamable_http_server::session::EventStore>> {
-            self.inner.event_store()
-        }
     }
 }

@@ -17,6 +17,7 @@
 pub(crate) mod arrival;
 pub(crate) mod messages;
 pub(crate) mod queue;
+pub(crate) mod rate;
 
 use std::any::Any;
 use std::future::Future;

@@ -255,6 +255,16 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
             );
         }
     }
+    let (old_scopes, new_scopes) = (super::scopes(old), super::scopes(new));
+    for added in new_scopes.iter().filter(|s| !old_scopes.contains(s)) {
+        d.breaking(
+            "",
+            format!("now needs scope `{added}`: tokens without it are refused."),
+        );
+    }
+    for removed in old_scopes.iter().filter(|s| !new_scopes.contains(s)) {
+        d.compatible("", format!("no longer needs scope `{removed}`."));
+    }
     let old_in = Value::Object((*old.input_schema).clone());
     let new_in = Value::Object((*new.input_schema).clone());
     schema(&old_in, &new_in, "", Side::Input, &mut d);

@@ -88,6 +88,16 @@ fn render_tool(s: &mut String, tool: &Tool) {
     if let Some(hints) = hints(tool) {
         let _ = writeln!(s, "**Annotations:** {hints}\n");
     }
+    let scopes = super::scopes(tool);
+    if !scopes.is_empty() {
+        let list: Vec<String> = scopes.iter().map(|s| format!("`{s}`")).collect();
+        let _ = writeln!(
+            s,
+            "**Scopes:** {} (an OAuth access token must grant {} to call it over HTTP)\n",
+            list.join(", "),
+            if scopes.len() == 1 { "it" } else { "them all" }
+        );
+    }
 
     s.push_str("### Parameters\n\n");
     let input = Value::Object((*tool.input_schema).clone());

@@ -206,3 +206,17 @@ macro_rules! assert_tools_snapshot {
         )
     };
 }
+
+/// The OAuth scopes a tool declares (`#[tool(scopes = [..])]`, published in its `_meta`).
+pub(crate) fn scopes(tool: &rmcp::model::Tool) -> Vec<String> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::toolbox::SCOPES_META))
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}

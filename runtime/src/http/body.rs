@@ -1,0 +1,175 @@
+//! A POST body as the guard sees it before rmcp parses it: read within a size limit and a
+//! time limit, measured (how many JSON values, how deep) without building it, and peeked for
+//! the JSON-RPC method and tool name.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use http_body_util::BodyExt as _;
+use serde::Deserialize;
+
+/// Why a body was not read.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum BodyError {
+    /// Longer than the limit (bytes read before giving up).
+    TooLarge { limit: usize },
+    /// Not all there within the read timeout.
+    TooSlow { timeout: Duration },
+    /// The connection failed while reading.
+    Broken(String),
+}
+
+/// Reads the whole body, refusing more than `limit` bytes or more than `timeout`.
+pub(crate) async fn read(body: Body, limit: usize, timeout: Duration) -> Result<Bytes, BodyError> {
+    let limited = http_body_util::Limited::new(body, limit);
+    match tokio::time::timeout(timeout, limited.collect()).await {
+        Err(_) => Err(BodyError::TooSlow { timeout }),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            Err(BodyError::TooLarge { limit })
+        }
+        Ok(Err(e)) => Err(BodyError::Broken(e.to_string())),
+    }
+}
+
+/// How big a JSON text is once parsed: its values (counted as containers plus separators, an
+/// upper bound of the values it holds) and its deepest nesting. One pass over the bytes, no
+/// allocation; invalid JSON is measured as well as it can be (the parser refuses it later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub values: usize,
+    pub depth: usize,
+}
+
+pub(crate) fn shape(bytes: &[u8]) -> Shape {
+    let mut values = 1;
+    let mut depth = 0usize;
+    let mut deepest = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                values += 1;
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' => values += 1,
+            _ => {}
+        }
+    }
+    Shape {
+        values,
+        depth: deepest,
+    }
+}
+
+/// The parts of a JSON-RPC message the guard acts on.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Peek<'a> {
+    #[serde(borrow, default)]
+    pub method: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub id: Option<serde::de::IgnoredAny>,
+    #[serde(borrow, default)]
+    pub params: Option<PeekParams<'a>>,
+}
+
+/// `params.name` of a `tools/call`.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PeekParams<'a> {
+    #[serde(borrow, default)]
+    pub name: Option<Cow<'a, str>>,
+}
+
+impl Peek<'_> {
+    /// The message is a request (it has an id and a method).
+    pub fn is_request(&self) -> bool {
+        self.id.is_some() && self.method.is_some()
+    }
+
+    /// The tool a `tools/call` names.
+    pub fn tool(&self) -> Option<&str> {
+        (self.method.as_deref() == Some("tools/call"))
+            .then(|| self.params.as_ref()?.name.as_deref())
+            .flatten()
+    }
+}
+
+/// Peeks at a single JSON-RPC message (`None`: not a JSON object).
+pub(crate) fn peek(bytes: &[u8]) -> Option<Peek<'_>> {
+    serde_json::from_slice(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_count_containers_and_separators_outside_strings() {
+        assert_eq!(
+            shape(b"{}"),
+            Shape {
+                values: 2,
+                depth: 1
+            }
+        );
+        let s = shape(br#"{"a": [1, 2, {"b": "x,y[{"}], "c": "\"]"}"#);
+        assert_eq!(s.depth, 3);
+        assert_eq!(s.values, 1 + 3 + 3, "three containers, three commas");
+        let many = format!("[{}]", vec!["{}"; 1000].join(","));
+        assert_eq!(
+            shape(many.as_bytes()),
+            Shape {
+                values: 1 + 1001 + 999,
+                depth: 2
+            }
+        );
+        assert_eq!(shape(&[b'['; 300]).depth, 300);
+    }
+
+    #[test]
+    fn peeks_find_the_method_and_the_tool() {
+        let p = peek(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"move_arm_to_pose","arguments":{"x":[1,2]}}}"#).unwrap();
+        assert!(p.is_request());
+        assert_eq!(p.tool(), Some("move_arm_to_pose"));
+        let n = peek(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
+        assert!(!n.is_request());
+        assert_eq!(n.tool(), None);
+        assert!(peek(b"[1, 2]").is_none());
+        assert!(peek(b"{\"method\": 3}").is_none());
+        let escaped =
+            peek(br#"{"id":1,"method":"tools\/call","params":{"name":"a\u0062c"}}"#).unwrap();
+        assert_eq!(escaped.tool(), Some("abc"));
+    }
+
+    #[tokio::test]
+    async fn reading_stops_at_the_limit() {
+        let body = Body::from(vec![b'x'; 10_000]);
+        assert_eq!(
+            read(body, 1_000, Duration::from_secs(5)).await,
+            Err(BodyError::TooLarge { limit: 1_000 })
+        );
+        let body = Body::from(vec![b'x'; 1_000]);
+        assert_eq!(
+            read(body, 1_000, Duration::from_secs(5))
+                .await
+                .unwrap()
+                .len(),
+            1_000
+        );
+    }
+}

@@ -1,0 +1,655 @@
+//! Serving a toolbox over MCP streamable HTTP (rmcp's `StreamableHttpService`), safely enough
+//! for a lab network: nobody unauthenticated off loopback, `Host` and `Origin` checked on every
+//! bind, and every resource a client can make the server hold bounded (body size and shape,
+//! read times, connections, sessions, requests parsed at once).
+//!
+//! ```rust,no_run
+//! # async fn demo(toolbox: toolwright::Toolbox) -> Result<(), Box<dyn std::error::Error>> {
+//! use toolwright::http::HttpOptions;
+//! let options = HttpOptions::new("0.0.0.0:8080".parse()?)
+//!     .bearer_token(std::env::var("ARM_TOKEN")?)
+//!     .allow_host("arm.lab.example");
+//! toolbox.serve_http_with(options).await?.wait().await?;
+//! # Ok(()) }
+//! ```
+
+mod auth;
+mod body;
+#[cfg(feature = "oauth")]
+mod oauth;
+mod sessions;
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt as _;
+
+use self::auth::{Authentication, Caller};
+#[cfg(feature = "oauth")]
+pub use self::oauth::OAuthConfig;
+use self::sessions::{SessionTable, Sessions};
+use crate::toolbox::{SCOPES_META, ServeError, Toolbox};
+
+pub(crate) use self::auth::Principal;
+
+/// The path the MCP endpoint is served at.
+pub const MCP_PATH: &str = "/mcp";
+
+/// The address of the peer of a connection, in each request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PeerAddr(pub SocketAddr);
+
+/// Room for the JSON-RPC envelope around a call's arguments, in the default body limit.
+pub const ENVELOPE_BYTES: usize = 64 << 10;
+
+/// How to serve over HTTP: where, who may call, which `Host`s and `Origin`s are accepted, and
+/// the limits. Every limit has a default; see each method.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    addr: SocketAddr,
+    auth: AuthOption,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    max_body_bytes: Option<usize>,
+    max_json_values: usize,
+    header_read_timeout: Duration,
+    body_read_timeout: Duration,
+    max_connections: usize,
+    max_parsing: usize,
+    max_sessions: usize,
+    session_init_timeout: Duration,
+}
+
+#[derive(Debug, Clone, Default)]
+enum AuthOption {
+    #[default]
+    Unset,
+    Insecure,
+    Bearer(String),
+    #[cfg(feature = "oauth")]
+    OAuth(OAuthConfig),
+}
+
+impl HttpOptions {
+    /// Serve at `addr` (port 0: any free port), with the defaults: no authentication, which only
+    /// a loopback address allows.
+    pub fn new(addr: SocketAddr) -> Self {
+        Self {
+            addr,
+            auth: AuthOption::Unset,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_body_bytes: None,
+            max_json_values: 20_000,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            max_connections: 256,
+            max_parsing: 64,
+            max_sessions: 256,
+            session_init_timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// Requires `Authorization: Bearer <token>` with this token on every request (compared in
+    /// constant time). Read it from the environment or a file, never from the command line.
+    #[must_use]
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.auth = AuthOption::Bearer(token.into());
+        self
+    }
+
+    /// Requires OAuth 2.1 access tokens (JWTs) from an authorization server, as the MCP
+    /// authorization spec describes: this server publishes its Protected Resource Metadata
+    /// (RFC 9728), answers `401` with `WWW-Authenticate: Bearer resource_metadata=".."`, checks
+    /// each token's signature against the issuer's keys, its `iss`, its `aud` (the resource
+    /// URI, RFC 8707), `exp` and `nbf`, and the scopes each tool declares
+    /// (`#[tool(scopes = [..])]`; `403 insufficient_scope` otherwise).
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn oauth(mut self, config: OAuthConfig) -> Self {
+        self.auth = AuthOption::OAuth(config);
+        self
+    }
+
+    /// Serves without authentication on a non-loopback address: anyone who can reach the port
+    /// can call every tool. Logged as a warning at start.
+    #[must_use]
+    pub fn insecure_no_auth(mut self) -> Self {
+        self.auth = AuthOption::Insecure;
+        self
+    }
+
+    /// Accepts requests whose `Host` is `host` (`arm.lab.example`, or with a port,
+    /// `arm.lab.example:8080`), besides the loopback names and the bound address. Binding an
+    /// unspecified address (`0.0.0.0`, `::`) needs at least one: requests with any other `Host`
+    /// (a DNS-rebinding page) get `403`.
+    #[must_use]
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.allowed_hosts.push(host.into());
+        self
+    }
+
+    /// Accepts browser requests from `origin` (`https://console.lab.example`, with a port or
+    /// `:*`), besides loopback origins. Requests with any other `Origin` get `403`; requests
+    /// without one (non-browser clients) are not affected.
+    #[must_use]
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// The largest request body (default: the toolbox's argument limit plus
+    /// [`ENVELOPE_BYTES`]); larger ones get `413` before being read further.
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = Some(bytes);
+        self
+    }
+
+    /// The most JSON values (objects, arrays and separated items) a body may hold (default
+    /// 20,000): one parsed value takes some 50–100 bytes, so this bounds what a body costs once
+    /// parsed. More get `413` before parsing.
+    #[must_use]
+    pub fn max_json_values(mut self, values: usize) -> Self {
+        self.max_json_values = values;
+        self
+    }
+
+    /// How long a client has to send a request's headers (default 10 s), and its body (default
+    /// 30 s); a connection stalled longer is closed.
+    #[must_use]
+    pub fn read_timeouts(mut self, headers: Duration, body: Duration) -> Self {
+        self.header_read_timeout = headers;
+        self.body_read_timeout = body;
+        self
+    }
+
+    /// The most connections open at once (default 256); one more is closed as soon as it is
+    /// accepted.
+    #[must_use]
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections.max(1);
+        self
+    }
+
+    /// The most request bodies read and parsed at once (default 64); more wait.
+    #[must_use]
+    pub fn max_parsing(mut self, requests: usize) -> Self {
+        self.max_parsing = requests.max(1);
+        self
+    }
+
+    /// The most MCP sessions open at once (default 256; one more `initialize` gets `503`), and
+    /// how long a new session has to complete its handshake (`notifications/initialized`,
+    /// default 10 s) before it is closed. Until then it may not call tools.
+    #[must_use]
+    pub fn max_sessions(mut self, sessions: usize, init_timeout: Duration) -> Self {
+        self.max_sessions = sessions.max(1);
+        self.session_init_timeout = init_timeout;
+        self
+    }
+
+    /// The address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The resolved authentication, or why this configuration may not serve.
+    fn resolve_auth(&self) -> Result<Authentication, String> {
+        let ip = self.addr.ip();
+        match &self.auth {
+            AuthOption::Unset if ip.is_loopback() => Ok(Authentication::None),
+            AuthOption::Unset => Err(format!(
+                "refusing to serve tools on {} without authentication: anyone who can reach \
+                 the port could call them. Add a token (`serve --http {} --bearer-token-env \
+                 VAR`, `HttpOptions::bearer_token`) or OAuth (`--oauth-issuer URL \
+                 --oauth-resource URL`), or serve on 127.0.0.1; `--insecure-no-auth` serves \
+                 without authentication anyway",
+                self.addr, self.addr
+            )),
+            AuthOption::Insecure => {
+                if !ip.is_loopback() {
+                    tracing::warn!(addr = %self.addr, "serving WITHOUT authentication on a non-loopback address (--insecure-no-auth): anyone who can reach the port can call every tool");
+                }
+                Ok(Authentication::None)
+            }
+            AuthOption::Bearer(token) if token.len() < 16 => Err(
+                "the bearer token is shorter than 16 characters: use a long random one \
+                 (`openssl rand -hex 32`)"
+                    .to_owned(),
+            ),
+            AuthOption::Bearer(token) => Ok(Authentication::Bearer(Arc::from(token.as_bytes()))),
+            #[cfg(feature = "oauth")]
+            AuthOption::OAuth(config) => Ok(Authentication::OAuth(Arc::new(
+                oauth::OAuthVerifier::new(config.clone())?,
+            ))),
+        }
+    }
+
+    /// rmcp's `Host` allowlist: loopback names, the bound address, and the declared hosts.
+    fn hosts(&self) -> Result<Vec<String>, String> {
+        let ip = self.addr.ip();
+        if ip.is_unspecified() && self.allowed_hosts.is_empty() {
+            return Err(format!(
+                "binding {} accepts connections on every address, so the `Host` each client \
+                 uses must be named: add `--allowed-host NAME` (`HttpOptions::allow_host`) for \
+                 each name or address clients reach this server by",
+                self.addr
+            ));
+        }
+        let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+        if !ip.is_unspecified() && !ip.is_loopback() {
+            hosts.push(ip.to_string());
+        }
+        hosts.extend(self.allowed_hosts.iter().cloned());
+        Ok(hosts)
+    }
+
+    /// rmcp's `Origin` allowlist: loopback origins on any port, and the declared origins.
+    fn origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+            .iter()
+            .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
+            .collect();
+        origins.extend(self.allowed_origins.iter().cloned());
+        origins
+    }
+}
+
+/// A running HTTP server: its address, and a handle to stop it.
+#[derive(Debug)]
+pub struct HttpServer {
+    addr: SocketAddr,
+    shutdown: CancellationToken,
+    task: tokio::task::JoinHandle<Result<(), ServeError>>,
+}
+
+impl HttpServer {
+    /// The address it listens on (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The MCP endpoint URL, e.g. `http://127.0.0.1:8080/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}{MCP_PATH}", self.addr)
+    }
+
+    /// Stops accepting connections and waits for the server to finish.
+    pub async fn shutdown(self) -> Result<(), ServeError> {
+        self.shutdown.cancel();
+        self.task
+            .await
+            .map_err(|e| ServeError::new(format!("HTTP server task failed: {e}")))?
+    }
+
+    /// Waits until the server stops (for a server that runs until the process ends).
+    pub async fn wait(self) -> Result<(), ServeError> {
+        self.task
+            .await
+            .map_err(|e| ServeError::new(format!("HTTP server task failed: {e}")))?
+    }
+}
+
+/// What every request to `/mcp` passes before rmcp sees it.
+struct Guard {
+    auth: Authentication,
+    /// The scopes each tool needs, by name.
+    scopes: HashMap<String, Vec<String>>,
+    max_body: usize,
+    max_values: usize,
+    body_timeout: Duration,
+    parsing: Semaphore,
+    sessions: Arc<SessionTable>,
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Serves the toolbox over MCP streamable HTTP at `http://ADDR/mcp`, in the background, with
+    /// [`HttpOptions::new`]'s defaults: no authentication, so only on a loopback address.
+    pub async fn serve_http(self, addr: SocketAddr) -> Result<HttpServer, ServeError> {
+        self.serve_http_with(HttpOptions::new(addr)).await
+    }
+
+    /// Serves the toolbox over MCP streamable HTTP at `http://ADDR/mcp`, in the background. Every
+    /// session shares this toolbox (tools, state, resource queues). Refuses (before binding) a
+    /// non-loopback address without authentication, and an unspecified one (`0.0.0.0`) without
+    /// an allowed host.
+    pub async fn serve_http_with(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
+        let auth = options.resolve_auth().map_err(ServeError::new)?;
+        let hosts = options.hosts().map_err(ServeError::new)?;
+        let listener = tokio::net::TcpListener::bind(options.addr)
+            .await
+            .map_err(|e| ServeError::new(format!("cannot listen on {}: {e}", options.addr)))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| ServeError::new(e.to_string()))?;
+        let shutdown = CancellationToken::new();
+        let max_body = options
+            .max_body_bytes
+            .unwrap_or_else(|| self.max_argument_bytes().saturating_add(ENVELOPE_BYTES));
+
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(hosts)
+            .with_allowed_origins(options.origins());
+        config.cancellation_token = shutdown.child_token();
+        config.max_request_body_bytes = max_body;
+        let table = SessionTable::new(options.max_sessions, options.session_init_timeout);
+        let sessions = Sessions::new(
+            LocalSessionManager::default(),
+            Arc::clone(&table),
+            self.arrivals(),
+            shutdown.child_token(),
+        );
+        let scopes = self.tool_scopes();
+        let metadata = protected_resource_metadata(&auth, &scopes);
+        let toolbox = self;
+        let service =
+            StreamableHttpService::new(move || Ok(toolbox.clone()), Arc::new(sessions), config);
+        let guard = Arc::new(Guard {
+            auth,
+            scopes,
+            max_body,
+            max_values: options.max_json_values,
+            body_timeout: options.body_read_timeout,
+            parsing: Semaphore::new(options.max_parsing),
+            sessions: table,
+        });
+        let mcp = axum::Router::new()
+            .nest_service(MCP_PATH, service)
+            .layer(axum::middleware::from_fn_with_state(guard, guard_request));
+        let router = match metadata {
+            Some((paths, document)) => {
+                let document: Arc<str> = Arc::from(document.to_string());
+                let mut router = mcp;
+                for path in paths {
+                    let document = Arc::clone(&document);
+                    router = router.route(
+                        &path,
+                        axum::routing::get(move || {
+                            let document = Arc::clone(&document);
+                            async move {
+                                (
+                                    [(header::CONTENT_TYPE, "application/json")],
+                                    document.to_string(),
+                                )
+                            }
+                        }),
+                    );
+                }
+                router
+            }
+            None => mcp,
+        };
+        let limits = ConnLimits {
+            connections: Arc::new(Semaphore::new(options.max_connections)),
+            header_read_timeout: options.header_read_timeout,
+        };
+        let stop = shutdown.clone();
+        let task = tokio::spawn(accept_loop(listener, router, limits, stop));
+        tracing::info!(url = %format!("http://{addr}{MCP_PATH}"), "serving MCP over streamable HTTP");
+        Ok(HttpServer {
+            addr,
+            shutdown,
+            task,
+        })
+    }
+
+    /// The scopes each tool declares, by tool name.
+    fn tool_scopes(&self) -> HashMap<String, Vec<String>> {
+        self.tools()
+            .iter()
+            .filter_map(|t| {
+                let scopes = t.meta.as_ref()?.0.get(SCOPES_META)?.as_array()?;
+                let scopes: Vec<String> = scopes
+                    .iter()
+                    .filter_map(|s| s.as_str().map(str::to_owned))
+                    .collect();
+                Some((t.name.to_string(), scopes))
+            })
+            .collect()
+    }
+}
+
+/// The Protected Resource Metadata (RFC 9728) and the paths it is served at, with OAuth.
+fn protected_resource_metadata(
+    auth: &Authentication,
+    scopes: &HashMap<String, Vec<String>>,
+) -> Option<(Vec<String>, serde_json::Value)> {
+    #[cfg(feature = "oauth")]
+    if let Authentication::OAuth(verifier) = auth {
+        let config = verifier.config();
+        let mut supported: Vec<&str> = scopes.values().flatten().map(String::as_str).collect();
+        supported.sort_unstable();
+        supported.dedup();
+        let document = serde_json::json!({
+            "resource": config.resource,
+            "authorization_servers": [config.issuer],
+            "scopes_supported": supported,
+            "bearer_methods_supported": ["header"],
+        });
+        let url = verifier.metadata_url();
+        let path = url::Url::parse(&url)
+            .map(|u| u.path().to_owned())
+            .unwrap_or_default();
+        let mut paths = vec!["/.well-known/oauth-protected-resource".to_owned()];
+        if path != paths[0] && !path.is_empty() {
+            paths.push(path);
+        }
+        return Some((paths, document));
+    }
+    let _ = (auth, scopes);
+    None
+}
+
+/// Authentication, the body's size, shape and time, the tool's scopes, and the session's
+/// state, before rmcp parses the request.
+async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let caller = match guard.auth.check(request.headers()).await {
+        Ok(caller) => caller,
+        Err(denied) => {
+            tracing::info!(?denied, "unauthenticated request refused");
+            return guard.auth.unauthorized(&denied);
+        }
+    };
+    let (mut parts, body) = request.into_parts();
+    if let Some(principal) = caller.principal.clone() {
+        parts.extensions.insert(principal);
+    }
+    if parts.method != Method::POST {
+        return next.run(Request::from_parts(parts, body)).await;
+    }
+    let Ok(_parsing) = guard.parsing.acquire().await else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
+    let bytes = match body::read(body, guard.max_body, guard.body_timeout).await {
+        Ok(bytes) => bytes,
+        Err(body::BodyError::TooLarge { limit }) => {
+            return (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("Payload Too Large: the body exceeds {limit} bytes"),
+            )
+                .into_response();
+        }
+        Err(body::BodyError::TooSlow { timeout }) => {
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                format!("Request Timeout: the body did not arrive within {timeout:?}"),
+            )
+                .into_response();
+        }
+        Err(body::BodyError::Broken(e)) => {
+            return (StatusCode::BAD_REQUEST, format!("Bad Request: {e}")).into_response();
+        }
+    };
+    let shape = body::shape(&bytes);
+    if shape.values > guard.max_values {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "Payload Too Large: the body holds about {} JSON values, more than the {} allowed",
+                shape.values, guard.max_values
+            ),
+        )
+            .into_response();
+    }
+    if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes) {
+        return refusal;
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// The checks that need the message: the tool's scopes, and the session's state.
+fn check_message(
+    guard: &Guard,
+    caller: &Caller,
+    parts: &axum::http::request::Parts,
+    bytes: &[u8],
+) -> Option<Response> {
+    let Some(peek) = body::peek(bytes) else {
+        // Not a single JSON-RPC message: rmcp refuses it, unless scopes must be checked.
+        return guard.auth.required().then(|| {
+            (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: the body must be one JSON-RPC message (a JSON object)",
+            )
+                .into_response()
+        });
+    };
+    if let Some(tool) = peek.tool()
+        && let Some(needed) = guard.scopes.get(tool)
+    {
+        let missing = caller.missing(needed);
+        if !missing.is_empty() {
+            tracing::info!(tool, ?missing, "call refused: insufficient scope");
+            return Some(guard.auth.insufficient_scope(tool, needed, &missing));
+        }
+    }
+    let session = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok());
+    match (session, peek.method.as_deref()) {
+        (None, Some("initialize")) if guard.sessions.len() >= guard.sessions.max() => {
+            let mut r = (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "Service Unavailable: {} sessions are open, the most this server keeps; try again later",
+                    guard.sessions.max()
+                ),
+            )
+                .into_response();
+            r.headers_mut().insert(
+                header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("5"),
+            );
+            Some(r)
+        }
+        (Some(id), Some(method))
+            if peek.is_request()
+                && method != "ping"
+                && method != "initialize"
+                && guard.sessions.initialized(id) == Some(false) =>
+        {
+            Some(
+                (
+                    StatusCode::BAD_REQUEST,
+                    "Bad Request: complete the session's handshake first (send \
+                     notifications/initialized after the initialize response)",
+                )
+                    .into_response(),
+            )
+        }
+        _ => None,
+    }
+}
+
+struct ConnLimits {
+    connections: Arc<Semaphore>,
+    header_read_timeout: Duration,
+}
+
+/// Accepts connections up to the cap (one more is closed at once), each served by hyper with
+/// the header read timeout, until `stop`; then lets the open ones finish their requests.
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    limits: ConnLimits,
+    stop: CancellationToken,
+) -> Result<(), ServeError> {
+    let open = tokio_util::task::TaskTracker::new();
+    loop {
+        let (stream, peer) = tokio::select! {
+            () = stop.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors, or the peer gave up: wait a moment, go on.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(permit) = Arc::clone(&limits.connections).try_acquire_owned() else {
+            tracing::warn!(%peer, "connection refused: too many open connections");
+            drop(stream);
+            continue;
+        };
+        let router = router.clone();
+        let header_read_timeout = limits.header_read_timeout;
+        let stop = stop.clone();
+        open.spawn(async move {
+            let _permit = permit;
+            let service = hyper::service::service_fn(
+                move |mut request: hyper::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(PeerAddr(peer));
+                    let router = router.clone();
+                    async move {
+                        Ok::<_, Infallible>(
+                            router.oneshot(request.map(Body::new)).await.into_response(),
+                        )
+                    }
+                },
+            );
+            let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_read_timeout);
+            builder
+                .http2()
+                .timer(TokioTimer::new())
+                .keep_alive_interval(Some(Duration::from_secs(30)));
+            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!(%peer, error = %e, "connection ended");
+                    }
+                }
+                () = stop.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_secs(5), connection).await;
+                }
+            }
+        });
+    }
+    open.close();
+    let _ = tokio::time::timeout(Duration::from_secs(5), open.wait()).await;
+    Ok(())
+}

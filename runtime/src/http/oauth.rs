@@ -1,0 +1,381 @@
+//! OAuth 2.1 access tokens, checked as an MCP resource server must: a JWT signed by one of the
+//! authorization server's keys (its JWKS, fetched from its metadata and cached, fetched again
+//! when a token names a key the cache lacks: key rotation), issued by that server (`iss`), for
+//! this server (`aud` is its canonical resource URI, RFC 8707), and current (`exp`, `nbf`).
+//! The JWT crate (`jsonwebtoken`) does the cryptography; nothing here is hand-rolled.
+
+use std::time::{Duration, Instant};
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use http_body_util::{BodyExt as _, Empty, Limited};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde::Deserialize;
+use tokio::sync::{Mutex, RwLock};
+use url::Url;
+
+/// Where tokens come from and whom they are for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthConfig {
+    /// The authorization server's issuer identifier (`iss` of its tokens), e.g.
+    /// `https://auth.lab.example`.
+    pub issuer: String,
+    /// This server's canonical resource URI (`aud` of the tokens it accepts), e.g.
+    /// `https://arm.lab.example/mcp`.
+    pub resource: String,
+    /// The issuer's key set; default: the `jwks_uri` of its metadata (RFC 8414, then OpenID
+    /// discovery).
+    pub jwks_uri: Option<String>,
+    /// Clock skew allowed on `exp` and `nbf`, in seconds (default 30).
+    pub leeway_s: u64,
+}
+
+impl OAuthConfig {
+    /// Tokens from `issuer` for `resource`.
+    pub fn new(issuer: impl Into<String>, resource: impl Into<String>) -> Self {
+        Self {
+            issuer: issuer.into().trim_end_matches('/').to_owned(),
+            resource: resource.into(),
+            jwks_uri: None,
+            leeway_s: 30,
+        }
+    }
+
+    /// Checks the URLs: absolute, `https` (or `http` on a loopback host), no fragment.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        for (what, url) in [("issuer", &self.issuer), ("resource", &self.resource)]
+            .into_iter()
+            .chain(self.jwks_uri.iter().map(|u| ("JWKS URI", u)))
+        {
+            let parsed = Url::parse(url)
+                .map_err(|e| format!("the OAuth {what} `{url}` is not a URL: {e}"))?;
+            let host = parsed.host_str().unwrap_or_default();
+            let loopback = host == "localhost"
+                || host
+                    .trim_matches(['[', ']'])
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback());
+            if parsed.scheme() != "https" && !(parsed.scheme() == "http" && loopback) {
+                return Err(format!(
+                    "the OAuth {what} `{url}` must use https (plain http only on a loopback host)"
+                ));
+            }
+            if parsed.fragment().is_some() {
+                return Err(format!("the OAuth {what} `{url}` must not have a fragment"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the server learns of a valid token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Claims {
+    /// `client_id`, else `sub`.
+    pub principal: String,
+    /// The scopes it grants (`scope`, space-separated, or `scp`).
+    pub scopes: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct RawClaims {
+    #[serde(default)]
+    sub: Option<String>,
+    #[serde(default)]
+    client_id: Option<String>,
+    #[serde(default)]
+    scope: Option<String>,
+    #[serde(default)]
+    scp: Option<Vec<String>>,
+}
+
+struct Keys {
+    set: JwkSet,
+    fetched: Instant,
+}
+
+/// Verifies access tokens, with the issuer's keys cached.
+pub(crate) struct OAuthVerifier {
+    config: OAuthConfig,
+    client: Client<hyper_rustls::HttpsConnector<HttpConnector>, Empty<Bytes>>,
+    keys: RwLock<Option<Keys>>,
+    /// When the keys were last fetched (also on failure): fetches are at least
+    /// [`MIN_REFETCH`] apart, so tokens naming unknown keys cannot flood the issuer.
+    last_fetch: Mutex<Option<Instant>>,
+}
+
+/// Keys older than this are fetched again before use.
+const KEYS_TTL: Duration = Duration::from_secs(600);
+/// The least time between two fetches of the keys.
+const MIN_REFETCH: Duration = Duration::from_secs(2);
+
+impl OAuthVerifier {
+    pub fn new(config: OAuthConfig) -> Result<Self, String> {
+        config.validate()?;
+        // TLS with the system's roots and Mozilla's, through ring, set on this client only (the
+        // process's default crypto provider is left alone).
+        let mut roots = rustls::RootCertStore::empty();
+        roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+        let native = rustls_native_certs::load_native_certs();
+        let _ = roots.add_parsable_certificates(native.certs);
+        let tls = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("cannot set up TLS for the OAuth issuer: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        let https = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .build();
+        let client = Client::builder(TokioExecutor::new()).build(https);
+        Ok(Self {
+            config,
+            client,
+            keys: RwLock::new(None),
+            last_fetch: Mutex::new(None),
+        })
+    }
+
+    pub fn config(&self) -> &OAuthConfig {
+        &self.config
+    }
+
+    /// The URL of this server's Protected Resource Metadata (RFC 9728 §3.1: the well-known path
+    /// inserted before the resource's path).
+    pub fn metadata_url(&self) -> String {
+        metadata_url(&self.config.resource)
+    }
+
+    /// Checks a token; the error says why it is refused.
+    pub async fn verify(&self, token: &str) -> Result<Claims, String> {
+        let header =
+            jsonwebtoken::decode_header(token).map_err(|e| format!("not a signed JWT ({e})"))?;
+        if matches!(
+            header.alg,
+            Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512
+        ) {
+            return Err("a symmetric (HS*) signature is not accepted".into());
+        }
+        let jwk = self.key(header.kid.as_deref()).await?;
+        let key = DecodingKey::from_jwk(&jwk)
+            .map_err(|e| format!("the issuer's key is unusable: {e}"))?;
+        let mut validation = Validation::new(header.alg);
+        validation.leeway = self.config.leeway_s;
+        validation.validate_nbf = true;
+        validation.set_issuer(&[&self.config.issuer]);
+        validation.set_audience(&[&self.config.resource]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        let data = jsonwebtoken::decode::<RawClaims>(token, &key, &validation).map_err(|e| {
+            use jsonwebtoken::errors::ErrorKind as K;
+            match e.kind() {
+                K::ExpiredSignature => "the token has expired".to_owned(),
+                K::ImmatureSignature => "the token is not valid yet (nbf)".to_owned(),
+                K::InvalidAudience => format!(
+                    "the token is not for this server (its audience must be {})",
+                    self.config.resource
+                ),
+                K::InvalidIssuer => format!("the token was not issued by {}", self.config.issuer),
+                K::InvalidSignature => "the token's signature does not verify".to_owned(),
+                K::MissingRequiredClaim(c) => format!("the token has no `{c}` claim"),
+                K::InvalidAlgorithm => "the token's algorithm does not match its key".to_owned(),
+                other => format!("the token is invalid ({other:?})"),
+            }
+        })?;
+        let c = data.claims;
+        let scopes = match (c.scope, c.scp) {
+            (Some(s), _) => s.split_whitespace().map(str::to_owned).collect(),
+            (None, Some(list)) => list,
+            (None, None) => Vec::new(),
+        };
+        let principal = c
+            .client_id
+            .or(c.sub)
+            .unwrap_or_else(|| "unnamed client".to_owned());
+        Ok(Claims { principal, scopes })
+    }
+
+    /// The key a token names: from the cache, else from the issuer (at most every
+    /// [`MIN_REFETCH`]).
+    async fn key(&self, kid: Option<&str>) -> Result<Jwk, String> {
+        {
+            let keys = self.keys.read().await;
+            if let Some(k) = keys.as_ref()
+                && k.fetched.elapsed() < KEYS_TTL
+                && let Some(jwk) = find(&k.set, kid)
+            {
+                return Ok(jwk.clone());
+            }
+        }
+        self.refresh().await?;
+        let keys = self.keys.read().await;
+        keys.as_ref()
+            .and_then(|k| find(&k.set, kid))
+            .cloned()
+            .ok_or_else(|| match kid {
+                Some(kid) => format!(
+                    "the token is signed with key `{kid}`, which the issuer does not publish"
+                ),
+                None => {
+                    "the token names no key (`kid`) and the issuer publishes several".to_owned()
+                }
+            })
+    }
+
+    async fn refresh(&self) -> Result<(), String> {
+        let mut last = self.last_fetch.lock().await;
+        if let Some(at) = *last
+            && at.elapsed() < MIN_REFETCH
+        {
+            return Ok(()); // fetched a moment ago; use what we have
+        }
+        *last = Some(Instant::now());
+        let jwks_uri = match &self.config.jwks_uri {
+            Some(u) => u.clone(),
+            None => self.discover_jwks_uri().await?,
+        };
+        let set: JwkSet = self.get_json(&jwks_uri).await?;
+        tracing::info!(keys = set.keys.len(), %jwks_uri, "fetched the OAuth issuer's keys");
+        *self.keys.write().await = Some(Keys {
+            set,
+            fetched: Instant::now(),
+        });
+        Ok(())
+    }
+
+    /// The `jwks_uri` from the issuer's metadata (RFC 8414, then OpenID Connect discovery).
+    async fn discover_jwks_uri(&self) -> Result<String, String> {
+        #[derive(Deserialize)]
+        struct Metadata {
+            issuer: String,
+            jwks_uri: Option<String>,
+        }
+        let issuer = &self.config.issuer;
+        let mut last_error = String::new();
+        for path in [
+            "/.well-known/oauth-authorization-server",
+            "/.well-known/openid-configuration",
+        ] {
+            match self.get_json::<Metadata>(&format!("{issuer}{path}")).await {
+                Ok(m) if m.issuer.trim_end_matches('/') != issuer => {
+                    return Err(format!(
+                        "the issuer's metadata names another issuer, `{}`",
+                        m.issuer
+                    ));
+                }
+                Ok(Metadata {
+                    jwks_uri: Some(uri),
+                    ..
+                }) => return Ok(uri),
+                Ok(_) => last_error = format!("the metadata at {issuer}{path} has no jwks_uri"),
+                Err(e) => last_error = e,
+            }
+        }
+        Err(last_error)
+    }
+
+    async fn get_json<T: serde::de::DeserializeOwned>(&self, url: &str) -> Result<T, String> {
+        let uri: axum::http::Uri = url
+            .parse()
+            .map_err(|e| format!("`{url}` is not a URI: {e}"))?;
+        let request = axum::http::Request::get(uri)
+            .header("accept", "application/json")
+            .body(Empty::new())
+            .map_err(|e| format!("cannot ask {url}: {e}"))?;
+        let fetch = async {
+            let response = self
+                .client
+                .request(request)
+                .await
+                .map_err(|e| format!("cannot reach {url}: {e}"))?;
+            if !response.status().is_success() {
+                return Err(format!("{url} answered {}", response.status()));
+            }
+            Limited::new(response.into_body(), 1 << 20)
+                .collect()
+                .await
+                .map(|b| b.to_bytes())
+                .map_err(|e| format!("cannot read {url} (at most 1 MiB): {e}"))
+        };
+        let bytes = tokio::time::timeout(Duration::from_secs(10), fetch)
+            .await
+            .map_err(|_| format!("{url} did not answer within 10 s"))??;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{url} did not send the expected JSON: {e}"))
+    }
+}
+
+/// The key named `kid`, or the only signing key when the token names none.
+fn find<'a>(set: &'a JwkSet, kid: Option<&str>) -> Option<&'a Jwk> {
+    match kid {
+        Some(kid) => set.find(kid),
+        None if set.keys.len() == 1 => set.keys.first(),
+        None => None,
+    }
+}
+
+/// `https://host/.well-known/oauth-protected-resource/mcp` for `https://host/mcp`.
+pub(crate) fn metadata_url(resource: &str) -> String {
+    match Url::parse(resource) {
+        Ok(url) => {
+            let path = url.path().trim_end_matches('/');
+            format!(
+                "{}/.well-known/oauth-protected-resource{path}",
+                url.origin().ascii_serialization()
+            )
+        }
+        Err(_) => format!("{resource}/.well-known/oauth-protected-resource"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_metadata_url_inserts_the_well_known_path() {
+        assert_eq!(
+            metadata_url("https://arm.lab.example/mcp"),
+            "https://arm.lab.example/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            metadata_url("http://127.0.0.1:8080/"),
+            "http://127.0.0.1:8080/.well-known/oauth-protected-resource"
+        );
+    }
+
+    #[test]
+    fn urls_must_be_https_off_loopback() {
+        assert!(
+            OAuthConfig::new("https://auth.example", "https://arm.example/mcp")
+                .validate()
+                .is_ok()
+        );
+        assert!(
+            OAuthConfig::new("http://127.0.0.1:9000", "http://localhost:8080/mcp")
+                .validate()
+                .is_ok()
+        );
+        let e = OAuthConfig::new("http://auth.example", "https://arm.example/mcp")
+            .validate()
+            .unwrap_err();
+        assert!(e.contains("must use https"), "{e}");
+        assert!(
+            OAuthConfig::new("https://auth.example", "https://arm.example/mcp#x")
+                .validate()
+                .is_err()
+        );
+        assert!(
+            OAuthConfig::new("auth", "https://arm.example/mcp")
+                .validate()
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,271 @@
+//! Streamable-HTTP sessions, bounded: at most `max_sessions` at once, a session that has not
+//! completed its handshake (`notifications/initialized`) within `init_timeout` is closed, and
+//! each session's transport stamps its `tools/call`s with their places in the resources' queues
+//! (arrival order, `exec/arrival.rs`).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use futures::Stream;
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_server::session::{
+    EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
+};
+
+use crate::exec::arrival::{Arrivals, Ordered};
+
+/// What is known of each open session.
+#[derive(Debug)]
+pub(crate) struct SessionTable {
+    max: usize,
+    init_timeout: Duration,
+    sessions: Mutex<HashMap<SessionId, Tracked>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Tracked {
+    created: Instant,
+    initialized: bool,
+}
+
+impl SessionTable {
+    pub fn new(max: usize, init_timeout: Duration) -> Arc<Self> {
+        Arc::new(Self {
+            max,
+            init_timeout,
+            sessions: Mutex::default(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Tracked>> {
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Sessions open now.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// The most that may be open.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Whether the session completed its handshake (`None`: no such session here).
+    pub fn initialized(&self, id: &str) -> Option<bool> {
+        self.lock()
+            .iter()
+            .find(|(k, _)| &***k == id)
+            .map(|(_, t)| t.initialized)
+    }
+}
+
+/// A session could not be created.
+#[derive(Debug)]
+pub(crate) enum SessionError<E> {
+    /// `max_sessions` are open.
+    Full(usize),
+    /// The wrapped manager failed.
+    Inner(E),
+}
+
+impl<E: fmt::Display> fmt::Display for SessionError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Full(n) => write!(f, "the server has {n} sessions open, its limit"),
+            SessionError::Inner(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for SessionError<E> {}
+
+/// The session manager a toolbox serves HTTP with: `M`'s sessions, bounded and ordered.
+pub(crate) struct Sessions<M> {
+    inner: Arc<M>,
+    table: Arc<SessionTable>,
+    arrivals: Arc<dyn Arrivals>,
+}
+
+impl<M: SessionManager> Sessions<M> {
+    /// Wraps `inner`, and sweeps sessions that never completed their handshake (until
+    /// `stop` is cancelled).
+    pub fn new(
+        inner: M,
+        table: Arc<SessionTable>,
+        arrivals: Arc<dyn Arrivals>,
+        stop: tokio_util::sync::CancellationToken,
+    ) -> Self {
+        let inner = Arc::new(inner);
+        let sweeper = (Arc::clone(&inner), Arc::clone(&table));
+        tokio::spawn(async move {
+            let (inner, table) = sweeper;
+            let period =
+                (table.init_timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
+            loop {
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    () = tokio::time::sleep(period) => {}
+                }
+                sweep(&*inner, &table).await;
+            }
+        });
+        Self {
+            inner,
+            table,
+            arrivals,
+        }
+    }
+}
+
+/// Closes the sessions past their handshake deadline, and forgets the ones the wrapped manager
+/// closed on its own (idle for its keep-alive).
+async fn sweep<M: SessionManager>(inner: &M, table: &SessionTable) {
+    let now = Instant::now();
+    let tracked: Vec<(SessionId, Tracked)> =
+        table.lock().iter().map(|(k, v)| (k.clone(), *v)).collect();
+    for (id, t) in tracked {
+        let late = !t.initialized && now.duration_since(t.created) > table.init_timeout;
+        if late {
+            tracing::info!(session = %id, "closing a session that never completed its handshake");
+            let _ = inner.close_session(&id).await;
+            table.lock().remove(&id);
+        } else if !inner.has_session(&id).await.unwrap_or(true) {
+            table.lock().remove(&id);
+        }
+    }
+}
+
+fn is_initialized_notification(message: &ClientJsonRpcMessage) -> bool {
+    matches!(
+        message,
+        JsonRpcMessage::Notification(n)
+            if matches!(n.notification, ClientNotification::InitializedNotification(_))
+    )
+}
+
+impl<M: SessionManager> SessionManager for Sessions<M> {
+    type Error = SessionError<M::Error>;
+    type Transport = Ordered<M::Transport>;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        if self.table.len() >= self.table.max {
+            return Err(SessionError::Full(self.table.max));
+        }
+        let (id, transport) = self
+            .inner
+            .create_session()
+            .await
+            .map_err(SessionError::Inner)?;
+        self.table.lock().insert(
+            id.clone(),
+            Tracked {
+                created: Instant::now(),
+                initialized: false,
+            },
+        );
+        Ok((id, Ordered::new(transport, Arc::clone(&self.arrivals))))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.inner
+            .initialize_session(id, message)
+            .await
+            .map_err(SessionError::Inner)
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        self.inner
+            .has_session(id)
+            .await
+            .map_err(SessionError::Inner)
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.table.lock().remove(id);
+        self.inner
+            .close_session(id)
+            .await
+            .map_err(SessionError::Inner)
+    }
+
+    fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        // The session's transport stamps the request as it reads it.
+        let stream = self.inner.create_stream(id, message);
+        async move { stream.await.map_err(SessionError::Inner) }
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        if is_initialized_notification(&message)
+            && let Some(t) = self.table.lock().get_mut(id)
+        {
+            t.initialized = true;
+        }
+        self.inner
+            .accept_message(id, message)
+            .await
+            .map_err(SessionError::Inner)
+    }
+
+    fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        let stream = self.inner.create_standalone_stream(id);
+        async move { stream.await.map_err(SessionError::Inner) }
+    }
+
+    fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        let stream = self.inner.resume(id, last_event_id);
+        async move { stream.await.map_err(SessionError::Inner) }
+    }
+
+    async fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        Ok(
+            match self
+                .inner
+                .restore_session(id)
+                .await
+                .map_err(SessionError::Inner)?
+            {
+                RestoreOutcome::Restored(t) => {
+                    RestoreOutcome::Restored(Ordered::new(t, Arc::clone(&self.arrivals)))
+                }
+                RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
+                _ => RestoreOutcome::NotSupported,
+            },
+        )
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
+    }
+}
