@@ -15,12 +15,12 @@
 
 mod auth;
 mod body;
+mod conn;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod sessions;
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,12 +30,10 @@ use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt as _;
 
 use self::auth::{Authentication, Caller};
 #[cfg(feature = "oauth")]
@@ -67,6 +65,7 @@ pub struct HttpOptions {
     max_json_values: usize,
     header_read_timeout: Duration,
     body_read_timeout: Duration,
+    idle_timeout: Duration,
     max_connections: usize,
     max_parsing: usize,
     max_sessions: usize,
@@ -96,6 +95,7 @@ impl HttpOptions {
             max_json_values: 20_000,
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
             max_connections: 256,
             max_parsing: 64,
             max_sessions: 256,
@@ -168,12 +168,21 @@ impl HttpOptions {
         self
     }
 
-    /// How long a client has to send a request's headers (default 10 s), and its body (default
-    /// 30 s); a connection stalled longer is closed.
+    /// How long a client has to send a request's headers (default 10 s; also the time a new
+    /// connection has to send its first byte), and its body (default 30 s); a connection
+    /// stalled longer is closed.
     #[must_use]
     pub fn read_timeouts(mut self, headers: Duration, body: Duration) -> Self {
         self.header_read_timeout = headers;
         self.body_read_timeout = body;
+        self
+    }
+
+    /// How long a connection may stay silent both ways between requests (default 60 s, above
+    /// the 15 s keep-alive pings of SSE streams) before it is closed.
+    #[must_use]
+    pub fn idle_timeout(mut self, idle: Duration) -> Self {
+        self.idle_timeout = idle;
         self
     }
 
@@ -393,12 +402,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             None => mcp,
         };
-        let limits = ConnLimits {
+        let limits = conn::Limits {
             connections: Arc::new(Semaphore::new(options.max_connections)),
             header_read_timeout: options.header_read_timeout,
+            idle_timeout: options.idle_timeout,
         };
         let stop = shutdown.clone();
-        let task = tokio::spawn(accept_loop(listener, router, limits, stop));
+        let task = tokio::spawn(conn::accept_loop(listener, router, limits, stop));
         tracing::info!(url = %format!("http://{addr}{MCP_PATH}"), "serving MCP over streamable HTTP");
         Ok(HttpServer {
             addr,
@@ -575,81 +585,4 @@ fn check_message(
         }
         _ => None,
     }
-}
-
-struct ConnLimits {
-    connections: Arc<Semaphore>,
-    header_read_timeout: Duration,
-}
-
-/// Accepts connections up to the cap (one more is closed at once), each served by hyper with
-/// the header read timeout, until `stop`; then lets the open ones finish their requests.
-async fn accept_loop(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    limits: ConnLimits,
-    stop: CancellationToken,
-) -> Result<(), ServeError> {
-    let open = tokio_util::task::TaskTracker::new();
-    loop {
-        let (stream, peer) = tokio::select! {
-            () = stop.cancelled() => break,
-            accepted = listener.accept() => match accepted {
-                Ok(a) => a,
-                Err(e) => {
-                    // Out of file descriptors, or the peer gave up: wait a moment, go on.
-                    tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-        };
-        let Ok(permit) = Arc::clone(&limits.connections).try_acquire_owned() else {
-            tracing::warn!(%peer, "connection refused: too many open connections");
-            drop(stream);
-            continue;
-        };
-        let router = router.clone();
-        let header_read_timeout = limits.header_read_timeout;
-        let stop = stop.clone();
-        open.spawn(async move {
-            let _permit = permit;
-            let service = hyper::service::service_fn(
-                move |mut request: hyper::Request<hyper::body::Incoming>| {
-                    request.extensions_mut().insert(PeerAddr(peer));
-                    let router = router.clone();
-                    async move {
-                        Ok::<_, Infallible>(
-                            router.oneshot(request.map(Body::new)).await.into_response(),
-                        )
-                    }
-                },
-            );
-            let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
-            builder
-                .http1()
-                .timer(TokioTimer::new())
-                .header_read_timeout(header_read_timeout);
-            builder
-                .http2()
-                .timer(TokioTimer::new())
-                .keep_alive_interval(Some(Duration::from_secs(30)));
-            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
-            tokio::pin!(connection);
-            tokio::select! {
-                result = connection.as_mut() => {
-                    if let Err(e) = result {
-                        tracing::debug!(%peer, error = %e, "connection ended");
-                    }
-                }
-                () = stop.cancelled() => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = tokio::time::timeout(Duration::from_secs(5), connection).await;
-                }
-            }
-        });
-    }
-    open.close();
-    let _ = tokio::time::timeout(Duration::from_secs(5), open.wait()).await;
-    Ok(())
 }

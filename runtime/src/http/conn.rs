@@ -1,0 +1,206 @@
+//! Connections: at most `max_connections` open (one more is closed as soon as it is accepted),
+//! each served by hyper with a header read timeout, and closed when it stays silent: no first
+//! byte within the header timeout, or no byte either way for the idle timeout.
+
+use std::convert::Infallible;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::response::IntoResponse as _;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::Semaphore;
+use tokio::time::{Instant, Sleep};
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt as _;
+
+use super::PeerAddr;
+use crate::toolbox::ServeError;
+
+pub(crate) struct Limits {
+    pub connections: Arc<Semaphore>,
+    pub header_read_timeout: Duration,
+    pub idle_timeout: Duration,
+}
+
+/// Accepts connections up to the cap (one more is closed at once), each served by hyper with
+/// the header read timeout, until `stop`; then lets the open ones finish their requests.
+pub(crate) async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    limits: Limits,
+    stop: CancellationToken,
+) -> Result<(), ServeError> {
+    let open = tokio_util::task::TaskTracker::new();
+    loop {
+        let (stream, peer) = tokio::select! {
+            () = stop.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors, or the peer gave up: wait a moment, go on.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(permit) = Arc::clone(&limits.connections).try_acquire_owned() else {
+            tracing::warn!(%peer, "connection refused: too many open connections");
+            drop(stream);
+            continue;
+        };
+        let router = router.clone();
+        let header_read_timeout = limits.header_read_timeout;
+        let idle_timeout = limits.idle_timeout;
+        let stop = stop.clone();
+        open.spawn(async move {
+            let _permit = permit;
+            let service = hyper::service::service_fn(
+                move |mut request: hyper::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(PeerAddr(peer));
+                    let router = router.clone();
+                    async move {
+                        Ok::<_, Infallible>(
+                            router.oneshot(request.map(Body::new)).await.into_response(),
+                        )
+                    }
+                },
+            );
+            let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_read_timeout);
+            builder
+                .http2()
+                .timer(TokioTimer::new())
+                .keep_alive_interval(Some(Duration::from_secs(30)));
+            let io = Watched::new(stream, header_read_timeout, idle_timeout);
+            let connection = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!(%peer, error = %e, "connection ended");
+                    }
+                }
+                () = stop.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_secs(5), connection).await;
+                }
+            }
+        });
+    }
+    open.close();
+    let _ = tokio::time::timeout(Duration::from_secs(5), open.wait()).await;
+    Ok(())
+}
+
+/// A connection's stream, closed (reads fail with `TimedOut`) when it stays silent: until its
+/// first byte arrives, for `first_byte`; after that, when neither side moved a byte for `idle`.
+struct Watched<T> {
+    inner: T,
+    first_byte: Duration,
+    idle: Duration,
+    started: bool,
+    last_activity: Instant,
+    timer: Pin<Box<Sleep>>,
+}
+
+impl<T> Watched<T> {
+    fn new(inner: T, first_byte: Duration, idle: Duration) -> Self {
+        let now = Instant::now();
+        Self {
+            inner,
+            first_byte,
+            idle,
+            started: false,
+            last_activity: now,
+            timer: Box::pin(tokio::time::sleep_until(now + first_byte)),
+        }
+    }
+
+    fn deadline(&self) -> Instant {
+        self.last_activity
+            + if self.started {
+                self.idle
+            } else {
+                self.first_byte
+            }
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        match Pin::new(&mut self.inner).poll_read(cx, buf) {
+            Poll::Ready(result) => {
+                if buf.filled().len() > before {
+                    self.started = true;
+                    self.last_activity = Instant::now();
+                }
+                Poll::Ready(result)
+            }
+            Poll::Pending => {
+                let deadline = self.deadline();
+                if self.timer.deadline() != deadline {
+                    self.timer.as_mut().reset(deadline);
+                }
+                match self.timer.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the connection stayed silent",
+                    ))),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Watched<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            self.last_activity = Instant::now();
+        }
+        r
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            self.last_activity = Instant::now();
+        }
+        r
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
