@@ -105,14 +105,15 @@ pub(crate) struct OAuthVerifier {
     client: Client<hyper_rustls::HttpsConnector<HttpConnector>, Empty<Bytes>>,
     keys: RwLock<Option<Keys>>,
     /// When the keys were last fetched (also on failure): fetches are at least
-    /// [`MIN_REFETCH`] apart, so tokens naming unknown keys cannot flood the issuer.
+    /// [`MIN_REFETCH`] apart, so tokens naming unknown keys cannot flood the issuer (they wait
+    /// for the next fetch instead).
     last_fetch: Mutex<Option<Instant>>,
 }
 
 /// Keys older than this are fetched again before use.
 const KEYS_TTL: Duration = Duration::from_secs(600);
 /// The least time between two fetches of the keys.
-const MIN_REFETCH: Duration = Duration::from_secs(2);
+const MIN_REFETCH: Duration = Duration::from_secs(1);
 
 impl OAuthVerifier {
     pub fn new(config: OAuthConfig) -> Result<Self, String> {
@@ -205,6 +206,7 @@ impl OAuthVerifier {
     /// The key a token names: from the cache, else from the issuer (at most every
     /// [`MIN_REFETCH`]).
     async fn key(&self, kid: Option<&str>) -> Result<Jwk, String> {
+        let looked = Instant::now();
         {
             let keys = self.keys.read().await;
             if let Some(k) = keys.as_ref()
@@ -214,7 +216,7 @@ impl OAuthVerifier {
                 return Ok(jwk.clone());
             }
         }
-        self.refresh().await?;
+        self.refresh(looked).await?;
         let keys = self.keys.read().await;
         keys.as_ref()
             .and_then(|k| find(&k.set, kid))
@@ -229,12 +231,15 @@ impl OAuthVerifier {
             })
     }
 
-    async fn refresh(&self) -> Result<(), String> {
+    /// Fetches the keys again, unless another request did since `looked`; at most every
+    /// [`MIN_REFETCH`] (a request that needs them sooner waits for that moment).
+    async fn refresh(&self, looked: Instant) -> Result<(), String> {
         let mut last = self.last_fetch.lock().await;
-        if let Some(at) = *last
-            && at.elapsed() < MIN_REFETCH
-        {
-            return Ok(()); // fetched a moment ago; use what we have
+        if let Some(at) = *last {
+            if at >= looked {
+                return Ok(()); // fetched while this request waited for the lock
+            }
+            tokio::time::sleep_until((at + MIN_REFETCH).into()).await;
         }
         *last = Some(Instant::now());
         let jwks_uri = match &self.config.jwks_uri {
