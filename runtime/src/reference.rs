@@ -21,6 +21,8 @@
 //! | `blocking` | `blocking = false` | sync fns only: run the body on the async runtime instead of tokio's blocking pool; only for bodies that never block (read memory, no I/O, no locks held long) |
 //! | `retry` | `retry = 2` | extra attempts after a timeout or an error marked [`ToolError::retryable`](crate::ToolError::retryable); only on `read_only` or `idempotent` tools (a compile error otherwise: retrying a write can repeat it) |
 //! | `max_output_bytes` | `max_output_bytes = 65536` | a larger result is cut on structure (items of its largest array, never bytes inside a value), with a note saying what was cut and how to ask for the rest, and `_meta["io.toolwright/truncated"]` |
+//! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
+//! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
 //!
 //! | `allow(..)` | `allow(many_params, deep_nesting, long_name)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels, a name of 65 to 128 characters |
@@ -36,6 +38,7 @@
 //! | `allow(..)`, `max_description_bytes`, `max_param_description_bytes` | as on `#[tool]` | defaults for its tools (a tool's own keys win) |
 //! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
 //! | `grace` | `grace = "2s"` | the grace period of its tools that declare none |
+//! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `Toolbox::with_client_rate_limit` and `serve --client-rate-limit` |
 //! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8)` | once per resource its tools use (`name`, required, must be one of them): `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); `max_waiting` bounds its queue (default 16) |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
 //!
