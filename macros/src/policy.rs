@@ -3,7 +3,7 @@
 
 use darling::util::{PreservedStrExpr, SpannedValue};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 use syn::{Expr, ExprLit, Lit};
 
 use crate::ctxt::Ctxt;
@@ -29,32 +29,35 @@ pub fn parse_duration(text: &str, zero: bool) -> Option<u64> {
 
 /// `timeout = "3s"` → milliseconds, or an error on the value.
 pub fn timeout_ms(cx: &Ctxt, value: &Option<SpannedValue<String>>) -> Option<u64> {
-    let v = value.as_ref()?;
-    let parsed = parse_duration(v, false);
-    if parsed.is_none() {
-        cx.error_at(
-            v.span(),
-            format!(
-                "invalid timeout `{}`: write a positive duration with a unit, e.g. \"3s\", \"500ms\", \"1.5s\" or \"2min\"",
-                &**v
-            ),
-        );
-    }
-    parsed
+    duration_ms(
+        cx,
+        value,
+        false,
+        "invalid timeout `{}`: write a positive duration with a unit, e.g. \"3s\", \"500ms\", \"1.5s\" or \"2min\"",
+    )
 }
 
 /// `grace = "500ms"` → milliseconds (zero allowed: abandon at once), or an error on the value.
 pub fn grace_ms(cx: &Ctxt, value: &Option<SpannedValue<String>>) -> Option<u64> {
+    duration_ms(
+        cx,
+        value,
+        true,
+        "invalid grace period `{}`: write a duration with a unit, e.g. \"500ms\", \"2s\" (\"0s\" abandons the body as soon as it is told to stop)",
+    )
+}
+
+/// A duration key's value in milliseconds, or `error` (its `{}` replaced by the value) at it.
+fn duration_ms(
+    cx: &Ctxt,
+    value: &Option<SpannedValue<String>>,
+    zero: bool,
+    error: &str,
+) -> Option<u64> {
     let v = value.as_ref()?;
-    let parsed = parse_duration(v, true);
+    let parsed = parse_duration(v, zero);
     if parsed.is_none() {
-        cx.error_at(
-            v.span(),
-            format!(
-                "invalid grace period `{}`: write a duration with a unit, e.g. \"500ms\", \"2s\" (\"0s\" abandons the body as soon as it is told to stop)",
-                &**v
-            ),
-        );
+        cx.error_at(v.span(), error.replacen("{}", v, 1));
     }
     parsed
 }
@@ -87,42 +90,18 @@ pub fn resources_tokens(resources: &[String]) -> TokenStream {
     quote!(&[#(#resources),*])
 }
 
-/// Parses "10/min", "5/s", "100/h", "1000/day" into (calls, period in milliseconds).
-pub fn parse_rate(text: &str) -> Option<(u32, u64)> {
-    let (calls, per) = text.trim().split_once('/')?;
-    let calls: u32 = calls.trim().parse().ok().filter(|&n| n > 0)?;
-    let per_ms = match per.trim() {
-        "s" | "sec" | "second" => 1_000,
-        "min" | "minute" => 60_000,
-        "h" | "hour" => 3_600_000,
-        "day" | "d" => 86_400_000,
-        _ => return None,
-    };
-    Some((calls, per_ms))
-}
-
-/// `rate_limit = "10/min"` → (calls, period in ms), or an error on the value.
-pub fn rate(cx: &Ctxt, key: &str, value: &Option<SpannedValue<String>>) -> Option<(u32, u64)> {
-    let v = value.as_ref()?;
-    let parsed = parse_rate(v);
-    if parsed.is_none() {
-        cx.error_at(
-            v.span(),
-            format!(
-                "invalid `{key}` `{}`: write a positive number of calls per period, e.g. \"10/min\", \"5/s\", \"100/h\" or \"1000/day\"",
-                &**v
-            ),
-        );
-    }
-    parsed
-}
-
-/// `Some(::toolwright::__private::Rate { .. })` or `None`.
-pub fn rate_tokens(rate: Option<(u32, u64)>) -> TokenStream {
-    match rate {
-        Some((calls, per_ms)) => quote!(::core::option::Option::Some(
-            ::toolwright::__private::Rate { calls: #calls, per_ms: #per_ms }
-        )),
+/// `rate_limit = "10/min"` as a `Rate` expression, evaluated in `const` (a rate that does not
+/// parse is a compile error at the literal, from `Rate::parse`, the one parser of rates).
+pub fn rate_tokens(value: &Option<SpannedValue<String>>) -> TokenStream {
+    match value {
+        Some(v) => {
+            let text = &**v;
+            quote_spanned!(v.span()=> ::core::option::Option::Some({
+                const RATE: ::toolwright::__private::Rate =
+                    ::toolwright::__private::Rate::declared(#text);
+                RATE
+            }))
+        }
         None => quote!(::core::option::Option::None),
     }
 }

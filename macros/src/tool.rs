@@ -58,7 +58,7 @@ pub struct ToolModel {
     group: Option<String>,
     grace_ms: Option<u64>,
     scopes: Vec<String>,
-    rate_limit: Option<(u32, u64)>,
+    rate_limit: Option<darling::util::SpannedValue<String>>,
     /// A sync fn run on tokio's blocking pool (every sync fn but those declared
     /// `blocking = false`).
     blocking: bool,
@@ -192,7 +192,6 @@ impl ToolModel {
         let group = attr.group.as_ref().map(|g| (**g).clone());
         let grace_ms = policy::grace_ms(cx, &attr.grace);
         let scopes = policy::scopes(cx, &attr.scopes);
-        let rate_limit = policy::rate(cx, "rate_limit", &attr.rate_limit);
         if let Some(b) = &attr.blocking
             && sig.asyncness.is_some()
         {
@@ -279,7 +278,7 @@ impl ToolModel {
             group,
             grace_ms,
             scopes,
-            rate_limit,
+            rate_limit: attr.rate_limit.clone(),
             blocking,
             params,
             flatten,
@@ -374,7 +373,7 @@ impl ToolModel {
         let group = opt(self.group.as_ref().map(|g| quote!(#g)));
         let grace_ms = opt(self.grace_ms.map(|g| quote!(#g)));
         let scopes = &self.scopes;
-        let rate_limit = policy::rate_tokens(self.rate_limit);
+        let rate_limit = policy::rate_tokens(&self.rate_limit);
         let params = if self.flatten {
             let info = param::type_info_tokens(&tys[0]);
             quote!(#p::Params::Flatten(#info))

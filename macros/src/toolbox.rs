@@ -24,7 +24,6 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     let default_timeout = policy::timeout_ms(&cx, &toolbox_attr.timeout);
     let default_grace = policy::grace_ms(&cx, &toolbox_attr.grace);
-    let client_rate_limit = policy::rate(&cx, "client_rate_limit", &toolbox_attr.client_rate_limit);
     if let Some(m) = &toolbox_attr.max_concurrency
         && **m == 0
     {
@@ -151,7 +150,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             Some(m) => quote!(::core::option::Option::Some(#m)),
             None => quote!(::core::option::Option::None),
         };
-        let client_rate_limit = policy::rate_tokens(client_rate_limit);
+        let client_rate_limit = policy::rate_tokens(&toolbox_attr.client_rate_limit);
         let default_grace = match default_grace {
             Some(g) => quote!(::core::option::Option::Some(#g)),
             None => quote!(::core::option::Option::None),

@@ -350,10 +350,6 @@ where
     Body::Blocking(Box::new(move || stop().report()))
 }
 
-/// Generated under the span of a safe stop's return type, so a return type that does not fit
-/// is reported there.
-pub const fn assert_safe_stop_output<T: SafeStopOutput>() {}
-
 /// Serializes a declared default or example, typed as the parameter.
 pub fn to_json<T: Serialize>(value: T) -> Value {
     serde_json::to_value(&value).unwrap_or(Value::Null)

@@ -319,28 +319,16 @@ async fn sessions_are_capped_and_unfinished_handshakes_expire() {
     assert!(text.contains("3 sessions are open"), "{text}");
     // A session that has not sent notifications/initialized may not call tools.
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_arm_state"}});
-    let (status, _, _, text) = post_json(
-        &url,
-        &call,
-        &[
-            ("mcp-session-id", &sessions[0]),
-            ("mcp-protocol-version", "2025-11-25"),
-        ],
-    )
-    .await;
+    let in_session = [
+        ("mcp-session-id", sessions[0].as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let (status, _, _, text) = post_json(&url, &call, &in_session).await;
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("notifications/initialized"), "{text}");
     // None completed its handshake: closed after 300 ms, and the room is back.
     tokio::time::sleep(Duration::from_millis(900)).await;
-    let (status, ..) = post_json(
-        &url,
-        &call,
-        &[
-            ("mcp-session-id", &sessions[0]),
-            ("mcp-protocol-version", "2025-11-25"),
-        ],
-    )
-    .await;
+    let (status, ..) = post_json(&url, &call, &in_session).await;
     assert_eq!(status, 404, "the session was closed");
     let (status, ..) = post_json(&url, &initialize(), &[]).await;
     assert_eq!(status, 200);

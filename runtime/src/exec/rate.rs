@@ -22,18 +22,51 @@ pub struct Rate {
 }
 
 impl Rate {
-    /// Parses `"10/min"`, `"5/s"`, `"100/h"`, `"1000/day"`.
-    pub fn parse(text: &str) -> Option<Rate> {
-        let (calls, per) = text.trim().split_once('/')?;
-        let calls: u32 = calls.trim().parse().ok().filter(|&n| n > 0)?;
-        let per_ms = match per.trim() {
-            "s" | "sec" | "second" => 1_000,
-            "min" | "minute" => 60_000,
-            "h" | "hour" => 3_600_000,
-            "day" | "d" => 86_400_000,
-            _ => return None,
+    /// Parses `"10/min"`, `"5/s"`, `"100/h"`, `"1000/day"` (spaces allowed around the parts).
+    /// A `const fn`, so that `#[tool(rate_limit = "..")]` is checked when the crate compiles.
+    pub const fn parse(text: &str) -> Option<Rate> {
+        let b = text.as_bytes();
+        let mut i = skip_spaces(b, 0);
+        let mut calls: u64 = 0;
+        let digits_from = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            calls = calls * 10 + (b[i] - b'0') as u64;
+            if calls > u32::MAX as u64 {
+                return None;
+            }
+            i += 1;
+        }
+        if i == digits_from || calls == 0 {
+            return None;
+        }
+        i = skip_spaces(b, i);
+        if i >= b.len() || b[i] != b'/' {
+            return None;
+        }
+        i = skip_spaces(b, i + 1);
+        let mut end = b.len();
+        while end > i && b[end - 1] == b' ' {
+            end -= 1;
+        }
+        let per_ms = match unit_ms(b, i, end) {
+            Some(ms) => ms,
+            None => return None,
         };
-        Some(Rate { calls, per_ms })
+        Some(Rate {
+            calls: calls as u32,
+            per_ms,
+        })
+    }
+
+    /// The rate a declaration names; a compile error (in `const` evaluation) when it names none.
+    #[doc(hidden)]
+    pub const fn declared(text: &str) -> Rate {
+        match Self::parse(text) {
+            Some(rate) => rate,
+            None => panic!(
+                "invalid rate: write a positive number of calls per period, e.g. \"10/min\", \"5/s\", \"100/h\" or \"1000/day\""
+            ),
+        }
     }
 
     fn interval(self) -> Duration {
@@ -43,6 +76,43 @@ impl Rate {
     fn period(self) -> Duration {
         Duration::from_millis(self.per_ms)
     }
+}
+
+const fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The period `b[from..to]` names, in milliseconds.
+const fn unit_ms(b: &[u8], from: usize, to: usize) -> Option<u64> {
+    const UNITS: [(&str, u64); 9] = [
+        ("s", 1_000),
+        ("sec", 1_000),
+        ("second", 1_000),
+        ("min", 60_000),
+        ("minute", 60_000),
+        ("h", 3_600_000),
+        ("hour", 3_600_000),
+        ("day", 86_400_000),
+        ("d", 86_400_000),
+    ];
+    let mut u = 0;
+    while u < UNITS.len() {
+        let name = UNITS[u].0.as_bytes();
+        if name.len() == to - from {
+            let mut k = 0;
+            while k < name.len() && name[k] == b[from + k] {
+                k += 1;
+            }
+            if k == name.len() {
+                return Some(UNITS[u].1);
+            }
+        }
+        u += 1;
+    }
+    None
 }
 
 impl fmt::Display for Rate {

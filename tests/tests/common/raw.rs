@@ -68,13 +68,7 @@ impl Raw {
     pub async fn until(&mut self, id: u64) -> Vec<Value> {
         let mut seen = Vec::new();
         loop {
-            let line = self
-                .lines
-                .next_line()
-                .await
-                .expect("read")
-                .expect("the server closed the connection");
-            let message: Value = serde_json::from_str(&line).expect("the server writes JSON");
+            let message = self.next().await;
             let done = message["id"] == json!(id);
             seen.push(message);
             if done {
