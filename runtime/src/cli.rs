@@ -13,6 +13,7 @@
 //! | `serve` (default) | MCP over stdio; with a terminal on stdin, a short banner on stderr first | 0 when the client disconnects |
 //! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped |
 //! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
+//! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
@@ -89,6 +90,16 @@ struct ServeArgs {
     /// Seconds a client has to send a request's body (default 30).
     #[arg(long, value_name = "SECONDS", requires = "http")]
     body_timeout: Option<u64>,
+    /// Serve every client without a session (clients on 2026-07-28 always are), so that any
+    /// replica behind a load balancer can answer any request.
+    #[arg(long, requires = "http")]
+    stateless: bool,
+    /// Share HTTP sessions and rate limits with the other replicas through this Redis
+    /// (redis://host:6379/0). Not for a toolbox whose tools use a device (resource queues stay
+    /// per process).
+    #[cfg(feature = "redis")]
+    #[arg(long, value_name = "URL", requires = "http")]
+    redis: Option<String>,
     /// Calls one client may make to all tools together, e.g. 120/min (`/s`, `/min`, `/h`,
     /// `/day`); on stdio the one client is the connection.
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
@@ -119,6 +130,13 @@ impl ServeArgs {
         }
         if self.insecure_no_auth {
             options = options.insecure_no_auth();
+        }
+        if self.stateless {
+            options = options.stateless();
+        }
+        #[cfg(feature = "redis")]
+        if let Some(url) = &self.redis {
+            options = options.redis(url.clone());
         }
         for host in &self.allowed_hosts {
             options = options.allow_host(host.clone());
@@ -265,6 +283,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         };
         if let Some(rate) = args.client_rate_limit {
             toolbox = toolbox.with_client_rate_limit(rate);
+        }
+        #[cfg(feature = "redis")]
+        if args.redis.is_some() && toolbox.uses_resources() {
+            eprintln!(
+                "warning: --redis shares sessions and rate limits between replicas, but this \
+                 toolbox's tools use resources (devices) whose queues are per process: run it as \
+                 one replica only, or two calls on one device could run at once"
+            );
         }
         if let Some(addr) = args.http {
             let options = match args.http_options(addr) {

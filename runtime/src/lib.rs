@@ -10,6 +10,8 @@ pub mod export;
 pub mod http;
 pub mod output;
 mod policy;
+#[cfg(feature = "redis")]
+mod redis;
 pub mod reference;
 pub mod schema;
 pub mod toolbox;

@@ -405,8 +405,11 @@ struct Inner<S> {
     resources: HashMap<Arc<str>, Arc<Resource<S>>>,
     /// Held while a call needing several resources takes its places in their queues.
     arrival: std::sync::Mutex<()>,
-    /// What each client has used of its rate limits.
+    /// What each client has used of its rate limits (in this process).
     limiter: Limiter,
+    /// The Redis the replicas share their rate limits in, when serving with one.
+    #[cfg(feature = "redis")]
+    shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
     /// Groups whose tools are neither listed nor callable.
     disabled_groups: std::sync::RwLock<std::collections::HashSet<String>>,
     /// The tools as listed now (enabled groups, plus `describe_tool` when on).
@@ -591,6 +594,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),
             limiter: Limiter::default(),
+            #[cfg(feature = "redis")]
+            shared: std::sync::OnceLock::new(),
             disabled_groups: Default::default(),
             listed: Default::default(),
             peers: Default::default(),
@@ -678,6 +683,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn with_max_argument_bytes(mut self, max_bytes: usize) -> Self {
         self.inner_mut().config.max_argument_bytes = max_bytes;
         self
+    }
+
+    /// Counts rate limits in `redis`, shared with the other replicas, from now on.
+    #[cfg(feature = "redis")]
+    pub(crate) fn share_limits(&self, redis: Arc<crate::redis::Redis>) {
+        let _ = self.inner.shared.set(redis);
+    }
+
+    /// Whether any tool uses a resource (a device that one process must own).
+    #[cfg(feature = "redis")]
+    pub(crate) fn uses_resources(&self) -> bool {
+        !self.inner.resources.is_empty()
     }
 
     /// The argument limit ([`Toolbox::with_max_argument_bytes`]).
@@ -942,6 +959,35 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+impl<S: Send + Sync + 'static> Inner<S> {
+    /// Counts a call of `client` against the tool's and the client's rate limits: in this
+    /// process, or in the Redis the replicas share.
+    async fn check_limits(
+        &self,
+        client: &Arc<str>,
+        entry: &Entry<S>,
+    ) -> Result<(), exec::rate::Limited> {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.shared.get() {
+            return redis
+                .check(
+                    client,
+                    &entry.name,
+                    entry.meta.rate_limit,
+                    self.config.client_rate_limit,
+                )
+                .await;
+        }
+        self.limiter.check(
+            client,
+            entry.index,
+            entry.meta.rate_limit,
+            self.config.client_rate_limit,
+            std::time::Instant::now(),
+        )
+    }
+}
+
 /// A tool's policy: its keys, and its resources (sorted by name) from the toolbox's.
 fn inner_policy<S>(resources: &HashMap<Arc<str>, Arc<Resource<S>>>, meta: &ToolMeta) -> Policy<S> {
     let mut names: Vec<&str> = meta.resources.to_vec();
@@ -1160,20 +1206,16 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ),
             };
         }
-        let limited = (entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some())
-            .then(|| {
-                let client = site
-                    .client
-                    .take()
-                    .unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
-                this.limiter.check(
-                    &client,
-                    entry.index,
-                    entry.meta.rate_limit,
-                    this.config.client_rate_limit,
-                    std::time::Instant::now(),
-                )
-            });
+        let limited = if entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some()
+        {
+            let client = site
+                .client
+                .take()
+                .unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
+            Some(this.check_limits(&client, entry).await)
+        } else {
+            None
+        };
         if let Some(Err(limited)) = limited {
             tracing::debug!(?limited, "rate limited");
             let text = exec::rate::limited_message(name, &limited);

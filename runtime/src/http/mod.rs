@@ -70,6 +70,9 @@ pub struct HttpOptions {
     max_parsing: usize,
     max_sessions: usize,
     session_init_timeout: Duration,
+    stateless: bool,
+    #[cfg(feature = "redis")]
+    redis: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -100,7 +103,30 @@ impl HttpOptions {
             max_parsing: 64,
             max_sessions: 256,
             session_init_timeout: Duration::from_secs(10),
+            stateless: false,
+            #[cfg(feature = "redis")]
+            redis: None,
         }
+    }
+
+    /// Serves every client without a session, older protocol lines too (clients on 2026-07-28
+    /// always are): each request stands alone, so any replica can answer it, and nothing is
+    /// kept between requests (no server-to-client notifications outside a request).
+    #[must_use]
+    pub fn stateless(mut self) -> Self {
+        self.stateless = true;
+        self
+    }
+
+    /// Shares the HTTP sessions and the rate limits with the other replicas of this server
+    /// through the Redis at `url` (`redis://127.0.0.1:6379/0`): a session created on one replica
+    /// is restored on another, and a limit counts every replica's calls. Resource queues stay
+    /// per process: a toolbox whose tools use a device must not run as several replicas.
+    #[cfg(feature = "redis")]
+    #[must_use]
+    pub fn redis(mut self, url: impl Into<String>) -> Self {
+        self.redis = Some(url.into());
+        self
     }
 
     /// Requires `Authorization: Bearer <token>` with this token on every request (compared in
@@ -356,6 +382,21 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         config.cancellation_token = shutdown.child_token();
         config.max_request_body_bytes = max_body;
         let table = SessionTable::new(options.max_sessions, options.session_init_timeout);
+        config.legacy_session_mode = !options.stateless;
+        #[cfg(feature = "redis")]
+        if let Some(url) = &options.redis {
+            let redis = crate::redis::Redis::connect(url)
+                .await
+                .map_err(ServeError::new)?;
+            config.session_store = Some(Arc::new(crate::redis::RedisSessions(Arc::clone(&redis))));
+            table.share(Arc::clone(&redis));
+            self.share_limits(redis);
+            if self.uses_resources() {
+                tracing::warn!(
+                    "sharing state through Redis with a toolbox whose tools use resources (devices): resource queues are per process, so run it as one replica only"
+                );
+            }
+        }
         let sessions = Sessions::new(
             LocalSessionManager::default(),
             Arc::clone(&table),
@@ -515,7 +556,7 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
         )
             .into_response();
     }
-    if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes) {
+    if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes).await {
         return refusal;
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))
@@ -523,7 +564,7 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
 }
 
 /// The checks that need the message: the tool's scopes, and the session's state.
-fn check_message(
+async fn check_message(
     guard: &Guard,
     caller: &Caller,
     parts: &axum::http::request::Parts,
@@ -572,7 +613,7 @@ fn check_message(
             if peek.is_request()
                 && method != "ping"
                 && method != "initialize"
-                && guard.sessions.initialized(id) == Some(false) =>
+                && guard.sessions.initialized(id).await == Some(false) =>
         {
             Some(
                 (

@@ -17,12 +17,16 @@ use rmcp::transport::streamable_http_server::session::{
 
 use crate::exec::arrival::{Arrivals, Ordered};
 
-/// What is known of each open session.
+/// What is known of each open session. With replicas, whether a session completed its
+/// handshake is shared through Redis too: the `notifications/initialized` may reach another
+/// replica than the `initialize`.
 #[derive(Debug)]
 pub(crate) struct SessionTable {
     max: usize,
     init_timeout: Duration,
     sessions: Mutex<HashMap<SessionId, Tracked>>,
+    #[cfg(feature = "redis")]
+    shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +41,43 @@ impl SessionTable {
             max,
             init_timeout,
             sessions: Mutex::default(),
+            #[cfg(feature = "redis")]
+            shared: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Shares the sessions' handshake state with the other replicas.
+    #[cfg(feature = "redis")]
+    pub fn share(&self, redis: Arc<crate::redis::Redis>) {
+        let _ = self.shared.set(redis);
+    }
+
+    /// Records that the session completed its handshake (here, and for the other replicas).
+    async fn mark_initialized(&self, id: &SessionId) {
+        if let Some(t) = self.lock().get_mut(id) {
+            t.initialized = true;
+        }
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.shared.get() {
+            redis.mark_initialized(id).await;
+        }
+    }
+
+    /// Whether the session completed its handshake: `Some(false)` only when no replica saw it
+    /// (`None`: no such session here).
+    pub async fn initialized(&self, id: &str) -> Option<bool> {
+        let here = self.initialized_here(id)?;
+        #[cfg(feature = "redis")]
+        if !here
+            && let Some(redis) = self.shared.get()
+            && redis.is_initialized(id).await
+        {
+            if let Some(t) = self.lock().iter_mut().find(|(k, _)| &***k == id) {
+                t.1.initialized = true;
+            }
+            return Some(true);
+        }
+        Some(here)
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Tracked>> {
@@ -54,8 +94,8 @@ impl SessionTable {
         self.max
     }
 
-    /// Whether the session completed its handshake (`None`: no such session here).
-    pub fn initialized(&self, id: &str) -> Option<bool> {
+    /// Whether this replica saw the session complete its handshake.
+    fn initialized_here(&self, id: &str) -> Option<bool> {
         self.lock()
             .iter()
             .find(|(k, _)| &***k == id)
@@ -128,7 +168,9 @@ async fn sweep<M: SessionManager>(inner: &M, table: &SessionTable) {
     let tracked: Vec<(SessionId, Tracked)> =
         table.lock().iter().map(|(k, v)| (k.clone(), *v)).collect();
     for (id, t) in tracked {
-        let late = !t.initialized && now.duration_since(t.created) > table.init_timeout;
+        let late = !t.initialized
+            && now.duration_since(t.created) > table.init_timeout
+            && table.initialized(&id).await == Some(false);
         if late {
             tracing::info!(session = %id, "closing a session that never completed its handshake");
             let _ = inner.close_session(&id).await;
@@ -213,10 +255,8 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Self::Error> {
-        if is_initialized_notification(&message)
-            && let Some(t) = self.table.lock().get_mut(id)
-        {
-            t.initialized = true;
+        if is_initialized_notification(&message) {
+            self.table.mark_initialized(id).await;
         }
         self.inner
             .accept_message(id, message)
@@ -249,6 +289,7 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         &self,
         id: SessionId,
     ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        let id_for_table = id.clone();
         Ok(
             match self
                 .inner
@@ -257,6 +298,14 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
                 .map_err(SessionError::Inner)?
             {
                 RestoreOutcome::Restored(t) => {
+                    // A session another replica created (and whose handshake it completed).
+                    self.table.lock().insert(
+                        id_for_table,
+                        Tracked {
+                            created: Instant::now(),
+                            initialized: true,
+                        },
+                    );
                     RestoreOutcome::Restored(Ordered::new(t, Arc::clone(&self.arrivals)))
                 }
                 RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,

@@ -1,0 +1,17 @@
+//! The parts-catalogue MCP server: `cargo run --example parts_catalog` serves it over stdio;
+//! `… -- serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` as one replica of
+//! several behind a load balancer (README, "Running several replicas").
+
+use toolwright_examples::parts_catalog;
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    std::process::exit(parts_catalog::server().run().await);
+}

@@ -1,0 +1,217 @@
+//! State shared by the replicas of one server through Redis (feature `redis`): the HTTP
+//! sessions of clients on protocol lines before 2026-07-28 (rmcp's `SessionStore`, so a session
+//! created on one replica is restored on another), and the rate limits and quotas, counted
+//! atomically in one Lua script with Redis's own clock, so that N replicas grant what one would.
+//!
+//! Resource queues are not shared, on purpose: a resource (`resource = "arm"`) is a device one
+//! process owns, and a toolbox whose tools use one must run as one process.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use redis::aio::ConnectionManager;
+use rmcp::transport::streamable_http_server::session::{
+    SessionState, SessionStore, SessionStoreError,
+};
+
+use crate::exec::rate::{Limited, Rate};
+
+/// How long a session's state is kept in Redis after it was last stored.
+const SESSION_TTL_S: u64 = 24 * 3600;
+
+/// A connection to the Redis the replicas share.
+pub(crate) struct Redis {
+    connection: ConnectionManager,
+    /// Keys start with it (`toolwright:` by default).
+    prefix: String,
+    gcra: redis::Script,
+}
+
+impl std::fmt::Debug for Redis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redis")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two generic-cell-rate cells (the tool's, then the client's over all tools), checked and
+/// charged together, with Redis's clock (microseconds). KEYS: the two cells; ARGV: each cell's
+/// emission interval and burst tolerance, in microseconds (an interval of 0: no limit). Returns
+/// `{0, 0}` when charged, else `{cell, wait in microseconds}` with nothing charged.
+const GCRA: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local next_tat = {}
+for i = 1, 2 do
+  local interval = tonumber(ARGV[2 * i - 1])
+  if interval > 0 then
+    local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
+    if tat < now then tat = now end
+    local allowed_at = tat - tonumber(ARGV[2 * i])
+    if allowed_at > now then
+      return {i, allowed_at - now}
+    end
+    next_tat[i] = tat + interval
+  end
+end
+for i = 1, 2 do
+  if next_tat[i] then
+    local ttl_ms = math.ceil((next_tat[i] - now) / 1000) + 1000
+    redis.call('SET', KEYS[i], string.format('%.0f', next_tat[i]), 'PX', ttl_ms)
+  end
+end
+return {0, 0}
+";
+
+impl Redis {
+    /// Connects (`redis://host:6379/0`, `rediss://` for TLS is not built in); fails at once if
+    /// Redis cannot be reached.
+    pub async fn connect(url: &str) -> Result<Arc<Self>, String> {
+        let client = redis::Client::open(url).map_err(|e| format!("--redis {url}: {e}"))?;
+        let connection =
+            tokio::time::timeout(Duration::from_secs(10), ConnectionManager::new(client))
+                .await
+                .map_err(|_| format!("--redis {url}: no answer within 10 s"))?
+                .map_err(|e| format!("--redis {url}: cannot connect: {e}"))?;
+        Ok(Arc::new(Self {
+            connection,
+            prefix: "toolwright:".to_owned(),
+            gcra: redis::Script::new(GCRA),
+        }))
+    }
+
+    fn key(&self, parts: &[&str]) -> String {
+        let mut key = self.prefix.clone();
+        for (i, p) in parts.iter().enumerate() {
+            if i > 0 {
+                key.push(':');
+            }
+            key.push_str(p);
+        }
+        key
+    }
+
+    /// Counts a call against the tool's and the client's limits, shared by every replica. A
+    /// Redis failure lets the call through (logged): limits must not take the tools down.
+    pub async fn check(
+        &self,
+        client: &str,
+        tool: &str,
+        tool_rate: Option<Rate>,
+        client_rate: Option<Rate>,
+    ) -> Result<(), Limited> {
+        let cell = |rate: Option<Rate>| -> (u64, u64) {
+            match rate {
+                Some(r) => {
+                    let period = r.per_ms * 1000;
+                    let interval = period / u64::from(r.calls);
+                    (interval, period - interval)
+                }
+                None => (0, 0),
+            }
+        };
+        let (ti, tt) = cell(tool_rate);
+        let (ci, ct) = cell(client_rate);
+        let mut connection = self.connection.clone();
+        let result: redis::RedisResult<(u8, u64)> = self
+            .gcra
+            .key(self.key(&["rate", client, "tool", tool]))
+            .key(self.key(&["rate", client, "all"]))
+            .arg(ti)
+            .arg(tt)
+            .arg(ci)
+            .arg(ct)
+            .invoke_async(&mut connection)
+            .await;
+        match result {
+            Ok((0, _)) => Ok(()),
+            Ok((which, wait_us)) => {
+                let all_tools = which == 2;
+                let rate = if all_tools { client_rate } else { tool_rate };
+                Err(Limited {
+                    rate: rate.unwrap_or(Rate {
+                        calls: 1,
+                        per_ms: 1000,
+                    }),
+                    all_tools,
+                    wait: Duration::from_micros(wait_us),
+                })
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "rate limit not checked: Redis failed");
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Redis {
+    /// Records that a session completed its handshake, for the other replicas.
+    pub async fn mark_initialized(&self, session_id: &str) {
+        let mut connection = self.connection.clone();
+        let r: redis::RedisResult<()> = redis::cmd("SET")
+            .arg(self.key(&["session", session_id, "initialized"]))
+            .arg(1)
+            .arg("EX")
+            .arg(SESSION_TTL_S)
+            .query_async(&mut connection)
+            .await;
+        if let Err(e) = r {
+            tracing::error!(error = %e, "session handshake not shared: Redis failed");
+        }
+    }
+
+    /// Whether any replica saw the session complete its handshake (a Redis failure says yes:
+    /// the check must not take the sessions down).
+    pub async fn is_initialized(&self, session_id: &str) -> bool {
+        let mut connection = self.connection.clone();
+        redis::cmd("EXISTS")
+            .arg(self.key(&["session", session_id, "initialized"]))
+            .query_async::<i64>(&mut connection)
+            .await
+            .map_or(true, |n| n > 0)
+    }
+}
+
+/// The HTTP sessions in Redis: what rmcp needs to restore a session on another replica (the
+/// client's `initialize` parameters).
+pub(crate) struct RedisSessions(pub Arc<Redis>);
+
+#[async_trait::async_trait]
+impl SessionStore for RedisSessions {
+    async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        let mut connection = self.0.connection.clone();
+        let json: Option<String> = redis::cmd("GET")
+            .arg(self.0.key(&["session", session_id]))
+            .query_async(&mut connection)
+            .await?;
+        Ok(match json {
+            Some(j) => Some(serde_json::from_str(&j)?),
+            None => None,
+        })
+    }
+
+    async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        let mut connection = self.0.connection.clone();
+        let json = serde_json::to_string(state)?;
+        let () = redis::cmd("SET")
+            .arg(self.0.key(&["session", session_id]))
+            .arg(json)
+            .arg("EX")
+            .arg(SESSION_TTL_S)
+            .query_async(&mut connection)
+            .await?;
+        Ok(())
+    }
+
+    async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
+        let mut connection = self.0.connection.clone();
+        let _: i64 = redis::cmd("DEL")
+            .arg(self.0.key(&["session", session_id]))
+            .arg(self.0.key(&["session", session_id, "initialized"]))
+            .query_async(&mut connection)
+            .await?;
+        Ok(())
+    }
+}
