@@ -6,12 +6,6 @@ use toolwright_examples::parts_catalog;
 
 #[tokio::main]
 async fn main() {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    toolwright_examples::log_to_stderr();
     std::process::exit(parts_catalog::server().run().await);
 }

@@ -13,13 +13,7 @@ use toolwright_examples::robot_arm::{self, SimConfig};
 
 #[tokio::main]
 async fn main() {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    toolwright_examples::log_to_stderr();
 
     let env = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<f64>().ok());
     let defaults = SimConfig::default();
