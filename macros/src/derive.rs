@@ -18,6 +18,8 @@ use crate::typecheck::Checks;
 struct SerdeAttrs {
     rename: Option<String>,
     rename_all: Option<RenameRule>,
+    /// `rename_all_fields` on an enum: the rule for the fields of every struct variant.
+    rename_all_fields: Option<RenameRule>,
     tag: Option<String>,
     content: Option<String>,
     untagged: bool,
@@ -71,10 +73,11 @@ fn serde_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
             let path = meta.path();
             if path.is_ident("rename") {
                 out.rename = name_value(cx, meta).map(|(s, _)| s);
-            } else if path.is_ident("rename_all") {
+            } else if path.is_ident("rename_all") || path.is_ident("rename_all_fields") {
                 if let Some((rule, _)) = name_value(cx, meta) {
                     match RenameRule::from_str(&rule) {
-                        Some(r) => out.rename_all = Some(r),
+                        Some(r) if path.is_ident("rename_all") => out.rename_all = Some(r),
+                        Some(r) => out.rename_all_fields = Some(r),
                         None => cx.error_spanned_by(
                             meta,
                             format!(
@@ -209,16 +212,43 @@ fn field_tokens(
     }
 }
 
-/// Whether `ty` names `ident` (or `Self`) anywhere.
+/// Whether `ty` is or contains the type being derived: `Self`, or the type's own name as a path
+/// of one segment (`Pose`, `Box<Pose>`, `Vec<Option<Pose>>`) or `self::Pose`. Another module's
+/// type of the same name (`geo::Pose`) is another type. (A path to the type itself through its
+/// module, `crate::x::Pose`, is not recognized here; it is then a cycle that the compiler
+/// reports while evaluating the nesting depth, still at compile time.)
 fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
-    fn walk(tokens: TokenStream, ident: &syn::Ident) -> bool {
-        tokens.into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => i == *ident || i == "Self",
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), ident),
+    use syn::{GenericArgument, PathArguments, Type};
+    let args = |path: &syn::Path| -> bool {
+        path.segments.iter().any(|seg| match &seg.arguments {
+            PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| match arg {
+                GenericArgument::Type(t) => mentions(t, ident),
+                _ => false,
+            }),
             _ => false,
         })
+    };
+    match ty {
+        Type::Path(p) => {
+            let segs: Vec<&syn::Ident> = p.path.segments.iter().map(|s| &s.ident).collect();
+            let itself = p.qself.is_none()
+                && p.path.leading_colon.is_none()
+                && match segs.as_slice() {
+                    [one] => *one == ident || *one == "Self",
+                    [first, one] => *first == "self" && *one == ident,
+                    _ => false,
+                };
+            itself || segs.iter().any(|s| *s == "Self") || args(&p.path)
+        }
+        Type::Reference(r) => mentions(&r.elem, ident),
+        Type::Array(a) => mentions(&a.elem, ident),
+        Type::Slice(s) => mentions(&s.elem, ident),
+        Type::Ptr(p) => mentions(&p.elem, ident),
+        Type::Paren(p) => mentions(&p.elem, ident),
+        Type::Group(g) => mentions(&g.elem, ident),
+        Type::Tuple(t) => t.elems.iter().any(|e| mentions(e, ident)),
+        _ => false,
     }
-    walk(quote!(#ty), ident)
 }
 
 /// How a struct's fields nest: `(DEPTH, PROPERTIES)` expressions, seen as input (fields skipped
@@ -438,8 +468,11 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     }
                     Fields::Named(named) => {
                         unit_only = false;
+                        // serde: the variant's own `rename_all`, else the enum's
+                        // `rename_all_fields`, names the variant's fields.
+                        let rule = serde.rename_all.or(container.rename_all_fields);
                         let fields =
-                            fields_expr(&cx, &mut checks, named, &SerdeAttrs::default(), None);
+                            fields_expr(&cx, &mut checks, named, &SerdeAttrs::default(), rule);
                         let (inner, _) = fields_shape(&cx, named, ident);
                         depths.push(if wrapped { quote!(1 + #inner) } else { inner });
                         quote!(#p::VariantShape::Struct(#fields))
