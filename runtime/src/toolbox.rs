@@ -407,6 +407,9 @@ struct Inner<S> {
     arrival: std::sync::Mutex<()>,
     /// What each client has used of its rate limits (in this process).
     limiter: Limiter,
+    /// The calls in flight and the safe stops they spawned: waited for before the server's
+    /// process may end, so a client that disconnects still gets its motion halted.
+    calls: tokio_util::task::TaskTracker,
     /// The Redis the replicas share their rate limits in, when serving with one.
     #[cfg(feature = "redis")]
     shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
@@ -594,6 +597,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),
             limiter: Limiter::default(),
+            calls: tokio_util::task::TaskTracker::new(),
             #[cfg(feature = "redis")]
             shared: std::sync::OnceLock::new(),
             disabled_groups: Default::default(),
@@ -689,6 +693,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     #[cfg(feature = "redis")]
     pub(crate) fn share_limits(&self, redis: Arc<crate::redis::Redis>) {
         let _ = self.inner.shared.set(redis);
+    }
+
+    /// What waits for the calls in flight (and their safe stops) when serving ends.
+    pub(crate) fn calls_in_flight(&self) -> CallsInFlight {
+        let longest_grace = self
+            .inner
+            .entries
+            .iter()
+            .filter_map(|e| e.policy.grace)
+            .chain(self.inner.config.default_grace)
+            .max()
+            .unwrap_or(crate::policy::DEFAULT_GRACE)
+            .max(crate::policy::DEFAULT_GRACE);
+        CallsInFlight {
+            tracker: self.inner.calls.clone(),
+            limit: longest_grace + exec::SAFE_STOP_LIMIT + Duration::from_secs(1),
+        }
     }
 
     /// Whether any tool uses a resource (a device that one process must own).
@@ -880,6 +901,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
     /// end, not an error.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        let calls = self.calls_in_flight();
         let running = match self.serve(rmcp::transport::stdio()).await {
             Ok(running) => running,
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
@@ -889,10 +911,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             Err(e) => return Err(ServeError(e.to_string())),
         };
         tracing::info!("MCP session started on stdio");
-        running
-            .waiting()
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
+        let ended = running.waiting().await;
+        // rmcp cancels the calls still running when the client goes: let them wind down and
+        // their safe stops run before the process may end.
+        calls.wait().await;
+        ended.map_err(|e| ServeError(e.to_string()))?;
         Ok(())
     }
 
@@ -937,6 +960,38 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }));
         }
         router
+    }
+}
+
+/// The calls in flight of a toolbox, to wait for when serving ends (bounded by the longest grace
+/// period plus the time a safe stop may take).
+#[derive(Debug, Clone)]
+pub(crate) struct CallsInFlight {
+    tracker: tokio_util::task::TaskTracker,
+    limit: Duration,
+}
+
+impl CallsInFlight {
+    /// Waits until no call is in flight, at most the limit.
+    pub async fn wait(&self) {
+        if self.tracker.is_empty() {
+            return;
+        }
+        tracing::info!(
+            calls = self.tracker.len(),
+            "waiting for the calls in flight to end"
+        );
+        self.tracker.close();
+        if tokio::time::timeout(self.limit, self.tracker.wait())
+            .await
+            .is_err()
+        {
+            tracing::error!(
+                calls = self.tracker.len(),
+                "calls still in flight at shutdown"
+            );
+        }
+        self.tracker.reopen();
     }
 }
 
@@ -1133,6 +1188,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 _ => return Err(this.unknown_tool(name)),
             },
         };
+        // Counted until the call (and its safe stops) ended: see `CallsInFlight`.
+        let _in_flight = this.calls.token();
         let trace_id = site.trace_id.take().unwrap_or_else(new_trace_id);
         let span = tracing::info_span!(
             "tool_call",
@@ -1206,6 +1263,16 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ),
             };
         }
+        // A call its queue refused is refused as such, before it is counted against a limit.
+        if let Some(Err(full)) = &site.arrival {
+            let text = exec::messages::queue_full(name, &full.resource, full.waiting);
+            let mut meta = MetaObject::new();
+            meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
+            return (
+                "queue_full",
+                CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(meta)),
+            );
+        }
         let limited = if entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some()
         {
             let client = site
@@ -1244,6 +1311,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             progress_token: site.progress_token,
             trace_id,
             arrival_lock: &this.arrival,
+            tracker: &this.calls,
         };
         match exec::run(call, map).await {
             (outcome, Outcome::Value(value)) => (outcome, shape_output(entry, value)),
@@ -1462,12 +1530,8 @@ fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
     if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
         return Some(Arc::clone(&who.0));
     }
-    if let Some(session) = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-    {
-        return Some(Arc::from(format!("session {session}")));
+    if let Some(session) = parts.extensions.get::<crate::http::KnownSession>() {
+        return Some(Arc::from(format!("session {}", session.0)));
     }
     parts
         .extensions

@@ -427,3 +427,48 @@ async fn ten_thousand_unknown_keys_give_a_bounded_refusal() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A client that goes away during a motion (stdin closes): rmcp lets running calls go on for
+/// 5 s, then cancels them; the server halts the arm before its process ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_on_stdio_gets_the_arm_halted_before_the_process_ends() {
+    use tokio::io::AsyncWriteExt as _;
+    let log = std::env::temp_dir().join(format!("robot-arm-gone-{}.log", std::process::id()));
+    let mut child = tokio::process::Command::new(common::robot_arm_binary())
+        .env("ROBOT_ARM_TIME_SCALE", "0.5")
+        .env("RUST_LOG", "info")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "move_arm_to_pose", "arguments": {"x": -600, "y": 0, "z": 300, "speed": 0.1}}}),
+    ];
+    for line in lines {
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    stdin.flush().await.unwrap();
+    // The motion runs (18 simulated seconds, 9 s here: longer than the 5 s rmcp gives running
+    // calls once the client is gone); the client goes.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(stdin);
+    let status = tokio::time::timeout(Duration::from_secs(30), child.wait())
+        .await
+        .expect("the server exits")
+        .unwrap();
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{log}");
+    assert!(
+        log.lines().any(|l| l.contains("safe stop")
+            && l.contains("resource=arm")
+            && l.contains("halted at")),
+        "the arm was halted before the process ended:\n{log}"
+    );
+}

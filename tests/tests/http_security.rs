@@ -506,3 +506,35 @@ async fn over_http_each_client_has_its_own_limits() {
     );
     assert_eq!(call(&second).await, Some(false), "the second is not");
 }
+
+/// Take its time, without a word in between.
+#[tool(read_only)]
+async fn think_slowly() -> String {
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    "thought".into()
+}
+
+/// The silence timeout applies between requests only: a call that takes longer than it, with
+/// nothing sent meanwhile, is answered (served statelessly, so no SSE keep-alive fills the wait).
+#[tokio::test]
+async fn a_long_silent_call_outlives_the_idle_timeout() {
+    let server = Toolbox::from_tools((), tool_defs![think_slowly])
+        .serve_http_with(
+            HttpOptions::new(addr("127.0.0.1:0"))
+                .stateless()
+                .idle_timeout(Duration::from_millis(300)),
+        )
+        .await
+        .unwrap();
+    let (status, ..) = post_json(&server.url(), &initialize(), &[]).await;
+    assert_eq!(status, 200);
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "think_slowly"}});
+    let (status, _, _, text) = post_json(
+        &server.url(),
+        &call,
+        &[("mcp-protocol-version", "2025-11-25")],
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("thought"), "{text}");
+}

@@ -62,6 +62,8 @@ pub(crate) struct Call<'a, S> {
     pub progress_token: Option<ProgressToken>,
     pub trace_id: String,
     pub arrival_lock: &'a std::sync::Mutex<()>,
+    /// Tracks the tasks safe stops run on, so that the server waits for them.
+    pub tracker: &'a tokio_util::task::TaskTracker,
 }
 
 /// How a call ended.
@@ -128,15 +130,20 @@ struct InFlight<S: Send + Sync + 'static> {
     cleanup: Option<Cleanup<S>>,
 }
 
-/// What the safe stops of a call in flight need: the state, the resources, and the resources'
-/// places (released after the stops ran).
-type Cleanup<S> = (Arc<S>, Arc<[Arc<Resource<S>>]>, Arc<Admitted>);
+/// What the safe stops of a call in flight need: the state, the resources, the resources'
+/// places (released after the stops ran), and the tracker of the task they run on.
+type Cleanup<S> = (
+    Arc<S>,
+    Arc<[Arc<Resource<S>>]>,
+    Arc<Admitted>,
+    tokio_util::task::TaskTracker,
+);
 
 impl<S: Send + Sync + 'static> Drop for InFlight<S> {
     fn drop(&mut self) {
         // The body goes first, so the safe stop never runs next to it.
         drop(self.running.take());
-        let Some((state, resources, admitted)) = self.cleanup.take() else {
+        let Some((state, resources, admitted, tracker)) = self.cleanup.take() else {
             return;
         };
         if resources.is_empty() {
@@ -144,11 +151,14 @@ impl<S: Send + Sync + 'static> Drop for InFlight<S> {
         }
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
-                handle.spawn(async move {
-                    let stops = safe_stops(&state, &resources, &admitted).await;
-                    tracing::warn!(?stops, "call dropped by its caller; safe stops ran");
-                    drop(admitted);
-                });
+                tracker.spawn_on(
+                    async move {
+                        let stops = safe_stops(&state, &resources, &admitted).await;
+                        tracing::warn!(?stops, "call dropped by its caller; safe stops ran");
+                        drop(admitted);
+                    },
+                    &handle,
+                );
             }
             Err(_) => tracing::error!("call dropped outside a runtime; its safe stops did not run"),
         }
@@ -174,6 +184,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         progress_token,
         trace_id,
         arrival_lock,
+        tracker,
     } = call;
     let grace = grace.unwrap_or(DEFAULT_GRACE);
     let attempts = policy.retry + 1;
@@ -187,7 +198,8 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             per_attempt.clone()
         }
         .expect("taken by the last attempt only");
-        let deadline = timeout.map(|t| Instant::now() + t);
+        // A timeout too long to represent is no deadline.
+        let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let why_deadline = Why::Deadline(timeout.unwrap_or_default());
         let sleep = async {
             match deadline {
@@ -270,6 +282,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                     Arc::clone(state),
                     Arc::clone(&policy.resources),
                     Arc::clone(&admitted),
+                    tracker.clone(),
                 )
             }),
         };
@@ -302,8 +315,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                         let message = panic_message(&*panic);
                         tracing::error!(panic = %message, "tool panicked");
                         flight.cleanup = None;
-                        let stops = safe_stops(state, &policy.resources, &admitted).await;
-                        drop(admitted);
+                        let stops = stop_then_release(tracker, state, &policy.resources, admitted).await;
                         let text = messages::panicked(tool, &message, &stops);
                         return ("panic", Outcome::Error { text, retryable: false });
                     }
@@ -359,7 +371,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             }
         };
         flight.cleanup = None;
-        let stops = safe_stops(state, &policy.resources, &admitted).await;
+        let stops = stop_then_release(tracker, state, &policy.resources, admitted).await;
         let reserved: Vec<Arc<str>> = if matches!(ending, Ending::StillRunning { .. }) {
             policy
                 .resources
@@ -369,7 +381,6 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         } else {
             Vec::new()
         };
-        drop(admitted);
         tracing::warn!(?ending, ?stops, "call ended early");
         if why != Why::Client && !last {
             tracing::warn!(attempt, "timed out; retrying");
@@ -390,6 +401,26 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         );
     }
     unreachable!("the last attempt always returns")
+}
+
+/// Runs the safe stops on a task of their own that holds the call's places until they ran, so
+/// that a caller that stops waiting cannot cut them short or free the resources early.
+async fn stop_then_release<S: Send + Sync + 'static>(
+    tracker: &tokio_util::task::TaskTracker,
+    state: &Arc<S>,
+    resources: &Arc<[Arc<Resource<S>>]>,
+    admitted: Arc<Admitted>,
+) -> Vec<SafeStopReport> {
+    if resources.is_empty() {
+        return Vec::new();
+    }
+    let (state, resources) = (Arc::clone(state), Arc::clone(resources));
+    let task = tracker.spawn(async move {
+        let stops = safe_stops(&state, &resources, &admitted).await;
+        drop(admitted);
+        stops
+    });
+    task.await.unwrap_or_default()
 }
 
 /// Runs the safe stop of each resource, in order, each within [`SAFE_STOP_LIMIT`]. A sync safe

@@ -136,9 +136,17 @@ impl fmt::Display for Rate {
 /// The limits a toolbox enforces, and what each client has used of them.
 #[derive(Debug, Default)]
 pub(crate) struct Limiter {
-    /// Theoretical arrival time of the next call allowed, by (client, tool); `usize::MAX` stands
-    /// for the client's limit over all tools.
-    cells: Mutex<HashMap<(Arc<str>, usize), Instant>>,
+    cells: Mutex<Cells>,
+}
+
+#[derive(Debug, Default)]
+struct Cells {
+    /// Theoretical arrival time of the next call allowed, by (client, tool); `usize::MAX`
+    /// stands for the client's limit over all tools.
+    tat: HashMap<(Arc<str>, usize), Instant>,
+    /// The size at which the cells back to full are next forgotten (doubles with the live ones,
+    /// so that many live cells do not make every call scan them all).
+    sweep_at: usize,
 }
 
 /// Past a limit: how long to wait.
@@ -168,10 +176,15 @@ impl Limiter {
         if tool_rate.is_none() && client_rate.is_none() {
             return Ok(());
         }
-        let mut cells = self.cells.lock().unwrap_or_else(|p| p.into_inner());
-        if cells.len() > 10_000 {
-            // Forget the clients whose every cell is back to full.
+        let mut guard = self.cells.lock().unwrap_or_else(|p| p.into_inner());
+        let Cells {
+            tat: cells,
+            sweep_at,
+        } = &mut *guard;
+        if cells.len() > (*sweep_at).max(10_000) {
+            // Forget the cells back to full.
             cells.retain(|_, tat| *tat > now);
+            *sweep_at = cells.len() * 2;
         }
         let limits = [(tool, tool_rate, false), (ALL_TOOLS, client_rate, true)];
         let mut next = [None, None];

@@ -1,11 +1,13 @@
 //! Connections: at most `max_connections` open (one more is closed as soon as it is accepted),
 //! each served by hyper with a header read timeout, and closed when it stays silent: no first
-//! byte within the header timeout, or no byte either way for the idle timeout.
+//! byte within the header timeout, or, with no request in flight (a response still being
+//! computed or streamed counts as in flight), no byte either way for the idle timeout.
 
 use std::convert::Infallible;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -60,14 +62,22 @@ pub(crate) async fn accept_loop(
         let stop = stop.clone();
         open.spawn(async move {
             let _permit = permit;
+            let active = Arc::new(AtomicUsize::new(0));
+            let in_service = Arc::clone(&active);
             let service = hyper::service::service_fn(
                 move |mut request: hyper::Request<hyper::body::Incoming>| {
                     request.extensions_mut().insert(PeerAddr(peer));
                     let router = router.clone();
+                    let guard = InFlight::enter(&in_service);
                     async move {
-                        Ok::<_, Infallible>(
-                            router.oneshot(request.map(Body::new)).await.into_response(),
-                        )
+                        let response = router.oneshot(request.map(Body::new)).await.into_response();
+                        // In flight until the response body (an SSE stream, say) is done.
+                        Ok::<_, Infallible>(response.map(|body| {
+                            Body::new(Tracked {
+                                body,
+                                _guard: guard,
+                            })
+                        }))
                     }
                 },
             );
@@ -76,11 +86,13 @@ pub(crate) async fn accept_loop(
                 .http1()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_read_timeout);
+            // No HTTP/2 keep-alive pings: they would count as activity and keep an idle
+            // connection (and its slot) forever.
             builder
                 .http2()
                 .timer(TokioTimer::new())
-                .keep_alive_interval(Some(Duration::from_secs(30)));
-            let io = Watched::new(stream, header_read_timeout, idle_timeout);
+                .keep_alive_interval(None);
+            let io = Watched::new(stream, header_read_timeout, idle_timeout, active);
             let connection = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
             tokio::pin!(connection);
             tokio::select! {
@@ -101,8 +113,51 @@ pub(crate) async fn accept_loop(
     Ok(())
 }
 
+/// Counts a request as in flight while alive.
+struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    fn enter(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        InFlight(Arc::clone(count))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A response body that keeps its request in flight until it is done or dropped.
+struct Tracked {
+    body: Body,
+    _guard: InFlight,
+}
+
+impl http_body::Body for Tracked {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// A connection's stream, closed (reads fail with `TimedOut`) when it stays silent: until its
-/// first byte arrives, for `first_byte`; after that, when neither side moved a byte for `idle`.
+/// first byte arrives, for `first_byte`; after that, when no request is in flight and neither
+/// side moved a byte for `idle`.
 struct Watched<T> {
     inner: T,
     first_byte: Duration,
@@ -110,10 +165,12 @@ struct Watched<T> {
     started: bool,
     last_activity: Instant,
     timer: Pin<Box<Sleep>>,
+    /// Requests in flight on this connection.
+    active: Arc<AtomicUsize>,
 }
 
 impl<T> Watched<T> {
-    fn new(inner: T, first_byte: Duration, idle: Duration) -> Self {
+    fn new(inner: T, first_byte: Duration, idle: Duration, active: Arc<AtomicUsize>) -> Self {
         let now = Instant::now();
         Self {
             inner,
@@ -122,6 +179,7 @@ impl<T> Watched<T> {
             started: false,
             last_activity: now,
             timer: Box::pin(tokio::time::sleep_until(now + first_byte)),
+            active,
         }
     }
 
@@ -150,19 +208,25 @@ impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
                 }
                 Poll::Ready(result)
             }
-            Poll::Pending => {
+            Poll::Pending => loop {
                 let deadline = self.deadline();
                 if self.timer.deadline() != deadline {
                     self.timer.as_mut().reset(deadline);
                 }
                 match self.timer.as_mut().poll(cx) {
-                    Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        "the connection stayed silent",
-                    ))),
-                    Poll::Pending => Poll::Pending,
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(()) if self.started && self.active.load(Ordering::SeqCst) > 0 => {
+                        // A request is in flight: not idle; look again an idle period later.
+                        self.last_activity = Instant::now();
+                    }
+                    Poll::Ready(()) => {
+                        return Poll::Ready(Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            "the connection stayed silent",
+                        )));
+                    }
                 }
-            }
+            },
         }
     }
 }

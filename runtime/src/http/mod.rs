@@ -50,6 +50,11 @@ pub const MCP_PATH: &str = "/mcp";
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PeerAddr(pub SocketAddr);
 
+/// The MCP session of a request, once the guard found it is one this server keeps (a client
+/// cannot pick a fresh identity for each request by sending made-up session ids).
+#[derive(Debug, Clone)]
+pub(crate) struct KnownSession(pub Arc<str>);
+
 /// Room for the JSON-RPC envelope around a call's arguments, in the default body limit.
 pub const ENVELOPE_BYTES: usize = 64 << 10;
 
@@ -310,6 +315,7 @@ pub struct HttpServer {
     addr: SocketAddr,
     shutdown: CancellationToken,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
+    calls: crate::toolbox::CallsInFlight,
 }
 
 impl HttpServer {
@@ -323,12 +329,16 @@ impl HttpServer {
         format!("http://{}{MCP_PATH}", self.addr)
     }
 
-    /// Stops accepting connections and waits for the server to finish.
+    /// Stops accepting connections and waits for the server to finish, and for the calls in
+    /// flight to end (their safe stops included).
     pub async fn shutdown(self) -> Result<(), ServeError> {
         self.shutdown.cancel();
-        self.task
+        let served = self
+            .task
             .await
-            .map_err(|e| ServeError::new(format!("HTTP server task failed: {e}")))?
+            .map_err(|e| ServeError::new(format!("HTTP server task failed: {e}")))?;
+        self.calls.wait().await;
+        served
     }
 
     /// Waits until the server stops (for a server that runs until the process ends).
@@ -404,6 +414,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             shutdown.child_token(),
         );
         let scopes = self.tool_scopes();
+        let calls = self.calls_in_flight();
         let metadata = protected_resource_metadata(&auth, &scopes);
         let toolbox = self;
         let service =
@@ -455,6 +466,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             addr,
             shutdown,
             task,
+            calls,
         })
     }
 
@@ -558,6 +570,15 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     }
     if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes).await {
         return refusal;
+    }
+    if let Some(id) = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        && guard.sessions.knows(id)
+    {
+        let id = KnownSession(Arc::from(id));
+        parts.extensions.insert(id);
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await

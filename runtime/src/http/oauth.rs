@@ -39,7 +39,8 @@ impl OAuthConfig {
     /// Tokens from `issuer` for `resource`.
     pub fn new(issuer: impl Into<String>, resource: impl Into<String>) -> Self {
         Self {
-            issuer: issuer.into().trim_end_matches('/').to_owned(),
+            // Exactly as given: it is compared with the tokens' `iss` character for character.
+            issuer: issuer.into(),
             resource: resource.into(),
             jwks_uri: None,
             leeway_s: 30,
@@ -216,16 +217,19 @@ impl OAuthVerifier {
                 return Ok(jwk.clone());
             }
         }
-        self.refresh(looked).await?;
+        let refreshed = self.refresh(looked).await;
         let keys = self.keys.read().await;
+        // A failed fetch leaves the keys fetched before in use, stale or not: an issuer that is
+        // down for a moment must not lock every client out.
         keys.as_ref()
             .and_then(|k| find(&k.set, kid))
             .cloned()
-            .ok_or_else(|| match kid {
-                Some(kid) => format!(
+            .ok_or_else(|| match (refreshed, kid) {
+                (Err(e), _) => format!("the issuer's keys cannot be fetched: {e}"),
+                (Ok(()), Some(kid)) => format!(
                     "the token is signed with key `{kid}`, which the issuer does not publish"
                 ),
-                None => {
+                (Ok(()), None) => {
                     "the token names no key (`kid`) and the issuer publishes several".to_owned()
                 }
             })
@@ -262,7 +266,7 @@ impl OAuthVerifier {
             issuer: String,
             jwks_uri: Option<String>,
         }
-        let issuer = &self.config.issuer;
+        let issuer = self.config.issuer.trim_end_matches('/');
         let mut last_error = String::new();
         for path in [
             "/.well-known/oauth-authorization-server",

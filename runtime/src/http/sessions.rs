@@ -25,6 +25,8 @@ pub(crate) struct SessionTable {
     max: usize,
     init_timeout: Duration,
     sessions: Mutex<HashMap<SessionId, Tracked>>,
+    /// Sessions being created now (counted against `max` until they are in `sessions`).
+    reserved: std::sync::atomic::AtomicUsize,
     #[cfg(feature = "redis")]
     shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
 }
@@ -41,9 +43,42 @@ impl SessionTable {
             max,
             init_timeout,
             sessions: Mutex::default(),
+            reserved: std::sync::atomic::AtomicUsize::new(0),
             #[cfg(feature = "redis")]
             shared: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Takes a place for a new session, unless `max` are open or being opened.
+    fn reserve(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        let sessions = self.lock();
+        if sessions.len() + self.reserved.load(Ordering::SeqCst) >= self.max {
+            return false;
+        }
+        self.reserved.fetch_add(1, Ordering::SeqCst);
+        true
+    }
+
+    /// Fills a place taken by [`SessionTable::reserve`] (or gives it back with `None`).
+    fn fill(&self, id: Option<SessionId>) {
+        let mut sessions = self.lock();
+        if let Some(id) = id {
+            sessions.insert(
+                id,
+                Tracked {
+                    created: Instant::now(),
+                    initialized: false,
+                },
+            );
+        }
+        self.reserved
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether this replica knows the session (it created or restored it).
+    pub fn knows(&self, id: &str) -> bool {
+        self.initialized_here(id).is_some()
     }
 
     /// Shares the sessions' handshake state with the other replicas.
@@ -194,22 +229,19 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
     type Transport = Ordered<M::Transport>;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        if self.table.len() >= self.table.max {
+        if !self.table.reserve() {
             return Err(SessionError::Full(self.table.max));
         }
-        let (id, transport) = self
-            .inner
-            .create_session()
-            .await
-            .map_err(SessionError::Inner)?;
-        self.table.lock().insert(
-            id.clone(),
-            Tracked {
-                created: Instant::now(),
-                initialized: false,
-            },
-        );
-        Ok((id, Ordered::new(transport, Arc::clone(&self.arrivals))))
+        match self.inner.create_session().await {
+            Ok((id, transport)) => {
+                self.table.fill(Some(id.clone()));
+                Ok((id, Ordered::new(transport, Arc::clone(&self.arrivals))))
+            }
+            Err(e) => {
+                self.table.fill(None);
+                Err(SessionError::Inner(e))
+            }
+        }
     }
 
     async fn initialize_session(
@@ -289,29 +321,31 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         &self,
         id: SessionId,
     ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        // A session another replica created counts against this one's cap too; whether its
+        // handshake completed is asked of the shared store when it matters.
+        if !self.table.reserve() {
+            return Ok(RestoreOutcome::NotSupported);
+        }
         let id_for_table = id.clone();
-        Ok(
-            match self
-                .inner
-                .restore_session(id)
-                .await
-                .map_err(SessionError::Inner)?
-            {
-                RestoreOutcome::Restored(t) => {
-                    // A session another replica created (and whose handshake it completed).
-                    self.table.lock().insert(
-                        id_for_table,
-                        Tracked {
-                            created: Instant::now(),
-                            initialized: true,
-                        },
-                    );
-                    RestoreOutcome::Restored(Ordered::new(t, Arc::clone(&self.arrivals)))
-                }
-                RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
-                _ => RestoreOutcome::NotSupported,
-            },
-        )
+        let restored = self.inner.restore_session(id).await;
+        Ok(match restored {
+            Ok(RestoreOutcome::Restored(t)) => {
+                self.table.fill(Some(id_for_table));
+                RestoreOutcome::Restored(Ordered::new(t, Arc::clone(&self.arrivals)))
+            }
+            Ok(RestoreOutcome::AlreadyPresent) => {
+                self.table.fill(None);
+                RestoreOutcome::AlreadyPresent
+            }
+            Ok(_) => {
+                self.table.fill(None);
+                RestoreOutcome::NotSupported
+            }
+            Err(e) => {
+                self.table.fill(None);
+                return Err(SessionError::Inner(e));
+            }
+        })
     }
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
