@@ -334,6 +334,93 @@ async fn sessions_are_capped_and_unfinished_handshakes_expire() {
     assert_eq!(status, 200);
 }
 
+/// One GET of the session's event stream, resuming after `last_event_id`; (status, body).
+async fn resume(url: &str, session: &str, last_event_id: &str) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .get(url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("last-event-id", last_event_id)
+        .send()
+        .await
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let text = tokio::time::timeout(Duration::from_secs(10), response.text())
+        .await
+        .expect("the stream ends")
+        .unwrap_or_default();
+    (status, text)
+}
+
+/// A replica killed mid-call takes its request's event stream with it; the client's resume lands
+/// on another replica. An empty `200` stream there made the Python SDK (2.x) reconnect forever
+/// (its attempt counter restarts on every stream that ends without the answer): such a resume
+/// is refused with `400` instead, and the stream of a call still running here resumes as before.
+#[tokio::test]
+async fn an_event_stream_that_cannot_be_resumed_is_refused() {
+    // Real time: a motion of 200 mm at 250 mm/s runs for 0.8 s.
+    let server = Toolbox::new(RobotArm::new(SimConfig::default()))
+        .serve_http_with(HttpOptions::new(addr("127.0.0.1:0")))
+        .await
+        .expect("serves");
+    let url = server.url();
+    let (status, _, session, _) = post_json(&url, &initialize(), &[]).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let in_session = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    assert_eq!(post_json(&url, &initialized, &in_session).await.0, 202);
+
+    // A call still running: its stream's first event names it, and resuming there delivers the
+    // call's answer on the new stream.
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 200}}});
+    let mut running = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(call.to_string())
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(running.status().as_u16(), 200);
+    let first = running
+        .chunk()
+        .await
+        .expect("a first event")
+        .expect("a first event");
+    let first = String::from_utf8_lossy(&first).into_owned();
+    let event_id = first
+        .lines()
+        .find_map(|line| line.strip_prefix("id:"))
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("the call's stream starts with an event id: {first}"))
+        .to_owned();
+    let (status, text) = resume(&url, &session, &event_id).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#""id":1,"result""#), "{text}");
+    drop(running);
+
+    // A stream this server does not have (its request ran on a replica that has stopped).
+    let (status, text) = resume(&url, &session, "0/999").await;
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains("cannot be resumed") && text.contains("Send the request again"),
+        "{text}"
+    );
+    // The session itself is untouched.
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_arm_state"}});
+    let (status, _, _, text) = post_json(&url, &call, &in_session).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#"\"moving\":false"#), "{text}");
+}
+
 /// Whether the server closes `stream` (reads end) within `within`.
 async fn closed_within(stream: &mut tokio::net::TcpStream, within: Duration) -> bool {
     let mut buf = [0u8; 1024];

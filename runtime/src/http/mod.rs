@@ -531,6 +531,23 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     if let Some(principal) = caller.principal.clone() {
         parts.extensions.insert(principal);
     }
+    if parts.method == Method::GET
+        && let Some(last_event_id) = parts.headers.get("last-event-id").cloned()
+    {
+        let (response, unresumable) =
+            sessions::resuming(next.run(Request::from_parts(parts, body))).await;
+        if !unresumable {
+            return response;
+        }
+        tracing::info!(?last_event_id, "an event stream could not be resumed here");
+        return (
+            StatusCode::BAD_REQUEST,
+            "Bad Request: the event stream named by Last-Event-ID cannot be resumed: the server \
+             that was answering its request has stopped, or the stream is gone, so that answer \
+             is lost. Send the request again if it is safe to repeat.",
+        )
+            .into_response();
+    }
     if parts.method != Method::POST {
         return next.run(Request::from_parts(parts, body)).await;
     }

@@ -3,6 +3,7 @@
 //! each session's transport stamps its `tools/call`s with their places in the resources' queues
 //! (arrival order, `exec/arrival.rs`).
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
@@ -16,6 +17,28 @@ use rmcp::transport::streamable_http_server::session::{
 };
 
 use crate::exec::arrival::{Arrivals, Ordered};
+
+tokio::task_local! {
+    /// Set while a `GET` with `Last-Event-ID` is served: whether the stream it names could not
+    /// be resumed here (see [`resuming`]).
+    static UNRESUMABLE: Cell<bool>;
+}
+
+/// Serves a `GET` that carries `Last-Event-ID`, and tells whether the stream it names could not
+/// be resumed on this server: the request it answered ran on a replica that has stopped, or its
+/// stream is gone. rmcp answers such a resume with an empty `200` stream, and the official
+/// SDKs (Python 2.x, TypeScript) read an empty stream as "reconnect again" with their attempt
+/// counter reset, forever; the caller answers `400` instead (as the TypeScript SDK's own server
+/// does for an event id it does not know), which the clients retry a bounded number of times
+/// and then fail the request, so it can be sent again.
+pub(crate) async fn resuming<F: Future>(serve: F) -> (F::Output, bool) {
+    UNRESUMABLE
+        .scope(Cell::new(false), async move {
+            let output = serve.await;
+            (output, UNRESUMABLE.with(Cell::get))
+        })
+        .await
+}
 
 /// What is known of each open session. With replicas, whether a session completed its
 /// handshake is shared through Redis too: the `notifications/initialized` may reach another
@@ -314,7 +337,14 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
         let stream = self.inner.resume(id, last_event_id);
-        async move { stream.await.map_err(SessionError::Inner) }
+        async move {
+            let resumed = stream.await;
+            if resumed.is_err() {
+                // Outside `resuming` (no such scope) there is no one to tell.
+                let _ = UNRESUMABLE.try_with(|failed| failed.set(true));
+            }
+            resumed.map_err(SessionError::Inner)
+        }
     }
 
     async fn restore_session(
