@@ -328,7 +328,13 @@ async fn distances(raw: &mut Raw, n: usize) -> std::collections::BTreeMap<u64, f
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forty_calls_sent_together_run_in_arrival_order() {
-    let mut raw = Raw::connect(sim(0.05, 1.0).with_max_waiting("arm", 64)).await;
+    // The deadline is not under test here: a long one keeps a loaded machine from failing it.
+    let mut raw = Raw::connect(
+        sim(0.05, 1.0)
+            .with_max_waiting("arm", 64)
+            .with_default_timeout(Duration::from_secs(30)),
+    )
+    .await;
     // Call k moves the arm from x = 300 + k - 1 to 300 + k: 1 mm if the calls run in the order
     // they were sent, more if one overtakes another.
     let lines: Vec<String> = (1..=40)
@@ -349,7 +355,9 @@ async fn forty_calls_sent_together_run_in_arrival_order() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_seventeenth_waiter_is_refused_at_once() {
-    let mut raw = Raw::connect(sim(0.05, 1.0)).await;
+    // The deadline is not under test here (the queue's bound is): with the scaled one (1.5 s),
+    // a loaded machine timed out the last waiter before its turn.
+    let mut raw = Raw::connect(sim(0.05, 1.0).with_default_timeout(Duration::from_secs(30))).await;
     // One motion of 905 mm at 50 mm/s (18 s simulated, 0.9 s real) holds the arm; 17 more wait
     // for it behind it, and the queue takes 16.
     let mut lines = vec![
