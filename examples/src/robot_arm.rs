@@ -97,6 +97,13 @@ pub enum GraspStrategy {
     Adaptive,
 }
 
+/// Raw samples in one force/torque reading (50 ms at 1 kHz).
+const FT_BURST: usize = 50;
+/// Samples the moving average takes the mean of.
+const FT_WINDOW: usize = 10;
+/// Largest error of one raw force/torque sample, N or N·m.
+const FT_NOISE: f64 = 0.3;
+
 /// How force/torque readings are filtered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToolSchema)]
 #[serde(rename_all = "snake_case")]
@@ -285,7 +292,6 @@ struct Sim {
     held: Option<(SimObject, GraspStrategy, f64)>,
     objects: Vec<SimObject>,
     moving: bool,
-    moving_average: Vec<[f64; 6]>,
 }
 
 /// Simulation settings.
@@ -394,7 +400,6 @@ impl RobotArm {
                 held: None,
                 objects,
                 moving: false,
-                moving_average: Vec::new(),
             }),
             stop: AtomicBool::new(false),
             noise: AtomicU64::new(config.seed | 1),
@@ -784,25 +789,48 @@ impl RobotArm {
         axes: Option<Vec<Axis>>,
     ) -> FtReading {
         let axes = axes.unwrap_or_else(|| Axis::ALL.to_vec());
-        let mut sim = self.sim();
-        let (load, grip) = match &sim.held {
-            Some((o, _, f)) => (o.mass * 9.81, *f),
-            None => (0.0, 0.0),
+        let truth = {
+            let sim = self.sim();
+            let (load, grip) = match &sim.held {
+                Some((o, _, f)) => (o.mass * 9.81, *f),
+                None => (0.0, 0.0),
+            };
+            [0.0, 0.0, -load, 0.01 * grip, load * 0.02, 0.0]
         };
-        let amplitude = match filter {
-            FtFilter::Raw => 0.5,
-            FtFilter::Kalman => 0.05,
-            FtFilter::MovingAverage => 0.15,
+        // One reading is a burst of raw samples (50 ms at 1 kHz), each off by up to ±0.3 in
+        // its axis's unit; the filter reduces them to one value per axis.
+        let burst: Vec<[f64; 6]> = (0..FT_BURST)
+            .map(|_| truth.map(|t| t + FT_NOISE * self.noise()))
+            .collect();
+        let sample = match filter {
+            FtFilter::Raw => burst[FT_BURST - 1],
+            FtFilter::MovingAverage => {
+                let window = &burst[FT_BURST - FT_WINDOW..];
+                let mut mean = [0.0; 6];
+                for s in window {
+                    for (m, v) in mean.iter_mut().zip(s) {
+                        *m += v / FT_WINDOW as f64;
+                    }
+                }
+                mean
+            }
+            FtFilter::Kalman => {
+                // A constant-value Kalman filter per axis over the burst.
+                let r = FT_NOISE * FT_NOISE / 3.0; // variance of the uniform noise
+                let q = r * 1e-3; // the true value barely drifts within a burst
+                let mut estimate = burst[0];
+                let mut variance = [r; 6];
+                for s in &burst[1..] {
+                    for axis in 0..6 {
+                        let p = variance[axis] + q;
+                        let gain = p / (p + r);
+                        estimate[axis] += gain * (s[axis] - estimate[axis]);
+                        variance[axis] = (1.0 - gain) * p;
+                    }
+                }
+                estimate
+            }
         };
-        let truth = [0.0, 0.0, -load, 0.01 * grip, load * 0.02, 0.0];
-        let mut sample = [0.0; 6];
-        for (s, t) in sample.iter_mut().zip(truth) {
-            *s = t + amplitude * self.noise();
-        }
-        sim.moving_average.push(sample);
-        if sim.moving_average.len() > 10 {
-            sim.moving_average.remove(0);
-        }
         let readings = axes
             .iter()
             .map(|&axis| AxisReading {

@@ -505,3 +505,42 @@ async fn plan_trajectory_executes_with_progress() {
     );
     client.cancel().await.unwrap();
 }
+
+/// Each filter does what its description tells the model: `raw` is one sample, `moving_average`
+/// the mean of the last 10 (spread about √10 times smaller), `kalman` the least noisy.
+#[tokio::test]
+async fn the_force_torque_filters_do_what_they_say() {
+    let arm = arm();
+    let mut spread = Vec::new();
+    for filter in ["raw", "moving_average", "kalman"] {
+        let mut values = Vec::new();
+        for _ in 0..60 {
+            let r = arm
+                .call(
+                    "read_ft_sensor",
+                    json!({"filter": filter, "axes": ["Fz"]})
+                        .as_object()
+                        .cloned(),
+                )
+                .await
+                .unwrap();
+            let reading = r.structured_content.unwrap();
+            assert_eq!(reading["filter"], filter);
+            values.push(reading["readings"][0]["value"].as_f64().unwrap());
+        }
+        // Nothing is held: the true Fz is 0.
+        let rms = (values.iter().map(|v| v * v).sum::<f64>() / values.len() as f64).sqrt();
+        spread.push(rms);
+    }
+    let [raw, average, kalman] = spread[..] else {
+        unreachable!()
+    };
+    // Uniform noise of ±0.3 N: RMS 0.173 per sample, 0.055 for the mean of 10, 0.025 for 50.
+    assert!((0.12..0.23).contains(&raw), "raw RMS {raw}");
+    let ratio = raw / average;
+    assert!((2.2..4.5).contains(&ratio), "raw/average RMS {ratio}");
+    assert!(
+        kalman < average * 0.75,
+        "kalman {kalman} vs average {average}"
+    );
+}
