@@ -1,7 +1,7 @@
 //! `#[derive(ToolSchema)]`: a struct or enum gets a `schemars::JsonSchema` impl built from its
 //! doc comments, `#[param(..)]` declarations and serde attributes, plus the `ToolSchema` marker.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Data, DeriveInput, Expr, ExprLit, Fields, Lit, Meta, Token};
@@ -13,16 +13,83 @@ use crate::doc::{self, Doc};
 use crate::param::{self, ParamDecl};
 use crate::typecheck::Checks;
 
+/// A name or rule serde may set apart for each direction: `rename = "x"` sets both,
+/// `rename(serialize = "y", deserialize = "x")` each. Input schemas use the deserialize side,
+/// output schemas the serialize side.
+#[derive(Clone, Copy)]
+struct Both<T> {
+    ser: Option<T>,
+    de: Option<T>,
+}
+
+impl<T> Default for Both<T> {
+    fn default() -> Self {
+        Both {
+            ser: None,
+            de: None,
+        }
+    }
+}
+
+impl<T: Clone> Both<T> {
+    fn or(&self, other: &Both<T>) -> Both<T> {
+        Both {
+            ser: self.ser.clone().or_else(|| other.ser.clone()),
+            de: self.de.clone().or_else(|| other.de.clone()),
+        }
+    }
+}
+
+/// A property's or variant's name in each direction.
+struct Names {
+    ser: String,
+    de: String,
+}
+
+impl Names {
+    /// `rename` wins, then the rule, then the Rust name.
+    fn of(
+        plain: &str,
+        rename: &Both<String>,
+        rule: &Both<RenameRule>,
+        apply: fn(&RenameRule, &str) -> String,
+    ) -> Names {
+        let one = |rename: &Option<String>, rule: &Option<RenameRule>| {
+            rename.clone().unwrap_or_else(|| {
+                rule.as_ref()
+                    .map_or_else(|| plain.to_owned(), |r| apply(r, plain))
+            })
+        };
+        Names {
+            ser: one(&rename.ser, &rule.ser),
+            de: one(&rename.de, &rule.de),
+        }
+    }
+
+    /// The name as an expression of the generated `__tw_serialize` (whether the schema being
+    /// built describes output).
+    fn tokens(&self) -> TokenStream {
+        let (ser, de) = (&self.ser, &self.de);
+        if ser == de {
+            quote!(#de)
+        } else {
+            quote!(if __tw_serialize { #ser } else { #de })
+        }
+    }
+}
+
 /// The serde attributes toolwright follows. Others are accepted and ignored.
 #[derive(Default)]
 struct SerdeAttrs {
-    rename: Option<String>,
-    rename_all: Option<RenameRule>,
+    rename: Both<String>,
+    rename_all: Both<RenameRule>,
     /// `rename_all_fields` on an enum: the rule for the fields of every struct variant.
-    rename_all_fields: Option<RenameRule>,
+    rename_all_fields: Both<RenameRule>,
     tag: Option<String>,
     content: Option<String>,
     untagged: bool,
+    /// Where `untagged` was written.
+    untagged_at: Option<syn::Path>,
     default: bool,
     skip_serializing: bool,
     skip_deserializing: bool,
@@ -43,23 +110,34 @@ fn lit_str(cx: &Ctxt, expr: &Expr) -> Option<String> {
     }
 }
 
-/// `rename = "x"` or `rename(deserialize = "x", serialize = "y")`: the deserialize name wins, as
-/// tool schemas describe inputs.
-fn name_value(cx: &Ctxt, meta: &Meta) -> Option<(String, Span)> {
+/// `rename = "x"` (both directions) or `rename(serialize = "y", deserialize = "x")` (each).
+fn name_value(cx: &Ctxt, meta: &Meta) -> Both<String> {
     match meta {
-        Meta::NameValue(nv) => lit_str(cx, &nv.value).map(|s| (s, Span::call_site())),
-        Meta::List(list) => {
-            let nested = list
-                .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-                .ok()?;
-            nested.iter().find_map(|m| match m {
-                Meta::NameValue(nv) if nv.path.is_ident("deserialize") => {
-                    lit_str(cx, &nv.value).map(|s| (s, Span::call_site()))
-                }
-                _ => None,
-            })
+        Meta::NameValue(nv) => {
+            let s = lit_str(cx, &nv.value);
+            Both {
+                ser: s.clone(),
+                de: s,
+            }
         }
-        Meta::Path(_) => None,
+        Meta::List(list) => {
+            let mut both = Both::default();
+            let Ok(nested) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            else {
+                return both; // serde reports its own syntax errors
+            };
+            for m in &nested {
+                if let Meta::NameValue(nv) = m {
+                    if nv.path.is_ident("serialize") {
+                        both.ser = lit_str(cx, &nv.value);
+                    } else if nv.path.is_ident("deserialize") {
+                        both.de = lit_str(cx, &nv.value);
+                    }
+                }
+            }
+            both
+        }
+        Meta::Path(_) => Both::default(),
     }
 }
 
@@ -72,27 +150,39 @@ fn serde_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
         for meta in &list {
             let path = meta.path();
             if path.is_ident("rename") {
-                out.rename = name_value(cx, meta).map(|(s, _)| s);
+                out.rename = name_value(cx, meta);
             } else if path.is_ident("rename_all") || path.is_ident("rename_all_fields") {
-                if let Some((rule, _)) = name_value(cx, meta) {
-                    match RenameRule::from_str(&rule) {
-                        Some(r) if path.is_ident("rename_all") => out.rename_all = Some(r),
-                        Some(r) => out.rename_all_fields = Some(r),
-                        None => cx.error_spanned_by(
+                let names = name_value(cx, meta);
+                let rule = |name: Option<String>| {
+                    let name = name?;
+                    let rule = RenameRule::from_str(&name);
+                    if rule.is_none() {
+                        cx.error_spanned_by(
                             meta,
                             format!(
-                                "unknown rename rule `{rule}`; serde accepts {}",
+                                "unknown rename rule `{name}`; serde accepts {}",
                                 RenameRule::NAMES.join(", ")
                             ),
-                        ),
+                        );
                     }
+                    rule
+                };
+                let rules = Both {
+                    ser: rule(names.ser),
+                    de: rule(names.de),
+                };
+                if path.is_ident("rename_all") {
+                    out.rename_all = rules;
+                } else {
+                    out.rename_all_fields = rules;
                 }
             } else if path.is_ident("tag") {
-                out.tag = name_value(cx, meta).map(|(s, _)| s);
+                out.tag = name_value(cx, meta).de;
             } else if path.is_ident("content") {
-                out.content = name_value(cx, meta).map(|(s, _)| s);
+                out.content = name_value(cx, meta).de;
             } else if path.is_ident("untagged") {
                 out.untagged = true;
+                out.untagged_at = Some(path.clone());
             } else if path.is_ident("default") {
                 out.default = true;
             } else if path.is_ident("skip") {
@@ -108,6 +198,28 @@ fn serde_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
                 out.flatten = true;
             } else if path.is_ident("transparent") {
                 out.transparent = true;
+            } else if ["with", "serialize_with", "deserialize_with"]
+                .iter()
+                .any(|k| path.is_ident(k))
+            {
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "`#[serde({})]` gives this value a JSON form toolwright cannot see, so the published schema would not match what serde reads and writes; give it a type that has that form on its own (a newtype with its own `Serialize`, `Deserialize` and `ToolSchema`)",
+                        path.get_ident().map(ToString::to_string).unwrap_or_default()
+                    ),
+                );
+            } else if ["from", "try_from", "into"]
+                .iter()
+                .any(|k| path.is_ident(k))
+            {
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "`#[serde({})]` makes serde read or write this type as another one, so a schema derived from its fields would not match; derive `ToolSchema` on the other type and take that as the parameter (convert in the tool)",
+                        path.get_ident().map(ToString::to_string).unwrap_or_default()
+                    ),
+                );
             }
         }
     }
@@ -292,39 +404,71 @@ fn fields_shape(
     )
 }
 
-/// `vec![fields]` for the generator's contract, leaving out skipped fields.
+/// `vec![fields]` for the generator's contract, leaving out skipped fields and naming each as
+/// serde does in that direction.
 fn fields_expr(
     cx: &Ctxt,
     checks: &mut Checks,
     fields: &syn::FieldsNamed,
     container: &SerdeAttrs,
-    rule: Option<RenameRule>,
+    rule: Both<RenameRule>,
 ) -> TokenStream {
     let mut pushes = Vec::new();
     for field in &fields.named {
         let ident = field.ident.as_ref().expect("named field");
         let serde = serde_attrs(cx, &field.attrs);
         let plain = ident.to_string().trim_start_matches("r#").to_owned();
-        let name = serde
-            .rename
-            .clone()
-            .unwrap_or_else(|| rule.map_or(plain.clone(), |r| r.apply_to_field(&plain)));
-        let model = field_tokens(cx, checks, field, Some(name), container);
+        let names = Names::of(&plain, &serde.rename, &rule, |r, f| r.apply_to_field(f));
+        let model = field_tokens(cx, checks, field, Some(names.de.clone()), container);
         let (tokens, skip_ser, skip_de) = (model.tokens, model.skip_ser, model.skip_de);
+        let rename = (names.ser != names.de).then(|| {
+            let ser = &names.ser;
+            quote!(if __tw_serialize { __tw_field.spec.name = #ser; })
+        });
         pushes.push(quote! {
             if !((#skip_ser && __tw_serialize) || (#skip_de && !__tw_serialize)) {
-                __tw_fields.push(#tokens);
+                #[allow(unused_mut)]
+                let mut __tw_field = #tokens;
+                #rename
+                __tw_fields.push(__tw_field);
             }
         });
     }
     quote! {
         {
-            let __tw_serialize = generator.contract().is_serialize();
             let mut __tw_fields = ::toolwright::__private::Vec::new();
             #(#pushes)*
             __tw_fields
         }
     }
+}
+
+/// A newtype's schema (a one-field tuple struct, or a `transparent` struct): its field's, with
+/// the type's description; `shape` gets the field's; also returns the field's type.
+fn newtype(
+    cx: &Ctxt,
+    checks: &mut Checks,
+    field: &syn::Field,
+    container: &SerdeAttrs,
+    ident: &syn::Ident,
+    description: &TokenStream,
+    shape: &mut (TokenStream, TokenStream),
+) -> (TokenStream, syn::Type) {
+    let p = quote!(::toolwright::__private);
+    let tokens = field_tokens(cx, checks, field, None, container).tokens;
+    let ty = &field.ty;
+    *shape = if mentions(ty, ident) {
+        (quote!(#p::RECURSIVE), quote!(0))
+    } else {
+        (
+            quote!(<#p::Probe<#ty>>::DEPTH),
+            quote!(<#p::Probe<#ty>>::PROPERTIES),
+        )
+    };
+    (
+        quote!(#p::newtype_schema(generator, #description, #tokens)),
+        ty.clone(),
+    )
 }
 
 pub fn expand(input: TokenStream) -> TokenStream {
@@ -346,6 +490,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let ident = &input.ident;
     let name = container
         .rename
+        .de
         .clone()
         .unwrap_or_else(|| ident.to_string());
     let description = match doc::from_attrs(&input.attrs) {
@@ -363,6 +508,31 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let mut newtype_of = None;
     let body = match &input.data {
         Data::Struct(data) => match &data.fields {
+            Fields::Named(named) if container.transparent => {
+                // serde writes the one field that is not skipped as the whole value (it refuses
+                // any other number of fields itself).
+                let Some(field) = named.named.iter().find(|f| {
+                    let serde = serde_attrs(&cx, &f.attrs);
+                    !(serde.skip_serializing && serde.skip_deserializing)
+                }) else {
+                    return cx
+                        .check()
+                        .err()
+                        .map(|e| e.to_compile_error())
+                        .unwrap_or_default();
+                };
+                let (body, of) = newtype(
+                    &cx,
+                    &mut checks,
+                    field,
+                    &container,
+                    ident,
+                    &description,
+                    &mut shape,
+                );
+                newtype_of = Some(of);
+                body
+            }
             Fields::Named(named) => {
                 let fields = fields_expr(&cx, &mut checks, named, &container, container.rename_all);
                 shape = fields_shape(&cx, named, ident);
@@ -370,19 +540,17 @@ pub fn expand(input: TokenStream) -> TokenStream {
             }
             Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                 let field = &unnamed.unnamed[0];
-                let model = field_tokens(&cx, &mut checks, field, None, &container);
-                let tokens = model.tokens;
-                let ty = &field.ty;
-                shape = if mentions(ty, ident) {
-                    (quote!(#p::RECURSIVE), quote!(0))
-                } else {
-                    (
-                        quote!(<#p::Probe<#ty>>::DEPTH),
-                        quote!(<#p::Probe<#ty>>::PROPERTIES),
-                    )
-                };
-                newtype_of = Some(ty.clone());
-                quote!(#p::newtype_schema(generator, #description, #tokens))
+                let (body, of) = newtype(
+                    &cx,
+                    &mut checks,
+                    field,
+                    &container,
+                    ident,
+                    &description,
+                    &mut shape,
+                );
+                newtype_of = Some(of);
+                body
             }
             Fields::Unnamed(unnamed) => {
                 cx.error_spanned_by(
@@ -412,16 +580,25 @@ pub fn expand(input: TokenStream) -> TokenStream {
             let mut depths = Vec::new();
             for v in &data.variants {
                 let serde = serde_attrs(&cx, &v.attrs);
-                if serde.skip_deserializing {
+                let (skip_ser, skip_de) = (serde.skip_serializing, serde.skip_deserializing);
+                if skip_ser && skip_de {
                     continue;
+                }
+                if let Some(at) = &serde.untagged_at {
+                    cx.error_spanned_by(
+                        at,
+                        "`#[serde(untagged)]` on one variant is not supported: toolwright cannot publish a mix of tagged and untagged variants yet; make the whole enum `#[serde(untagged)]`, or give the variant a tag",
+                    );
                 }
                 if let Some(attr) = v.attrs.iter().find(|a| param::is_param(a)) {
                     cx.error_spanned_by(attr, "`#[param]` goes on fields, not on enum variants");
                 }
-                let vname = serde.rename.clone().unwrap_or_else(|| {
-                    let plain = v.ident.to_string();
-                    rule.map_or(plain.clone(), |r| r.apply_to_variant(&plain))
-                });
+                let vname = Names::of(&v.ident.to_string(), &serde.rename, &rule, |r, v| {
+                    r.apply_to_variant(v)
+                })
+                .tokens();
+                // Depths describe input: a variant never deserialized adds none.
+                let depths_before = depths.len();
                 let vdoc = match doc::from_attrs(&v.attrs) {
                     Some(d) => {
                         let t = d.to_tokens();
@@ -470,7 +647,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                         unit_only = false;
                         // serde: the variant's own `rename_all`, else the enum's
                         // `rename_all_fields`, names the variant's fields.
-                        let rule = serde.rename_all.or(container.rename_all_fields);
+                        let rule = serde.rename_all.or(&container.rename_all_fields);
                         let fields =
                             fields_expr(&cx, &mut checks, named, &SerdeAttrs::default(), rule);
                         let (inner, _) = fields_shape(&cx, named, ident);
@@ -478,9 +655,21 @@ pub fn expand(input: TokenStream) -> TokenStream {
                         quote!(#p::VariantShape::Struct(#fields))
                     }
                 };
-                unit_variants.push(quote!((#vname, #vdoc)));
-                variants
-                    .push(quote!(#p::Variant { name: #vname, description: #vdoc, shape: #shape }));
+                if skip_de {
+                    depths.truncate(depths_before);
+                }
+                // A variant serde writes but never reads is in output schemas only, and the
+                // other way round.
+                let keep =
+                    quote!(!((#skip_ser && __tw_serialize) || (#skip_de && !__tw_serialize)));
+                unit_variants.push(quote! {
+                    if #keep { __tw_variants.push((#vname, #vdoc)); }
+                });
+                variants.push(quote! {
+                    if #keep {
+                        __tw_variants.push(#p::Variant { name: #vname, description: #vdoc, shape: #shape });
+                    }
+                });
             }
             let tagging = match (&container.tag, &container.content, container.untagged) {
                 (_, _, true) => quote!(#p::EnumTagging::Untagged),
@@ -496,9 +685,17 @@ pub fn expand(input: TokenStream) -> TokenStream {
                 .fold(quote!(0), |acc, d| quote!(#p::max(#acc, #d)));
             if unit_only && !container.untagged && container.tag.is_none() {
                 shape.0 = quote!(0);
-                quote!(#p::unit_enum_schema(#description, &[#(#unit_variants),*]))
+                quote! {{
+                    let mut __tw_variants = #p::Vec::new();
+                    #(#unit_variants)*
+                    #p::unit_enum_schema(#description, &__tw_variants)
+                }}
             } else {
-                quote!(#p::data_enum_schema(generator, #description, #tagging, &[#(#variants),*]))
+                quote! {{
+                    let mut __tw_variants = #p::Vec::new();
+                    #(#variants)*
+                    #p::data_enum_schema(generator, #description, #tagging, &__tw_variants)
+                }}
             }
         }
         Data::Union(u) => {
@@ -567,6 +764,8 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     #p::Cow::Borrowed(::core::concat!(::core::module_path!(), "::", #name))
                 }
                 fn json_schema(generator: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
+                    // Whether the schema describes output (serde's serialize side) or input.
+                    let __tw_serialize = generator.contract().is_serialize();
                     #body
                 }
             }

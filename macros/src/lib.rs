@@ -115,6 +115,20 @@ pub fn tool_defs(input: TokenStream) -> TokenStream {
 ///   serde's attribute is meant, is refused. `#[param]` on a type that does not derive
 ///   `ToolSchema` is an unknown attribute.
 ///
+/// # serde attributes
+///
+/// The published schema follows serde's own attributes, so it describes exactly what serde
+/// reads (input schemas) and writes (output schemas): `rename` and `rename_all` (each side of
+/// `rename(serialize = .., deserialize = ..)` in its direction) on the type, its variants and
+/// fields, `rename_all_fields`, `tag`, `content` and `untagged` on the enum, `default`, `skip`,
+/// `skip_serializing`, `skip_deserializing` and `skip_serializing_if` on fields and variants,
+/// `flatten` of a struct, and `transparent`. `alias` and `other` widen what serde accepts and are
+/// left out of the schema; `deny_unknown_fields` changes nothing (input schemas refuse other
+/// properties already). Attributes that give a value a form the fields do not show are compile
+/// errors: `with`, `serialize_with` and `deserialize_with`, `from`, `try_from` and `into`, and
+/// `untagged` on a single variant. A test derives a corpus of types over these attributes and
+/// checks both directions on generated values (`tests/tests/serde_corpus.rs`).
+///
 /// The derive also computes the type's nesting depth and property count for `#[tool]`'s checks.
 #[proc_macro_derive(ToolSchema, attributes(param))]
 pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
