@@ -241,6 +241,7 @@ fn field_tokens(
     name: Option<String>,
     container: &SerdeAttrs,
 ) -> FieldModel {
+    let p = crate::runtime::private();
     let decl = ParamDecl::parse(cx, &field.attrs);
     let serde = serde_attrs(cx, &field.attrs);
     if let Some(r) = &decl.attr.rename {
@@ -318,7 +319,7 @@ fn field_tokens(
     let info = param::field_info_tokens(ty);
     let flatten = serde.flatten;
     FieldModel {
-        tokens: quote!(::toolwright::__private::Field { spec: #spec, info: #info, flatten: #flatten }),
+        tokens: quote!(#p::Field { spec: #spec, info: #info, flatten: #flatten }),
         skip_ser: serde.skip_serializing,
         skip_de: serde.skip_deserializing,
     }
@@ -370,7 +371,7 @@ fn fields_shape(
     fields: &syn::FieldsNamed,
     this: &syn::Ident,
 ) -> (TokenStream, TokenStream) {
-    let p = quote!(::toolwright::__private);
+    let p = crate::runtime::private();
     let mut depths = Vec::new();
     let mut flat_depths = Vec::new();
     let mut properties = Vec::new();
@@ -413,6 +414,7 @@ fn fields_expr(
     container: &SerdeAttrs,
     rule: Both<RenameRule>,
 ) -> TokenStream {
+    let p = crate::runtime::private();
     let mut pushes = Vec::new();
     for field in &fields.named {
         let ident = field.ident.as_ref().expect("named field");
@@ -436,7 +438,7 @@ fn fields_expr(
     }
     quote! {
         {
-            let mut __tw_fields = ::toolwright::__private::Vec::new();
+            let mut __tw_fields = #p::Vec::new();
             #(#pushes)*
             __tw_fields
         }
@@ -454,7 +456,7 @@ fn newtype(
     description: &TokenStream,
     shape: &mut (TokenStream, TokenStream),
 ) -> (TokenStream, syn::Type) {
-    let p = quote!(::toolwright::__private);
+    let p = crate::runtime::private();
     let tokens = field_tokens(cx, checks, field, None, container).tokens;
     let ty = &field.ty;
     *shape = if mentions(ty, ident) {
@@ -476,6 +478,14 @@ pub fn expand(input: TokenStream) -> TokenStream {
         Ok(i) => i,
         Err(e) => return e.to_compile_error(),
     };
+    match crate::runtime::crate_attr(&input.attrs) {
+        Ok(path) => crate::runtime::with_path(path, || expand_type(&input)),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+fn expand_type(input: &DeriveInput) -> TokenStream {
+    let (p, k) = (crate::runtime::private(), crate::runtime::krate());
     let cx = Ctxt::new();
     let container = serde_attrs(&cx, &input.attrs);
     if !input.generics.params.is_empty() {
@@ -496,11 +506,10 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let description = match doc::from_attrs(&input.attrs) {
         Some(d) => {
             let t = d.to_tokens();
-            quote!(::toolwright::__private::Some(#t))
+            quote!(#p::Some(#t))
         }
-        None => quote!(::toolwright::__private::None),
+        None => quote!(#p::None),
     };
-    let p = quote!(::toolwright::__private);
     let mut checks = Checks::default();
     // `(DEPTH, PROPERTIES)` of the type as a tool input.
     let mut shape = (quote!(0), quote!(0));
@@ -722,7 +731,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                         #p::schemars::Schema::from(true)
                     }
                 }
-                impl ::toolwright::ToolSchema for #ident {}
+                impl #k::ToolSchema for #ident {}
             };
         };
     }
@@ -753,6 +762,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
     // type usable), so uses of the type add no error of their own.
     quote! {
         #errors
+        #[allow(unused_qualifications)]
         const _: () = {
             #[automatically_derived]
             #[allow(clippy::needless_update)]
@@ -770,7 +780,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                 }
             }
             #[automatically_derived]
-            impl ::toolwright::ToolSchema for #ident {}
+            impl #k::ToolSchema for #ident {}
             #[automatically_derived]
             impl #p::SchemaShape for #ident {
                 const DEPTH: usize = {

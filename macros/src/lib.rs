@@ -11,6 +11,7 @@ mod doc;
 mod list;
 mod param;
 mod policy;
+mod runtime;
 mod tool;
 mod toolbox;
 mod typecheck;
@@ -61,7 +62,10 @@ use proc_macro::TokenStream;
 /// single parameter, `#[param(max_description_bytes = 500)]` raises its budget alone.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    tool::expand(args.into(), input.into()).into()
+    match runtime::split_crate_key(args.into()) {
+        Ok((path, args)) => runtime::with_path(path, || tool::expand(args, input.into())).into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }
 
 /// Turns the `#[tool]` methods of an impl block into the tools of its type.
@@ -75,7 +79,10 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// must be an inherent, non-generic `impl Type`.
 #[proc_macro_attribute]
 pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
-    toolbox::expand(args.into(), input.into()).into()
+    match runtime::split_crate_key(args.into()) {
+        Ok((path, args)) => runtime::with_path(path, || toolbox::expand(args, input.into())).into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }
 
 /// A `Toolbox<()>` from free `#[tool]` fns: `tools![move_arm, sensors::read]`.
@@ -130,7 +137,7 @@ pub fn tool_defs(input: TokenStream) -> TokenStream {
 /// checks both directions on generated values (`tests/tests/serde_corpus.rs`).
 ///
 /// The derive also computes the type's nesting depth and property count for `#[tool]`'s checks.
-#[proc_macro_derive(ToolSchema, attributes(param))]
+#[proc_macro_derive(ToolSchema, attributes(param, toolwright))]
 pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
     derive::expand(input.into()).into()
 }

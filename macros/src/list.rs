@@ -23,17 +23,20 @@ fn def_paths(input: TokenStream) -> syn::Result<Vec<Path>> {
 
 /// `tool_defs![a, m::b]`: a `Vec<ToolDef<S>>`, `S` inferred.
 pub fn expand_defs(input: TokenStream) -> TokenStream {
+    let p = crate::runtime::private();
     match def_paths(input) {
-        Ok(paths) => quote!(::toolwright::__private::Vec::from([#(#paths()),*])),
+        Ok(paths) => quote!(#p::Vec::from([#(#paths()),*])),
         Err(e) => e.to_compile_error(),
     }
 }
 
 /// `tools![a, m::b]`: a `Toolbox<()>` named after the calling crate.
 pub fn expand_toolbox(input: TokenStream) -> TokenStream {
+    let k = crate::runtime::krate();
+    let p = crate::runtime::private();
     match def_paths(input) {
         Ok(paths) => quote! {
-            ::toolwright::Toolbox::<()>::from_tools((), ::toolwright::__private::Vec::from([#(#paths()),*]))
+            #k::Toolbox::<()>::from_tools((), #p::Vec::from([#(#paths()),*]))
                 .with_server_info(::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
         },
         Err(e) => e.to_compile_error(),

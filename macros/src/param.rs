@@ -27,9 +27,10 @@ impl Number {
     }
 
     pub fn to_tokens(self) -> TokenStream {
+        let p = crate::runtime::private();
         match self {
-            Number::Int(i) => quote!(::toolwright::__private::Num::Int(#i)),
-            Number::Float(f) => quote!(::toolwright::__private::Num::Float(#f)),
+            Number::Int(i) => quote!(#p::Num::Int(#i)),
+            Number::Float(f) => quote!(#p::Num::Float(#f)),
         }
     }
 }
@@ -64,7 +65,8 @@ impl RangeBound {
         match &self.value {
             BoundExpr::Literal(n) => n.to_tokens(),
             BoundExpr::Other(e) => {
-                quote_spanned!(e.span()=> <::toolwright::__private::Num as ::core::convert::From<_>>::from(#e))
+                let p = crate::runtime::private_at(e.span());
+                quote_spanned!(e.span()=> <#p::Num as ::core::convert::From<_>>::from(#e))
             }
         }
     }
@@ -74,7 +76,8 @@ impl RangeBound {
         match &self.value {
             BoundExpr::Literal(n) => n.to_tokens(),
             BoundExpr::Other(e) => {
-                quote_spanned!(e.span()=> ::toolwright::__private::Num::Float((#e) as f64))
+                let p = crate::runtime::private_at(e.span());
+                quote_spanned!(e.span()=> #p::Num::Float((#e) as f64))
             }
         }
     }
@@ -271,16 +274,17 @@ impl ParamDecl {
 
     /// The description: `description = ".."` wins over the doc comment.
     pub fn description_tokens(&self) -> TokenStream {
+        let p = crate::runtime::private();
         match (&self.attr.description, &self.doc) {
             (Some(d), _) => {
                 let d = d.as_str();
-                quote!(::toolwright::__private::Some(#d))
+                quote!(#p::Some(#d))
             }
             (None, Some(doc)) => {
                 let t = doc.to_tokens();
-                quote!(::toolwright::__private::Some(#t))
+                quote!(#p::Some(#t))
             }
-            (None, None) => quote!(::toolwright::__private::None),
+            (None, None) => quote!(#p::None),
         }
     }
 
@@ -292,7 +296,7 @@ impl ParamDecl {
         serde_default: bool,
         skip_serializing_if: bool,
     ) -> TokenStream {
-        let p = quote!(::toolwright::__private);
+        let p = crate::runtime::private();
         let description = self.description_tokens();
         let unit = match self.unit {
             Some(u) => {
@@ -378,18 +382,24 @@ pub fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
         quote_spanned!(expr.span()=> value_json)
     };
     let probe = probe_tokens(ty);
-    quote_spanned! {expr.span()=>
-        {
-            #[allow(unused_imports)]
-            use ::toolwright::__private::{ParamOptional as _, ParamPlain as _};
-            #probe.#method(#expr)
+    {
+        let p = crate::runtime::private_at(expr.span());
+        quote_spanned! {expr.span()=>
+            {
+                #[allow(unused_imports)]
+                use #p::{ParamOptional as _, ParamPlain as _};
+                #probe.#method(#expr)
+            }
         }
     }
 }
 
 /// `(&Probe::<T>::new())`, spanned at the type.
 pub fn probe_tokens(ty: &Type) -> TokenStream {
-    quote_spanned!(ty.span()=> (&::toolwright::__private::Probe::<#ty>::new()))
+    {
+        let p = crate::runtime::private_at(ty.span());
+        quote_spanned!(ty.span()=> (&#p::Probe::<#ty>::new()))
+    }
 }
 
 /// `(&Probe::<T>::new()).type_info()` for a tool parameter, spanned at the type.
@@ -405,11 +415,14 @@ pub fn field_info_tokens(ty: &Type) -> TokenStream {
 fn info_tokens(ty: &Type, method: &str) -> TokenStream {
     let method = syn::Ident::new(method, ty.span());
     let probe = probe_tokens(ty);
-    quote_spanned! {ty.span()=>
-        {
-            #[allow(unused_imports)]
-            use ::toolwright::__private::{ParamOptional as _, ParamContext as _, ParamPlain as _};
-            #probe.#method()
+    {
+        let p = crate::runtime::private_at(ty.span());
+        quote_spanned! {ty.span()=>
+            {
+                #[allow(unused_imports)]
+                use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+                #probe.#method()
+            }
         }
     }
 }

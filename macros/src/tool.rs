@@ -328,7 +328,7 @@ impl ToolModel {
         callee: &TokenStream,
         self_ty: Option<&Type>,
     ) -> TokenStream {
-        let p = quote!(::toolwright::__private);
+        let p = crate::runtime::private();
         // Each type is named once, by an alias (`type __TwT0 = ..;`), and the code below uses the
         // alias spanned at the type: a type that does not resolve is one error, not one per use.
         let mut aliases = Vec::new();
@@ -385,11 +385,14 @@ impl ToolModel {
             });
             quote!(#p::Params::Fields(#p::Vec::from([#(#fields),*])))
         };
-        let output = quote_spanned! {ret.span()=>
-            {
-                #[allow(unused_imports)]
-                use ::toolwright::__private::{ReturnResult as _, ReturnPlain as _};
-                (&::toolwright::__private::Probe::<#ret>::new()).output_info()
+        let output = {
+            let p = crate::runtime::private_at(ret.span());
+            quote_spanned! {ret.span()=>
+                {
+                    #[allow(unused_imports)]
+                    use #p::{ReturnResult as _, ReturnPlain as _};
+                    (&#p::Probe::<#ret>::new()).output_info()
+                }
             }
         };
         // Generated names, so a parameter named like the fn does not shadow it.
@@ -405,11 +408,14 @@ impl ToolModel {
         } else {
             quote!()
         };
-        let output_value = quote_spanned! {ret.span()=>
-            {
-                #[allow(unused_imports)]
-                use ::toolwright::__private::{ReturnResult as _, ReturnPlain as _};
-                (&::toolwright::__private::Probe::<#ret>::new()).output_value(__tw_ret)
+        let output_value = {
+            let p = crate::runtime::private_at(ret.span());
+            quote_spanned! {ret.span()=>
+                {
+                    #[allow(unused_imports)]
+                    use #p::{ReturnResult as _, ReturnPlain as _};
+                    (&#p::Probe::<#ret>::new()).output_value(__tw_ret)
+                }
             }
         };
         let call = quote! {
@@ -421,14 +427,20 @@ impl ToolModel {
         } else {
             let takes = self.params.iter().zip(&tys).map(|(param, ty)| {
                 if self.flatten {
-                    quote_spanned!(ty.span()=> ::toolwright::__private::take_flattened::<#ty>(&mut __tw_args))
+                    {
+                        let p = crate::runtime::private_at(ty.span());
+                        quote_spanned!(ty.span()=> #p::take_flattened::<#ty>(&mut __tw_args))
+                    }
                 } else {
                     let json = &param.json_name;
-                    quote_spanned! {ty.span()=>
-                        {
-                            #[allow(unused_imports)]
-                            use ::toolwright::__private::{ParamOptional as _, ParamContext as _, ParamPlain as _};
-                            (&::toolwright::__private::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
+                    {
+                        let p = crate::runtime::private_at(ty.span());
+                        quote_spanned! {ty.span()=>
+                            {
+                                #[allow(unused_imports)]
+                                use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+                                (&#p::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
+                            }
                         }
                     }
                 }
@@ -709,6 +721,7 @@ fn check_param_type(cx: &Ctxt, ty: &Type) -> bool {
 
 /// `#[tool]` on a free fn.
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
+    let p = crate::runtime::private();
     let cx = Ctxt::new();
     let attr = parse_tool_attr(&cx, args);
     let mut item: ItemFn = match syn::parse2(input.clone()) {
@@ -757,8 +770,8 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         #item
         #[doc = #doc]
         #[doc(hidden)]
-        #[allow(non_snake_case, clippy::all)]
-        #vis fn #def_ident<__TwState: ::core::marker::Send + ::core::marker::Sync + 'static>() -> ::toolwright::__private::ToolDef<__TwState> {
+        #[allow(non_snake_case, unused_qualifications, clippy::all)]
+        #vis fn #def_ident<__TwState: ::core::marker::Send + ::core::marker::Sync + 'static>() -> #p::ToolDef<__TwState> {
             #def
         }
         #checks

@@ -14,6 +14,7 @@ use crate::policy;
 use crate::tool::{self, Site, ToolModel};
 
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
+    let (p, k) = (crate::runtime::private(), crate::runtime::krate());
     let cx = Ctxt::new();
     let toolbox_attr = match NestedMeta::parse_meta_list(args) {
         Ok(list) => crate::attr::parse_lenient(&cx, &list),
@@ -161,16 +162,16 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             m.def_expr(&state, &quote!(Self::#ident), Some(self_ty))
         });
         quote! {
-            #[allow(clippy::all)]
-            impl ::toolwright::ToolSet for #self_ty {
-                fn tools() -> ::toolwright::__private::Vec<::toolwright::__private::ToolDef<Self>> {
-                    ::toolwright::__private::Vec::from([#(#defs),*])
+            #[allow(unused_qualifications, clippy::all)]
+            impl #k::ToolSet for #self_ty {
+                fn tools() -> #p::Vec<#p::ToolDef<Self>> {
+                    #p::Vec::from([#(#defs),*])
                 }
                 fn server_info() -> (&'static str, &'static str) {
                     (::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
                 }
-                fn defaults() -> ::toolwright::ToolboxDefaults {
-                    ::toolwright::ToolboxDefaults {
+                fn defaults() -> #k::ToolboxDefaults {
+                    #k::ToolboxDefaults {
                         timeout_ms: #default_timeout,
                         max_concurrency: #max_concurrency,
                         grace_ms: #default_grace,
@@ -178,8 +179,8 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                         ..::core::default::Default::default()
                     }
                 }
-                fn resources() -> ::toolwright::__private::Vec<::toolwright::__private::ResourceDef<Self>> {
-                    ::toolwright::__private::Vec::from([#(#resources),*])
+                fn resources() -> #p::Vec<#p::ResourceDef<Self>> {
+                    #p::Vec::from([#(#resources),*])
                 }
             }
         }
@@ -200,7 +201,7 @@ fn resources(
     models: &[ToolModel],
     item: &ItemImpl,
 ) -> Vec<TokenStream> {
-    let p = quote!(::toolwright::__private);
+    let p = crate::runtime::private();
     let used: Vec<&str> = {
         let mut used: Vec<&str> = models
             .iter()
@@ -263,7 +264,7 @@ fn resources(
 /// blocking pool) or async. Its return type is checked by the `SafeStopOutput` bound, reported
 /// at the type.
 fn safe_stop(cx: &Ctxt, path: &syn::Path, item: &ItemImpl) -> Option<TokenStream> {
-    let p = quote!(::toolwright::__private);
+    let p = crate::runtime::private();
     let ident = match path.segments.iter().collect::<Vec<_>>().as_slice() {
         [one] if path.leading_colon.is_none() => &one.ident,
         [s, one] if s.ident == "Self" && path.leading_colon.is_none() => &one.ident,
@@ -307,9 +308,15 @@ fn safe_stop(cx: &Ctxt, path: &syn::Path, item: &ItemImpl) -> Option<TokenStream
         },
     };
     let body = if sig.asyncness.is_some() {
-        quote_spanned!(ret_span=> #p::safe_stop_async(async move { #call.await }))
+        {
+            let p = crate::runtime::private_at(ret_span);
+            quote_spanned!(ret_span=> #p::safe_stop_async(async move { #call.await }))
+        }
     } else {
-        quote_spanned!(ret_span=> #p::safe_stop_blocking(move || #call))
+        {
+            let p = crate::runtime::private_at(ret_span);
+            quote_spanned!(ret_span=> #p::safe_stop_blocking(move || #call))
+        }
     };
     Some(quote!(|__tw_state: #p::Arc<Self>| #body))
 }

@@ -62,7 +62,8 @@ impl At {
     /// The type `ty`, written `Id<ty>` and respanned to cover this place (so even a one-token
     /// type spans the whole place).
     pub fn respan_type(self, ty: &Type) -> TokenStream {
-        self.respan(quote!(::toolwright::__private::Id<#ty>))
+        let p = crate::runtime::private();
+        self.respan(quote!(#p::Id<#ty>))
     }
 
     /// `::core::panic!(#args)`, reported over this place.
@@ -87,20 +88,24 @@ pub struct Checks {
 /// `const _: () = if #cond { panic!("{}", #msg) };`, reported at `at`. `msg` is a `&str`
 /// literal, or a `Msg` expression when `built`.
 fn failing_if(at: At, cond: TokenStream, msg: TokenStream, built: bool) -> TokenStream {
-    let p = quote!(::toolwright::__private);
     let span = at.start;
     if built {
         let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
-        quote_spanned! {span=>
-            const _: () = if #cond {
-                const __TW_MSG: #p::Msg = #msg;
-                #panic
-            };
+        {
+            let p = crate::runtime::private_at(span);
+            quote_spanned! {span=>
+                const _: () = if #cond {
+                    const __TW_MSG: #p::Msg = #msg;
+                    #panic
+                };
+            }
         }
     } else {
         let panic = at.panic(msg);
-        quote_spanned! {span=>
-            const _: () = if #cond { #panic };
+        {
+            quote_spanned! {span=>
+                const _: () = if #cond { #panic };
+            }
         }
     }
 }
@@ -113,17 +118,19 @@ fn failing_above(
     prefix: &str,
     suffix: &str,
 ) -> TokenStream {
-    let p = quote!(::toolwright::__private);
     let span = at.start;
     let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
-    quote_spanned! {span=>
-        const _: () = {
-            const __TW_N: usize = #value;
-            if __TW_N > #max {
-                const __TW_MSG: #p::Msg = #p::Msg::new().str(#prefix).int(__TW_N as i128).str(#suffix);
-                #panic
-            }
-        };
+    {
+        let p = crate::runtime::private_at(span);
+        quote_spanned! {span=>
+            const _: () = {
+                const __TW_N: usize = #value;
+                if __TW_N > #max {
+                    const __TW_MSG: #p::Msg = #p::Msg::new().str(#prefix).int(__TW_N as i128).str(#suffix);
+                    #panic
+                }
+            };
+        }
     }
 }
 
@@ -166,7 +173,6 @@ impl Checks {
 
     /// The checks of one property's `#[param]` keys against its type `ty`.
     pub fn param(&mut self, decl: &ParamDecl, ty: &Type) {
-        let p = quote!(::toolwright::__private);
         let attr = &decl.attr;
         let typed_keys = [
             attr.unit.is_some(),
@@ -184,7 +190,10 @@ impl Checks {
         let target = |at: At, f: &str| {
             let f = syn::Ident::new(f, at.start);
             let ty = at.respan_type(ty);
-            quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
+            {
+                let p = crate::runtime::private_at(at.start);
+                quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
+            }
         };
         if let Some(unit) = &attr.unit {
             self.push(target(At::span(unit.span()), "unit_target"));
@@ -216,7 +225,10 @@ impl Checks {
         // `Probe::<T>::WIDTH` never fails: for a non-numeric type it is unbounded, and
         // `range_target` above reports the mistake once.
         let ty_at_range = range_at.respan_type(ty);
-        let width = quote_spanned!(range_at.start=> <#p::Probe<#ty_at_range>>::WIDTH);
+        let width = {
+            let p = crate::runtime::private_at(range_at.start);
+            quote_spanned!(range_at.start=> <#p::Probe<#ty_at_range>>::WIDTH)
+        };
         // Bounds against the integer type's width.
         for (which, b) in [("lower", &decl.min), ("upper", &decl.max)] {
             let Some(b) = b else { continue };
@@ -251,7 +263,10 @@ impl Checks {
             );
             self.push(failing_if(
                 range_at,
-                quote_spanned!(range_at.start=> #p::num_above(#l, #h, #excl)),
+                {
+                    let p = crate::runtime::private_at(range_at.start);
+                    quote_spanned!(range_at.start=> #p::num_above(#l, #h, #excl))
+                },
                 quote_spanned!(range_at.start=> #msg),
                 false,
             ));
@@ -268,7 +283,10 @@ impl Checks {
             let (value, literal) = match literal_value(expr) {
                 Some(LiteralValue::Number(n)) if has_const_bound => (n.to_tokens(), true),
                 None if is_const_path(expr) => (
-                    quote_spanned!(at.start=> #p::Num::Float((#expr) as f64)),
+                    {
+                        let p = crate::runtime::private_at(at.start);
+                        quote_spanned!(at.start=> #p::Num::Float((#expr) as f64))
+                    },
                     false,
                 ),
                 _ => continue,
@@ -285,13 +303,19 @@ impl Checks {
                 && checked(lo)
             {
                 let l = lo.const_tokens();
-                conds.push(quote_spanned!(at.start=> #p::num_above(#l, #value, false)));
+                conds.push({
+                    let p = crate::runtime::private_at(at.start);
+                    quote_spanned!(at.start=> #p::num_above(#l, #value, false))
+                });
             }
             if let Some(hi) = &decl.max
                 && checked(hi)
             {
                 let (h, excl) = (hi.const_tokens(), hi.exclusive);
-                conds.push(quote_spanned!(at.start=> #p::num_above(#value, #h, !#excl)));
+                conds.push({
+                    let p = crate::runtime::private_at(at.start);
+                    quote_spanned!(at.start=> #p::num_above(#value, #h, !#excl))
+                });
             }
             if conds.is_empty() {
                 continue;
@@ -319,7 +343,10 @@ impl Checks {
         );
         self.push(failing_if(
             at,
-            quote_spanned!(at.start=> <::toolwright::__private::Probe<#ty>>::PUBLISHED),
+            {
+                let p = crate::runtime::private_at(at.start);
+                quote_spanned!(at.start=> <#p::Probe<#ty>>::PUBLISHED)
+            },
             quote_spanned!(at.start=> #msg),
             false,
         ));
@@ -328,11 +355,13 @@ impl Checks {
     /// More than `MAX_PARAMS` published parameters (a `Context` does not count).
     pub fn param_count(&mut self, tool: &str, fn_ident: &syn::Ident, types: &[&Type]) {
         let at = At::span(fn_ident.span());
-        let p = quote!(::toolwright::__private);
         let types: Vec<Type> = types.iter().map(|ty| self.alias(ty)).collect();
         let terms = types.iter().map(|ty| {
             let ty = at.respan_type(ty);
-            quote_spanned!(at.start=> (<#p::Probe<#ty>>::PUBLISHED as usize))
+            {
+                let p = crate::runtime::private_at(at.start);
+                quote_spanned!(at.start=> (<#p::Probe<#ty>>::PUBLISHED as usize))
+            }
         });
         let max = check::MAX_PARAMS;
         let prefix = format!("tool `{tool}` takes ");
@@ -353,7 +382,6 @@ impl Checks {
         let at = At::of(ty);
         let written = type_text(ty);
         let ty = &at.respan_type(&self.alias(ty));
-        let p = quote!(::toolwright::__private);
         let max = check::MAX_PARAMS;
         let prefix = format!("the flattened `{written}` gives tool `{tool}` ");
         let suffix = format!(
@@ -361,7 +389,10 @@ impl Checks {
         );
         self.push(failing_above(
             at,
-            quote_spanned!(at.start=> <#p::Probe<#ty>>::PROPERTIES),
+            {
+                let p = crate::runtime::private_at(at.start);
+                quote_spanned!(at.start=> <#p::Probe<#ty>>::PROPERTIES)
+            },
             max,
             &prefix,
             &suffix,
@@ -373,14 +404,19 @@ impl Checks {
     pub fn depth(&mut self, tool: &str, name: &str, ty: &Type, flattened: bool) {
         let at = At::of(ty);
         let span = at.start;
-        let p = quote!(::toolwright::__private);
         let max = check::MAX_DEPTH;
         let written = type_text(ty);
         let ty = &at.respan_type(&self.alias(ty));
         let depth = if flattened {
-            quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH.saturating_sub(1))
+            {
+                let p = crate::runtime::private_at(span);
+                quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH.saturating_sub(1))
+            }
         } else {
-            quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH)
+            {
+                let p = crate::runtime::private_at(span);
+                quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH)
+            }
         };
         let prefix = format!("the input of tool `{tool}` nests `{name}: {written}` ");
         let suffix = format!(
@@ -391,7 +427,7 @@ impl Checks {
         );
         let recursive = at.panic(quote_spanned!(span=> #recursive));
         let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
-        self.push(quote_spanned! {span=>
+        self.push({ let p = crate::runtime::private_at(span); quote_spanned! {span=>
             const _: () = {
                 const __TW_DEPTH: usize = #depth;
                 if __TW_DEPTH >= #p::RECURSIVE {
@@ -401,7 +437,7 @@ impl Checks {
                     #panic
                 }
             };
-        });
+        } });
     }
 
     /// A description from `#[doc = include_str!(..)]` (which the macro cannot read) against its
@@ -430,16 +466,17 @@ impl Checks {
 
     /// The checks as one item; `self_ty` replaces `Self` (in a `#[toolbox]` impl).
     pub fn into_tokens(self, self_ty: Option<&Type>) -> TokenStream {
+        let p = crate::runtime::private();
         if self.items.is_empty() {
             return TokenStream::new();
         }
         let items = self.items;
         let aliases = self.aliases.into_iter().map(|(_, a)| a);
         let tokens = quote! {
-            #[allow(non_upper_case_globals, non_camel_case_types, clippy::all)]
+            #[allow(non_upper_case_globals, non_camel_case_types, unused_qualifications, clippy::all)]
             const _: () = {
                 #[allow(unused_imports)]
-                use ::toolwright::__private::ProbeFallback as _;
+                use #p::ProbeFallback as _;
                 #(#aliases)*
                 #(#items)*
             };

@@ -31,6 +31,13 @@
 //!
 //! `#[param(max_description_bytes = N)]` raises the budget of one parameter or field.
 //!
+//! `crate = "path"` (on `#[tool]`, `#[toolbox]`, and as `#[toolwright(crate = "path")]` on a type
+//! deriving `ToolSchema`): the path generated code reaches this crate by, for a renamed
+//! dependency (`crate = "::tw"`) or a re-export (`crate = "my_robot::toolwright"`); default
+//! `::toolwright`. Generated code names nothing else (no prelude names, no `use` of yours), and
+//! allows `unused_qualifications` on what it generates. `tools![..]` and `tool_defs![..]` reach
+//! it as `::toolwright`.
+//!
 //! ## `#[toolbox]` — on an inherent `impl` block
 //!
 //! | key | example | effect |
