@@ -405,6 +405,17 @@ fn fields_shape(
     )
 }
 
+/// The condition for a field or variant serde skips in one direction: present only in the
+/// other direction's schema (`None`: in both).
+fn keep_tokens(skip_ser: bool, skip_de: bool) -> Option<TokenStream> {
+    match (skip_ser, skip_de) {
+        (false, false) => None,
+        (true, false) => Some(quote!(!__tw_serialize)),
+        (false, true) => Some(quote!(__tw_serialize)),
+        (true, true) => Some(quote!(false)),
+    }
+}
+
 /// `vec![fields]` for the generator's contract, leaving out skipped fields and naming each as
 /// serde does in that direction.
 fn fields_expr(
@@ -427,13 +438,15 @@ fn fields_expr(
             let ser = &names.ser;
             quote!(if __tw_serialize { __tw_field.spec.name = #ser; })
         });
-        pushes.push(quote! {
-            if !((#skip_ser && __tw_serialize) || (#skip_de && !__tw_serialize)) {
-                #[allow(unused_mut)]
-                let mut __tw_field = #tokens;
-                #rename
-                __tw_fields.push(__tw_field);
-            }
+        let push = quote! {
+            #[allow(unused_mut)]
+            let mut __tw_field = #tokens;
+            #rename
+            __tw_fields.push(__tw_field);
+        };
+        pushes.push(match keep_tokens(skip_ser, skip_de) {
+            Some(keep) => quote!(if #keep { #push }),
+            None => quote!({ #push }),
         });
     }
     quote! {
@@ -669,16 +682,20 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
                 }
                 // A variant serde writes but never reads is in output schemas only, and the
                 // other way round.
-                let keep =
-                    quote!(!((#skip_ser && __tw_serialize) || (#skip_de && !__tw_serialize)));
-                unit_variants.push(quote! {
-                    if #keep { __tw_variants.push((#vname, #vdoc)); }
-                });
-                variants.push(quote! {
-                    if #keep {
-                        __tw_variants.push(#p::Variant { name: #vname, description: #vdoc, shape: #shape });
+                let unit = quote!(__tw_variants.push((#vname, #vdoc)););
+                let variant = quote! {
+                    __tw_variants.push(#p::Variant { name: #vname, description: #vdoc, shape: #shape });
+                };
+                match keep_tokens(skip_ser, skip_de) {
+                    Some(keep) => {
+                        unit_variants.push(quote!(if #keep { #unit }));
+                        variants.push(quote!(if #keep { #variant }));
                     }
-                });
+                    None => {
+                        unit_variants.push(unit);
+                        variants.push(variant);
+                    }
+                }
             }
             let tagging = match (&container.tag, &container.content, container.untagged) {
                 (_, _, true) => quote!(#p::EnumTagging::Untagged),

@@ -12,6 +12,8 @@ mod list;
 mod param;
 mod policy;
 mod runtime;
+#[cfg(test)]
+mod snapshots;
 mod tool;
 mod toolbox;
 mod typecheck;
