@@ -36,6 +36,8 @@ pub const SHOULDER_HEIGHT: f64 = 100.0;
 pub const MIN_REACH: f64 = 150.0;
 /// Farthest reachable distance from the shoulder, mm.
 pub const MAX_REACH: f64 = 850.0;
+/// Highest point the tool can reach above the table, mm.
+pub const MAX_HEIGHT: f64 = SHOULDER_HEIGHT + MAX_REACH;
 /// Tool speed at `speed = 1.0`, mm/s.
 pub const MAX_SPEED: f64 = 500.0;
 /// How close (mm) the gripper must be to an object to grasp it.
@@ -45,13 +47,13 @@ pub const GRASP_TOLERANCE: f64 = 25.0;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToolSchema)]
 pub struct Position {
     /// X coordinate (forward from the base).
-    #[param(unit = "mm", range = -850.0..=850.0)]
+    #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
     pub x: f64,
     /// Y coordinate (to the left of the base).
-    #[param(unit = "mm", range = -850.0..=850.0)]
+    #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
     pub y: f64,
     /// Z coordinate (up from the table surface).
-    #[param(unit = "mm", range = 0.0..=950.0)]
+    #[param(unit = "mm", range = 0.0..=MAX_HEIGHT)]
     pub z: f64,
 }
 
@@ -585,13 +587,13 @@ impl RobotArm {
     async fn move_arm_to_pose(
         &self,
         /// Target X coordinate (forward from the base).
-        #[param(unit = "mm", range = -850.0..=850.0)]
+        #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
         x: f64,
         /// Target Y coordinate (to the left of the base).
-        #[param(unit = "mm", range = -850.0..=850.0)]
+        #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
         y: f64,
         /// Target Z coordinate (up from the table surface).
-        #[param(unit = "mm", range = 0.0..=950.0)]
+        #[param(unit = "mm", range = 0.0..=MAX_HEIGHT)]
         z: f64,
         /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
         #[param(range = 0.1..=1.0, default = 0.5)]
