@@ -288,10 +288,19 @@ struct SimObject {
     fragile_above: f64,
 }
 
+/// What the gripper holds, and how.
+#[derive(Debug)]
+struct Held {
+    object: SimObject,
+    strategy: GraspStrategy,
+    /// Grip force, N.
+    force: f64,
+}
+
 #[derive(Debug)]
 struct Sim {
     position: Position,
-    held: Option<(SimObject, GraspStrategy, f64)>,
+    held: Option<Held>,
     objects: Vec<SimObject>,
     moving: bool,
 }
@@ -634,11 +643,12 @@ impl RobotArm {
     ) -> Result<GraspResult, ToolError> {
         {
             let sim = self.sim();
-            if let Some((held, _, _)) = &sim.held {
-                return Err(
-                    ToolError::new(format!("the gripper already holds {}", held.name))
-                        .with_hint("call release_object to put it down first"),
-                );
+            if let Some(held) = &sim.held {
+                return Err(ToolError::new(format!(
+                    "the gripper already holds {}",
+                    held.object.name
+                ))
+                .with_hint("call release_object to put it down first"));
             }
         }
         let approach_speed = 0.5;
@@ -702,7 +712,11 @@ impl RobotArm {
         }
         sim.objects.remove(index);
         let name = object.name.to_owned();
-        sim.held = Some((object, grasp_strategy, force));
+        sim.held = Some(Held {
+            object,
+            strategy: grasp_strategy,
+            force,
+        });
         Ok(GraspResult {
             object: name,
             applied_force: force,
@@ -726,7 +740,7 @@ impl RobotArm {
     )]
     fn release_object(&self) -> Result<ReleaseResult, ToolError> {
         let mut sim = self.sim();
-        let Some((mut object, _, _)) = sim.held.take() else {
+        let Some(Held { mut object, .. }) = sim.held.take() else {
             return Err(
                 ToolError::new("the gripper is empty; there is nothing to release")
                     .with_hint("call get_arm_state to see what the arm holds"),
@@ -794,7 +808,7 @@ impl RobotArm {
         let truth = {
             let sim = self.sim();
             let (load, grip) = match &sim.held {
-                Some((o, _, f)) => (o.mass * 9.81, *f),
+                Some(held) => (held.object.mass * 9.81, held.force),
                 None => (0.0, 0.0),
             };
             [0.0, 0.0, -load, 0.01 * grip, load * 0.02, 0.0]
@@ -939,9 +953,9 @@ impl RobotArm {
             position: sim.position,
             gripper: GripperState {
                 closed: sim.held.is_some(),
-                held_object: sim.held.as_ref().map(|(o, _, _)| o.name.to_owned()),
-                strategy: sim.held.as_ref().map(|(_, s, _)| *s),
-                force: sim.held.as_ref().map_or(0.0, |(_, _, f)| *f),
+                held_object: sim.held.as_ref().map(|h| h.object.name.to_owned()),
+                strategy: sim.held.as_ref().map(|h| h.strategy),
+                force: sim.held.as_ref().map_or(0.0, |h| h.force),
             },
             moving: sim.moving,
             objects: sim
