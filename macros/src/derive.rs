@@ -205,7 +205,7 @@ fn serde_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
                 cx.error_spanned_by(
                     path,
                     format!(
-                        "`#[serde({})]` gives this value a JSON form toolwright cannot see, so the published schema would not match what serde reads and writes; give it a type that has that form on its own (a newtype with its own `Serialize`, `Deserialize` and `ToolSchema`)",
+                        "`#[serde({})]` gives this value a JSON form toolwright cannot see, so the published schema would not match what serde reads and writes; give the field a type that has that form on its own: a newtype whose `Serialize`/`Deserialize` write it and whose `schemars::JsonSchema` impl describes it",
                         path.get_ident().map(ToString::to_string).unwrap_or_default()
                     ),
                 );
@@ -528,21 +528,23 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
     let mut shape = (quote!(0), quote!(0));
     // A newtype's field type: the key checks (`range`, `unit`, ..) see through it.
     let mut newtype_of = None;
+    let newtype_field = match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) if container.transparent => named.named.iter().find(|f| {
+                let serde = serde_attrs(&cx, &f.attrs);
+                !(serde.skip_serializing && serde.skip_deserializing)
+            }),
+            Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => unnamed.unnamed.first(),
+            _ => None,
+        },
+        _ => None,
+    };
     let body = match &input.data {
         Data::Struct(data) => match &data.fields {
-            Fields::Named(named) if container.transparent => {
-                // serde writes the one field that is not skipped as the whole value (it refuses
-                // any other number of fields itself).
-                let Some(field) = named.named.iter().find(|f| {
-                    let serde = serde_attrs(&cx, &f.attrs);
-                    !(serde.skip_serializing && serde.skip_deserializing)
-                }) else {
-                    return cx
-                        .check()
-                        .err()
-                        .map(|e| e.to_compile_error())
-                        .unwrap_or_default();
-                };
+            // A newtype: a one-field tuple struct, or a `transparent` struct, whose one field
+            // that is not skipped serde writes as the whole value (serde refuses any other
+            // number of fields itself).
+            _ if let Some(field) = newtype_field => {
                 let (body, of) = newtype(
                     &cx,
                     &mut checks,
@@ -559,20 +561,6 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
                 let fields = fields_expr(&cx, &mut checks, named, &container, container.rename_all);
                 shape = fields_shape(&cx, named, ident);
                 quote!(#p::struct_schema(generator, #description, &#fields))
-            }
-            Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                let field = &unnamed.unnamed[0];
-                let (body, of) = newtype(
-                    &cx,
-                    &mut checks,
-                    field,
-                    &container,
-                    ident,
-                    &description,
-                    &mut shape,
-                );
-                newtype_of = Some(of);
-                body
             }
             Fields::Unnamed(unnamed) => {
                 cx.error_spanned_by(

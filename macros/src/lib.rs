@@ -44,10 +44,7 @@ use proc_macro::TokenStream;
 /// single parameter, `#[param(max_description_bytes = 500)]` raises its budget alone.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    match runtime::split_crate_key(args.into()) {
-        Ok((path, args)) => runtime::with_path(path, || tool::expand(args, input.into())).into(),
-        Err(e) => e.to_compile_error().into(),
-    }
+    runtime::expand_attribute(args.into(), input.into(), tool::expand).into()
 }
 
 /// Turns the `#[tool]` methods of an impl block into the tools of its type.
@@ -61,10 +58,7 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// must be an inherent, non-generic `impl Type`.
 #[proc_macro_attribute]
 pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
-    match runtime::split_crate_key(args.into()) {
-        Ok((path, args)) => runtime::with_path(path, || toolbox::expand(args, input.into())).into(),
-        Err(e) => e.to_compile_error().into(),
-    }
+    runtime::expand_attribute(args.into(), input.into(), toolbox::expand).into()
 }
 
 /// A `Toolbox<()>` from free `#[tool]` fns: `tools![move_arm, sensors::read]`.

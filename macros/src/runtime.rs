@@ -76,6 +76,18 @@ pub fn split_crate_key(args: TokenStream) -> syn::Result<(Option<syn::Path>, Tok
     Ok((path, quote!(#(#rest),*)))
 }
 
+/// An attribute macro's expansion, with its `crate = ".."` taken out and applied.
+pub fn expand_attribute(
+    args: TokenStream,
+    input: TokenStream,
+    expand: fn(TokenStream, TokenStream) -> TokenStream,
+) -> TokenStream {
+    match split_crate_key(args) {
+        Ok((path, args)) => with_path(path, || expand(args, input)),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
 /// `#[toolwright(crate = "..")]` on a type deriving `ToolSchema`.
 pub fn crate_attr(attrs: &[syn::Attribute]) -> syn::Result<Option<syn::Path>> {
     let mut path = None;

@@ -19,6 +19,8 @@
 
 mod common;
 
+use common::env_number;
+
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
@@ -1080,13 +1082,6 @@ fn any_object(schema: &Value) -> BoxedStrategy<Value> {
 // ---------------------------------------------------------------------------------------------
 // The runs
 // ---------------------------------------------------------------------------------------------
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Checks one subject: the sweep, then `cases` random documents. Returns the tally, or the
 /// disagreements (proptest's shrunk, minimal document for the random part).

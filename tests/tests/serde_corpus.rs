@@ -14,7 +14,11 @@
 //! `TOOLWRIGHT_CORPUS_CASES` (documents per fixture, default 120) and `TOOLWRIGHT_CORPUS_SEED`
 //! widen the run; the README records a longer one.
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
+
+use common::env_number;
 
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -783,16 +787,6 @@ fn object(root: &Value, schema: &Value, depth: u32) -> BoxedStrategy<Value> {
 // ---------------------------------------------------------------------------------------------
 // The run
 // ---------------------------------------------------------------------------------------------
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} must be a number"))
-        })
-        .unwrap_or(default)
-}
 
 #[derive(Default, Debug)]
 struct Tally {

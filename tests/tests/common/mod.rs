@@ -179,3 +179,14 @@ pub fn robot_arm_binary() -> PathBuf {
     assert!(binary.exists(), "{} not found", binary.display());
     binary
 }
+
+/// A number from the environment (exploratory runs widen a test with it), or `default`.
+pub fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("{name} must be a number, got {v:?}"))
+        })
+        .unwrap_or(default)
+}
