@@ -12,6 +12,7 @@ mod list;
 mod param;
 mod policy;
 mod runtime;
+mod serde_attr;
 #[cfg(test)]
 mod snapshots;
 mod tool;
