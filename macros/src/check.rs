@@ -9,7 +9,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 
 use crate::ctxt::Ctxt;
+use crate::doc::Doc;
 use crate::param::{LiteralValue, Number, ParamDecl, RangeBound, literal_value};
+use crate::typecheck::Checks;
 
 /// Default budget of a tool description, in bytes (seed 002 enforces it in CI).
 pub const TOOL_DESCRIPTION_BYTES: usize = 1024;
@@ -193,6 +195,19 @@ pub fn description(cx: &Ctxt, text: &str, at: &TokenStream, d: &Described<'_>) {
                 d.what, d.limit, d.raise
             ),
         );
+    }
+}
+
+/// Checks a property's description (a tool parameter's or a field's): read now when the macro
+/// can read it, or (a doc written as an expression, `#[doc = concat!(..)]`) its budget checked at
+/// compile time through `checks`.
+pub fn property_description(cx: &Ctxt, checks: &mut Checks, decl: &ParamDecl, d: &Described<'_>) {
+    match (decl.description_text(), &decl.doc, &decl.doc_span) {
+        (Some((text, at)), _, _) => description(cx, &text, &at, d),
+        (None, Some(doc @ Doc::Expr(_)), Some(at)) => {
+            checks.description_budget(&doc.to_tokens(), at, &d.what, d.limit, d.raise);
+        }
+        _ => {}
     }
 }
 

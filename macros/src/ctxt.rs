@@ -28,16 +28,14 @@ impl Ctxt {
         self.push(syn::Error::new(span, message));
     }
 
-    /// A syn or darling error. The same message at the same place is kept once (a field's
-    /// attributes are read by more than one stage).
+    /// A syn or darling error. Each attribute is read once (the derive's model, the tool's), so
+    /// each mistake is pushed once.
     pub fn push(&self, error: syn::Error) {
-        let mut errors = self.errors.borrow_mut();
-        let errors = errors.as_mut().expect("Ctxt used after check");
-        let key = |e: &syn::Error| format!("{:?} {e}", e.span());
-        let new = key(&error);
-        if !errors.iter().any(|e| key(e) == new) {
-            errors.push(error);
-        }
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(error);
     }
 
     /// A darling error (may hold several).

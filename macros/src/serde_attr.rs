@@ -95,23 +95,22 @@ pub struct SerdeAttrs {
     pub transparent: bool,
 }
 
-fn lit_str(cx: &Ctxt, expr: &Expr) -> Option<String> {
+/// A string literal's value. Anything else is serde's to report: a `#[serde]` attribute only
+/// compiles next to serde's own derive, which rejects it, so a second error would be noise.
+fn lit_str(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
         }) => Some(s.value()),
-        other => {
-            cx.error_spanned_by(other, "expected a string literal");
-            None
-        }
+        _ => None,
     }
 }
 
 /// `rename = "x"` (both directions) or `rename(serialize = "y", deserialize = "x")` (each).
-fn name_value(cx: &Ctxt, meta: &Meta) -> Both<String> {
+fn name_value(meta: &Meta) -> Both<String> {
     match meta {
         Meta::NameValue(nv) => {
-            let s = lit_str(cx, &nv.value);
+            let s = lit_str(&nv.value);
             Both {
                 ser: s.clone(),
                 de: s,
@@ -126,9 +125,9 @@ fn name_value(cx: &Ctxt, meta: &Meta) -> Both<String> {
             for m in &nested {
                 if let Meta::NameValue(nv) = m {
                     if nv.path.is_ident("serialize") {
-                        both.ser = lit_str(cx, &nv.value);
+                        both.ser = lit_str(&nv.value);
                     } else if nv.path.is_ident("deserialize") {
-                        both.de = lit_str(cx, &nv.value);
+                        both.de = lit_str(&nv.value);
                     }
                 }
             }
@@ -148,9 +147,9 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
         for meta in &list {
             let path = meta.path();
             if path.is_ident("rename") {
-                out.rename = name_value(cx, meta);
+                out.rename = name_value(meta);
             } else if path.is_ident("rename_all") || path.is_ident("rename_all_fields") {
-                let names = name_value(cx, meta);
+                let names = name_value(meta);
                 let rule = |name: Option<String>| {
                     let name = name?;
                     let rule = RenameRule::from_str(&name);
@@ -175,9 +174,9 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
                     out.rename_all_fields = rules;
                 }
             } else if path.is_ident("tag") {
-                out.tag = name_value(cx, meta).de;
+                out.tag = name_value(meta).de;
             } else if path.is_ident("content") {
-                out.content = name_value(cx, meta).de;
+                out.content = name_value(meta).de;
             } else if path.is_ident("untagged") {
                 out.untagged = true;
                 out.untagged_at = Some(path.clone());

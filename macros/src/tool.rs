@@ -639,17 +639,7 @@ fn param_model(
             .map_or(settings.max_param_description_bytes, |v| **v),
         raise: "`#[param(max_description_bytes = ..)]`, or `#[tool(max_param_description_bytes = ..)]` for every parameter",
     };
-    match (decl.description_text(), &decl.doc, &decl.doc_span) {
-        (Some((text, at)), _, _) => check::description(cx, &text, &at, &described),
-        (None, Some(doc @ Doc::Expr(_)), Some(at)) => checks.description_budget(
-            &doc.to_tokens(),
-            at,
-            &described.what,
-            described.limit,
-            described.raise,
-        ),
-        _ => {}
-    }
+    check::property_description(cx, checks, &decl, &described);
     if type_ok && !generic {
         // A `Context` is not published and needs no description: decided by its type.
         if !is_flatten && !decl.has_description() {
