@@ -3,7 +3,7 @@
 //! Every toolwright server gets the same command line:
 //! `cargo run --example robot_arm -- --help`, `… -- tools --format markdown`,
 //! `… -- call get_arm_state`, `… -- serve --http 127.0.0.1:8080`, `… -- export --out DIR`,
-//! `… -- check --against examples/robot_arm/docs`.
+//! `… -- check --against examples/docs/robot_arm`.
 //! Logs go to stderr; set `RUST_LOG=debug` for more. `ROBOT_ARM_TIME_SCALE=0` makes motions
 //! instantaneous, `ROBOT_ARM_TIME_SCALE=0.1` ten times faster (deadlines too);
 //! `ROBOT_ARM_MOTOR_LAG=3` makes every motion take three times its estimate (a fault to inject:

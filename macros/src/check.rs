@@ -13,7 +13,7 @@ use crate::doc::Doc;
 use crate::param::{LiteralValue, Number, ParamDecl, RangeBound, literal_value};
 use crate::typecheck::Checks;
 
-/// Default budget of a tool description, in bytes (seed 002 enforces it in CI).
+/// Default budget of a tool description, in bytes.
 pub const TOOL_DESCRIPTION_BYTES: usize = 1024;
 /// Default budget of a parameter (or field) description, in bytes.
 pub const PARAM_DESCRIPTION_BYTES: usize = 300;

@@ -173,7 +173,19 @@ mod tests {
                 },
             }
         });
-        for (what, out) in [("tool", tool), ("toolbox", toolbox), ("derive", derive)] {
+        let tools = super::with_path(Some(syn::parse_quote!(::tw)), || {
+            crate::list::expand_toolbox(quote!(read, arm::go))
+        });
+        let tool_defs = super::with_path(Some(syn::parse_quote!(::tw)), || {
+            crate::list::expand_defs(quote!(read, arm::go))
+        });
+        for (what, out) in [
+            ("tool", tool),
+            ("toolbox", toolbox),
+            ("derive", derive),
+            ("tools!", tools),
+            ("tool_defs!", tool_defs),
+        ] {
             let text = out.to_string();
             assert!(!text.contains("compile_error"), "{what}: {text}");
             assert!(!text.contains(":: toolwright ::"), "{what}: {text}");

@@ -1,5 +1,5 @@
 //! Execution policy declared on a tool: deadlines, resource locks, a concurrency cap, retries,
-//! cancellation and an output budget (seed 004's practice, declared next to the tool).
+//! cancellation and an output budget, declared next to the tool.
 
 use std::fmt::Write as _;
 use std::sync::Arc;

@@ -795,7 +795,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
-    /// Adds the `describe_tool` meta tool (seed 002): given a tool name it returns that tool's
+    /// Adds the `describe_tool` meta tool: given a tool name it returns that tool's
     /// definition exactly as `tools/list` has it; an unknown name gets an `isError` result that
     /// lists the available tools.
     #[must_use]

@@ -23,10 +23,6 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-fn docs() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/docs/robot_arm")
-}
-
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("toolwright-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -45,7 +41,7 @@ fn tools_prints_every_format_exactly_as_committed() {
     ] {
         let o = run(&["tools", "--format", format]);
         assert!(o.status.success(), "{format}: {o:?}");
-        let committed = std::fs::read_to_string(docs().join(file)).unwrap();
+        let committed = std::fs::read_to_string(common::robot_arm_docs().join(file)).unwrap();
         assert_eq!(stdout(&o), committed, "{format}");
     }
     let o = run(&["tools", "--format", "yaml"]);
@@ -113,7 +109,11 @@ fn check_exits_0_when_identical_1_when_breaking_2_when_compatible() {
     let o = run(&["check", "--against", same.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(stdout(&o).starts_with("no drift"));
-    let o = run(&["check", "--against", docs().to_str().unwrap()]);
+    let o = run(&[
+        "check",
+        "--against",
+        common::robot_arm_docs().to_str().unwrap(),
+    ]);
     assert_eq!(
         o.status.code(),
         Some(0),

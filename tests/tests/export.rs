@@ -1,7 +1,8 @@
 //! Exports (tools.json, TOOLS.md, OpenAI, Anthropic and Gemini dialects), the provider rule
 //! checks, the drift classifier and the snapshot assertion.
 //!
-//! The reviewed exports live in tests/snapshots/export/{robot_arm,derived}; rewrite them with
+//! The reviewed exports are the robot arm's committed docs (examples/docs/robot_arm) and
+//! tests/snapshots/export/derived; rewrite them with
 //! `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-tests --test export` and read the diff.
 
 mod common;
@@ -14,7 +15,7 @@ use serde_json::{Map, Value, json};
 use toolwright::Toolbox;
 use toolwright::export::drift::{self, Compatibility, Report};
 use toolwright::export::{self, Format, check_anthropic, check_gemini, check_openai};
-use toolwright_examples::robot_arm::{RobotArm, SimConfig};
+use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
 
 use Compatibility::{Breaking, Compatible};
 
@@ -78,12 +79,19 @@ fn parsed(tools: &[Tool], format: Format) -> Value {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn robot_arm_export_matches_the_reviewed_snapshots() {
-    let toolbox = arm();
+fn robot_arm_export_matches_the_committed_docs() {
+    // As examples/robot_arm.rs serves it: the seven tools, then `describe_tool`.
+    let tools = robot_arm::server(SimConfig {
+        time_scale: 0.0,
+        seed: 1,
+        ..SimConfig::default()
+    })
+    .listed_tools();
+    let dir = common::robot_arm_docs();
     if blessing() {
-        export::write_all(toolbox.tools(), &snapshots().join("export/robot_arm")).unwrap();
+        export::write_all(&tools, &dir).unwrap();
     }
-    toolwright::assert_tools_snapshot!(toolbox, "snapshots/export/robot_arm");
+    export::assert_snapshot(&tools, &dir);
 }
 
 #[test]
@@ -238,12 +246,12 @@ fn every_dialect_file_follows_its_provider_rules() {
         }
     }
     // The committed files too (they are what users paste into requests).
-    for set in ["robot_arm", "derived"] {
+    for (set, dir) in [
+        ("robot_arm", common::robot_arm_docs()),
+        ("derived", snapshots().join("export/derived")),
+    ] {
         for (format, check) in DIALECTS {
-            let path = snapshots()
-                .join("export")
-                .join(set)
-                .join(format.file_name());
+            let path = dir.join(format.file_name());
             let file: Value =
                 serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
             assert!(check(&file).is_empty(), "{set} {format}");

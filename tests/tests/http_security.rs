@@ -1,4 +1,4 @@
-//! Serving over a network safely (issue 12), each measurement of the issue as a regression test:
+//! Serving over a network safely, each guarantee as a regression test:
 //! no unauthenticated network bind, `Host` and `Origin` checked on loopback and on `0.0.0.0`,
 //! bearer tokens, bodies refused by size and by shape before parsing (with the server's
 //! resident size measured), sessions capped and unfinished handshakes closed, stalled

@@ -1,13 +1,14 @@
-//! The robot-arm example through rmcp's client, in-process: tools/list matches the reviewed
-//! snapshot, every tool works, invalid calls get exact model-facing errors.
+//! The robot-arm example through rmcp's client, in-process: tools/list matches the committed
+//! docs (examples/docs/robot_arm/tools.json), every tool works, invalid calls get exact
+//! model-facing errors.
 
 mod common;
 
-use common::{assert_snapshot, call, connect, text};
+use common::{assert_json_file, call, connect, robot_arm_docs, text};
 use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 use toolwright::Toolbox;
-use toolwright_examples::robot_arm::{RobotArm, SimConfig};
+use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
 
 fn arm() -> Toolbox<RobotArm> {
     Toolbox::new(RobotArm::new(SimConfig {
@@ -18,8 +19,14 @@ fn arm() -> Toolbox<RobotArm> {
 }
 
 #[tokio::test]
-async fn tools_list_matches_the_reviewed_snapshot() {
-    let client = connect(arm()).await;
+async fn tools_list_matches_the_committed_docs() {
+    // As examples/robot_arm.rs serves it: the seven tools, then `describe_tool`.
+    let client = connect(robot_arm::server(SimConfig {
+        time_scale: 0.0,
+        seed: 7,
+        ..SimConfig::default()
+    }))
+    .await;
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
@@ -31,7 +38,8 @@ async fn tools_list_matches_the_reviewed_snapshot() {
             "stop_arm",
             "read_ft_sensor",
             "plan_trajectory",
-            "get_arm_state"
+            "get_arm_state",
+            "describe_tool"
         ]
     );
     let listed = serde_json::to_value(&tools).unwrap();
@@ -41,7 +49,11 @@ async fn tools_list_matches_the_reviewed_snapshot() {
         "schemas must be inline"
     );
     assert!(!rendered.contains("\"format\""), "no non-standard formats");
-    assert_snapshot("robot_arm_tools", &listed);
+    // tools/list as the client received it is, byte for byte, the committed `mcp` export.
+    assert_json_file(
+        &robot_arm_docs().join("tools.json"),
+        &json!({ "tools": listed }),
+    );
     client.cancel().await.unwrap();
 }
 

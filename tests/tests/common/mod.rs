@@ -5,7 +5,7 @@
 
 pub mod raw;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rmcp::ServiceExt as _;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -137,12 +137,18 @@ pub fn assert_snapshot(name: &str, actual: &Value) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("snapshots")
         .join(format!("{name}.json"));
+    assert_json_file(&path, actual);
+}
+
+/// Compares `actual`, pretty-printed, with the reviewed JSON file at `path`, byte for byte.
+/// `TOOLWRIGHT_BLESS=1` rewrites the file instead (review the diff before committing).
+pub fn assert_json_file(path: &Path, actual: &Value) {
     let rendered = serde_json::to_string_pretty(actual).expect("serializable") + "\n";
     if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
-        std::fs::write(&path, &rendered).expect("write snapshot");
+        std::fs::write(path, &rendered).expect("write snapshot");
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| {
         panic!(
             "missing snapshot {}; run with TOOLWRIGHT_BLESS=1 and review it",
             path.display()
@@ -154,6 +160,14 @@ pub fn assert_snapshot(name: &str, actual: &Value) {
             path.display()
         );
     }
+}
+
+/// The robot arm's committed docs, `examples/docs/robot_arm/` (tools.json, TOOLS.md and the
+/// OpenAI, Anthropic and Gemini dialects): the one reviewed copy of the tools it publishes,
+/// which the README shows as `export --out docs/` output. export.rs, robot_arm.rs and cli.rs
+/// compare with it, like examples/tests/docs_drift.rs.
+pub fn robot_arm_docs() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/docs/robot_arm")
 }
 
 /// Builds the robot-arm example binary (cached after the first build) and returns its path.

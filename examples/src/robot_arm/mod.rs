@@ -1,0 +1,445 @@
+//! A simulated robot arm as MCP tools.
+//!
+//! The arm stands at the origin of its base frame (x forward, y left, z up, millimeters) on a
+//! table at z = 0. Its tool point reaches from 150 mm to 850 mm from the shoulder, which sits
+//! 100 mm above the base. A few objects lie on the table; the gripper can pick them up with three
+//! strategies, and a six-axis force/torque sensor at the wrist reads the load with noise.
+//! Motions take simulated time (scaled by [`SimConfig::time_scale`]) and can be interrupted by
+//! `stop_arm`.
+//!
+//! # What happens when a call ends early
+//!
+//! The tools that move the arm share the resource `arm`, whose safe stop is `halt`
+//! (`#[toolbox(resource(name = "arm", safe_stop = halt))]`): motions run one at a time in the
+//! order they arrived (at most 16 wait; the 17th is refused at once), and whenever a motion ends
+//! early (its 30 s deadline passed, the client cancelled it or disconnected, or it panicked) the
+//! runtime tells it to stop, gives it its grace period (1 s) to return, then runs `halt`
+//! exactly once before the next motion may start. A motion checks for that between its 50 ms
+//! steps and stops where it is; a motion it knows cannot finish before its deadline is refused
+//! before it starts, with its estimate and how to fix the call. Whatever way a motion ends, the
+//! arm is left not moving, at a known position, and `get_arm_state` says where.
+//!
+//! Deadlines scale with [`SimConfig::time_scale`] like the motions do, so a motion that would
+//! miss its deadline on the real arm misses it in a faster simulation too;
+//! [`SimConfig::motor_lag`] injects the fault of a motion that overruns its estimate.
+//!
+//! This file declares the tools and the types they take and return; the simulated arm behind
+//! them (motions in simulated time, the gripper and the objects on the table, the force/torque
+//! sensor and its filters) is in `sim.rs`.
+
+mod sim;
+
+use serde::{Deserialize, Serialize};
+use toolwright::{Context, ToolError, ToolSchema, Toolbox, toolbox};
+
+pub use sim::{GRASP_TOLERANCE, HOME, MAX_SPEED, RobotArm, SimConfig};
+
+/// Distance from the base to the shoulder joint, mm.
+pub const SHOULDER_HEIGHT: f64 = 100.0;
+/// Closest reachable distance from the shoulder, mm.
+pub const MIN_REACH: f64 = 150.0;
+/// Farthest reachable distance from the shoulder, mm.
+pub const MAX_REACH: f64 = 850.0;
+/// Highest point the tool can reach above the table, mm.
+pub const MAX_HEIGHT: f64 = SHOULDER_HEIGHT + MAX_REACH;
+
+/// A point in the robot base frame.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToolSchema)]
+pub struct Position {
+    /// X coordinate (forward from the base).
+    #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
+    pub x: f64,
+    /// Y coordinate (to the left of the base).
+    #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
+    pub y: f64,
+    /// Z coordinate (up from the table surface).
+    #[param(unit = "mm", range = 0.0..=MAX_HEIGHT)]
+    pub z: f64,
+}
+
+/// How the gripper holds an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToolSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GraspStrategy {
+    /// two-finger parallel jaw, for rigid objects with flat sides
+    #[default]
+    Parallel,
+    /// vacuum cup, for smooth flat tops (not for porous objects)
+    Suction,
+    /// conforming fingers, for irregular or soft objects
+    Adaptive,
+}
+
+/// How force/torque readings are filtered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToolSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FtFilter {
+    /// unfiltered samples, noisiest
+    Raw,
+    /// Kalman-filtered estimate, least noise
+    #[default]
+    Kalman,
+    /// mean of the last 10 samples
+    MovingAverage,
+}
+
+/// One axis of the force/torque sensor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToolSchema)]
+pub enum Axis {
+    /// force along x, N
+    Fx,
+    /// force along y, N
+    Fy,
+    /// force along z, N
+    Fz,
+    /// torque about x, N·m
+    Mx,
+    /// torque about y, N·m
+    My,
+    /// torque about z, N·m
+    Mz,
+}
+
+impl Axis {
+    const ALL: [Axis; 6] = [Axis::Fx, Axis::Fy, Axis::Fz, Axis::Mx, Axis::My, Axis::Mz];
+
+    fn unit(self) -> &'static str {
+        match self {
+            Axis::Fx | Axis::Fy | Axis::Fz => "N",
+            Axis::Mx | Axis::My | Axis::Mz => "N·m",
+        }
+    }
+}
+
+/// Where a motion ended.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct MoveResult {
+    /// The tool point's position after the motion.
+    pub position: Position,
+    /// Straight-line distance travelled.
+    #[param(unit = "mm")]
+    pub distance: f64,
+    /// Simulated duration of the motion.
+    #[param(unit = "s")]
+    pub duration: f64,
+}
+
+/// The outcome of a grasp.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct GraspResult {
+    /// The object now held.
+    pub object: String,
+    /// Grip force applied.
+    #[param(unit = "N")]
+    pub applied_force: f64,
+    /// The strategy used.
+    pub strategy: GraspStrategy,
+    /// Simulated time from the call to a stable grip.
+    #[param(unit = "s")]
+    pub elapsed: f64,
+}
+
+/// The outcome of a release.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct ReleaseResult {
+    /// The object that was released.
+    pub object: String,
+    /// Where it was put down.
+    pub position: Position,
+}
+
+/// The outcome of a stop.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct StopResult {
+    /// Whether a motion was in progress and was interrupted.
+    pub interrupted_motion: bool,
+    /// Where the arm stopped.
+    pub position: Position,
+}
+
+/// One force/torque sample.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct AxisReading {
+    /// The axis.
+    pub axis: Axis,
+    /// The value, in N for forces and N·m for torques.
+    pub value: f64,
+    /// The unit of `value`.
+    pub unit: String,
+}
+
+/// A force/torque reading.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct FtReading {
+    /// The filter applied.
+    pub filter: FtFilter,
+    /// One reading per requested axis, in the order asked.
+    pub readings: Vec<AxisReading>,
+}
+
+/// One straight segment of a planned trajectory.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct Segment {
+    /// Index of the waypoint where the segment starts.
+    pub from: usize,
+    /// Index of the waypoint where it ends.
+    pub to: usize,
+    /// Segment length.
+    #[param(unit = "mm")]
+    pub length: f64,
+}
+
+/// A checked trajectory.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct TrajectoryPlan {
+    /// The segments between consecutive waypoints.
+    pub segments: Vec<Segment>,
+    /// Total path length.
+    #[param(unit = "mm")]
+    pub total_length: f64,
+    /// Estimated duration at full speed.
+    #[param(unit = "s")]
+    pub estimated_duration: f64,
+    /// Waypoints reached (0 when only planning).
+    pub executed_waypoints: usize,
+}
+
+/// The gripper's state.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct GripperState {
+    /// Whether the gripper is closed on an object.
+    pub closed: bool,
+    /// The object held, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held_object: Option<String>,
+    /// Strategy of the current grasp, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<GraspStrategy>,
+    /// Grip force being applied.
+    #[param(unit = "N")]
+    pub force: f64,
+}
+
+/// An object on the table.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct TableObject {
+    /// Its name.
+    pub name: String,
+    /// Its grasp point.
+    pub position: Position,
+}
+
+/// The whole arm state.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct ArmState {
+    /// The tool point's position.
+    pub position: Position,
+    /// The gripper.
+    pub gripper: GripperState,
+    /// Whether a motion is in progress.
+    pub moving: bool,
+    /// Objects lying on the table (not held).
+    pub objects: Vec<TableObject>,
+}
+
+/// The robot-arm server exactly as `examples/robot_arm.rs` serves it (and as its committed docs
+/// in `examples/docs/robot_arm/` describe it). Below a time scale of 1, the declared default
+/// deadline (30 s, which the motion tools use) shrinks with the simulated time.
+pub fn server(config: SimConfig) -> Toolbox<RobotArm> {
+    let mut toolbox = Toolbox::new(RobotArm::new(config));
+    if let Some(deadline) = toolbox.default_timeout()
+        && config.time_scale > 0.0
+        && config.time_scale < 1.0
+    {
+        toolbox = toolbox.with_default_timeout(deadline.mul_f64(config.time_scale));
+    }
+    toolbox
+        .with_title("Simulated robot arm")
+        .with_describe_tool()
+        .with_instructions(
+            "A simulated 6-axis robot arm over a table. Positions are in millimeters in the robot \
+             base frame (x forward, y left, z up from the table). Call get_arm_state first: it \
+             lists the objects on the table with their grasp points.",
+        )
+}
+
+#[toolbox(
+    timeout = "30s",
+    resource(name = "arm", safe_stop = halt, max_waiting = 16)
+)]
+impl RobotArm {
+    /// The safe stop of the resource `arm`: halts any motion where it is and leaves the arm not
+    /// moving. The runtime runs it once whenever a call holding `arm` ends early (deadline,
+    /// cancel, client gone, panic), after the call's body returned or was abandoned, and before
+    /// the next call gets the arm.
+    fn halt(&self) -> String {
+        self.halt_motion()
+    }
+
+    /// Move the arm's tool point in a straight line to a Cartesian position in the robot base
+    /// frame, keeping the gripper pointing down.
+    ///
+    /// Use it to approach, retreat or carry a held object. Do not use it to pick something up
+    /// (grasp_object_force_control moves there itself) or to follow several points
+    /// (check them first with plan_trajectory). Fails if the position is out of reach.
+    #[tool(
+        idempotent,
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        group = "arm",
+        scopes = ["arm:move"]
+    )]
+    async fn move_arm_to_pose(
+        &self,
+        /// Target X coordinate (forward from the base).
+        #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
+        x: f64,
+        /// Target Y coordinate (to the left of the base).
+        #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
+        y: f64,
+        /// Target Z coordinate (up from the table surface).
+        #[param(unit = "mm", range = 0.0..=MAX_HEIGHT)]
+        z: f64,
+        /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
+        #[param(range = 0.1..=1.0, default = 0.5)]
+        speed: f64,
+        /// The call: its deadline, and whether it was told to stop.
+        ctx: Context,
+    ) -> Result<MoveResult, ToolError> {
+        self.travel(Position { x, y, z }, speed, &ctx).await
+    }
+
+    /// Move to an object and close the gripper on it with a controlled force.
+    ///
+    /// Use it to pick up one of the objects on the table (get_arm_state lists them with their
+    /// grasp points). The gripper must be empty: call release_object first if it holds
+    /// something. Fragile objects break above their force limit, so prefer the default force.
+    #[tool(
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        group = "arm",
+        scopes = ["arm:move"]
+    )]
+    async fn grasp_object_force_control(
+        &self,
+        /// Grasp point of the object, in the robot base frame.
+        target_position: Position,
+        /// Grip force to apply once the fingers touch.
+        #[param(unit = "N", range = 5.0..=30.0, default = 15.0)]
+        force: f64,
+        /// How to hold the object.
+        #[param(default = GraspStrategy::Parallel)]
+        grasp_strategy: GraspStrategy,
+        /// Give up if the grasp is not stable within this time.
+        #[param(unit = "s", range = 1.0..=60.0, default = 10.0)]
+        timeout: f64,
+        /// The call: its deadline, and whether it was told to stop.
+        ctx: Context,
+    ) -> Result<GraspResult, ToolError> {
+        self.grasp(target_position, force, grasp_strategy, timeout, &ctx)
+            .await
+    }
+
+    /// Open the gripper and put the held object down at the current position.
+    ///
+    /// Use it after carrying an object to its destination. Fails if the gripper is empty.
+    #[tool(
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        group = "arm",
+        // The simulation answers from memory; a tool calling a real driver would block, and
+        // should leave `blocking` out so it runs on tokio's blocking pool.
+        blocking = false,
+        scopes = ["arm:move"]
+    )]
+    fn release_object(&self) -> Result<ReleaseResult, ToolError> {
+        self.release()
+    }
+
+    /// Stop the arm immediately, interrupting any motion in progress.
+    ///
+    /// Use it when something unexpected happens during a motion. The gripper keeps its grip.
+    /// Calling it when the arm is idle does nothing.
+    #[tool(
+        idempotent,
+        destructive = false,
+        open_world = false,
+        timeout = "3s",
+        group = "arm",
+        blocking = false,
+        scopes = ["arm:move"]
+    )]
+    fn stop_arm(&self) -> StopResult {
+        self.interrupt()
+    }
+
+    /// Read the six-axis force/torque sensor at the wrist.
+    ///
+    /// Use it to check the load after a grasp (a held object pulls down on Fz) or to detect
+    /// contact. Forces are in N, torques in N·m.
+    #[tool(
+        read_only,
+        open_world = false,
+        timeout = "3s",
+        group = "sensors",
+        blocking = false,
+        scopes = ["arm:read"]
+    )]
+    fn read_ft_sensor(
+        &self,
+        /// Filtering applied to the samples.
+        #[param(default = FtFilter::Kalman)]
+        filter: FtFilter,
+        /// Axes to read; all six when omitted.
+        #[param(min_items = 1, max_items = 6)]
+        axes: Option<Vec<Axis>>,
+    ) -> FtReading {
+        self.read_ft(filter, axes.as_deref().unwrap_or(&Axis::ALL))
+    }
+
+    /// Check a path through several waypoints and, with `execute`, move along it.
+    ///
+    /// Use it to verify that every waypoint is reachable and to estimate length and duration
+    /// before moving, then call it again with execute=true to follow the path in straight
+    /// segments at full speed, reporting progress after each waypoint. Planning waits while
+    /// another motion is running.
+    #[tool(
+        idempotent,
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        group = "arm",
+        scopes = ["arm:move"]
+    )]
+    async fn plan_trajectory(
+        &self,
+        /// Points to pass through, in order; the first is where the path starts.
+        #[param(min_items = 2, max_items = 100)]
+        waypoints: Vec<Position>,
+        /// Move along the path after checking it (otherwise only plan).
+        #[param(default = false)]
+        execute: bool,
+        /// The call, for progress notifications.
+        ctx: Context,
+    ) -> Result<TrajectoryPlan, ToolError> {
+        self.plan(&waypoints, execute, &ctx).await
+    }
+
+    /// Report where the arm is, what the gripper holds and which objects are on the table.
+    ///
+    /// Use it before planning a motion or a grasp, and after any error.
+    #[tool(
+        read_only,
+        open_world = false,
+        timeout = "3s",
+        group = "sensors",
+        blocking = false,
+        scopes = ["arm:read"]
+    )]
+    fn get_arm_state(&self) -> ArmState {
+        self.state()
+    }
+}
