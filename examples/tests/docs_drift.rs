@@ -1,7 +1,7 @@
 //! The committed docs of the robot arm (examples/docs/robot_arm: tools.json, TOOLS.md and the
 //! OpenAI, Anthropic and Gemini dialects) must match the code. They are the one reviewed copy of
 //! the tools it publishes (tests/tests/export.rs, robot_arm.rs and cli.rs compare with them too).
-//! After an intended change: `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-examples --test
+//! After an intended change: `TOOLWRIGHT_SNAPSHOT=overwrite cargo test -p toolwright-examples --test
 //! docs_drift`, then review the diff (or run
 //! `cargo run --example robot_arm -- check --against examples/docs/robot_arm`).
 
@@ -14,9 +14,5 @@ fn committed_docs_match_the_code() {
         seed: 1,
         ..SimConfig::default()
     });
-    if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/robot_arm");
-        toolwright::export::write_all(&toolbox.listed_tools(), &dir).unwrap();
-    }
     toolwright::assert_tools_snapshot!(toolbox, "docs/robot_arm");
 }

@@ -1,5 +1,5 @@
 //! Expansion snapshots: what one tool, one toolbox and one derive expand to, pretty-printed and
-//! compared with the reviewed files in `macros/tests/expand/`. `TOOLWRIGHT_BLESS=1 cargo test -p
+//! compared with the reviewed files in `macros/tests/expand/`. `TOOLWRIGHT_SNAPSHOT=overwrite cargo test -p
 //! toolwright-macros` rewrites them (the variable that rewrites every snapshot); read the diff
 //! before committing.
 
@@ -18,20 +18,20 @@ fn check(name: &str, expansion: TokenStream) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/expand")
         .join(format!("{name}.rs"));
-    if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
+    if std::env::var("TOOLWRIGHT_SNAPSHOT").is_ok_and(|v| v == "overwrite") {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &text).unwrap();
         return;
     }
     let reviewed = std::fs::read_to_string(&path).unwrap_or_else(|_| {
         panic!(
-            "no snapshot {}; run with TOOLWRIGHT_BLESS=1 and review it",
+            "no snapshot {}; run with TOOLWRIGHT_SNAPSHOT=overwrite and review it",
             path.display()
         )
     });
     assert!(
         reviewed == text,
-        "the expansion of {name} differs from {}; run with TOOLWRIGHT_BLESS=1 to rewrite it and review the diff.\n--- now ---\n{text}",
+        "the expansion of {name} differs from {}; run with TOOLWRIGHT_SNAPSHOT=overwrite to rewrite it and review the diff.\n--- now ---\n{text}",
         path.display()
     );
 }

@@ -1,9 +1,10 @@
 //! Exports (tools.json, TOOLS.md, OpenAI, Anthropic and Gemini dialects), the provider rule
 //! checks, the drift classifier and the snapshot assertion.
 //!
-//! The reviewed exports are the robot arm's committed docs (examples/docs/robot_arm) and
-//! tests/snapshots/export/derived; rewrite them with
-//! `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-tests --test export` and read the diff.
+//! The reviewed exports are tests/snapshots/export/derived (rewrite them with
+//! `TOOLWRIGHT_SNAPSHOT=overwrite cargo test -p toolwright-tests --test export` and read the diff)
+//! and the robot arm's committed docs, examples/docs/robot_arm, which
+//! examples/tests/docs_drift.rs compares with the code and the provider checks here read.
 
 mod common;
 
@@ -15,7 +16,7 @@ use serde_json::{Map, Value, json};
 use toolwright::Toolbox;
 use toolwright::export::drift::{self, Compatibility, Report};
 use toolwright::export::{self, Format, check_anthropic, check_gemini, check_openai};
-use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
+use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 use Compatibility::{Breaking, Compatible};
 
@@ -36,10 +37,6 @@ fn snapshots() -> PathBuf {
 fn derived() -> Vec<Tool> {
     let text = std::fs::read_to_string(snapshots().join("derived_schemas.json")).unwrap();
     serde_json::from_str(&text).unwrap()
-}
-
-fn blessing() -> bool {
-    std::env::var_os("TOOLWRIGHT_BLESS").is_some()
 }
 
 fn overwriting() -> bool {
@@ -79,25 +76,9 @@ fn parsed(tools: &[Tool], format: Format) -> Value {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn robot_arm_export_matches_the_committed_docs() {
-    // As examples/robot_arm.rs serves it: the seven tools, then `describe_tool`.
-    let tools = robot_arm::server(SimConfig {
-        time_scale: 0.0,
-        seed: 1,
-        ..SimConfig::default()
-    })
-    .listed_tools();
-    let dir = common::robot_arm_docs();
-    if blessing() {
-        export::write_all(&tools, &dir).unwrap();
-    }
-    export::assert_snapshot(&tools, &dir);
-}
-
-#[test]
 fn derived_export_matches_the_reviewed_snapshots() {
     let dir = snapshots().join("export/derived");
-    if blessing() {
+    if overwriting() {
         export::write_all(&derived(), &dir).unwrap();
     }
     export::assert_snapshot(&derived(), &dir);
@@ -1311,7 +1292,6 @@ fn snapshot_env_overwrite_rewrites_the_export() {
         ])
         .env(CHILD_DIR, &dir.0)
         .env(export::SNAPSHOT_ENV, "overwrite")
-        .env_remove("TOOLWRIGHT_BLESS")
         .output()
         .unwrap();
     assert!(

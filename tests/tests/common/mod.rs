@@ -132,7 +132,7 @@ pub async fn eventually(mut check: impl FnMut() -> bool) -> bool {
 }
 
 /// Compares `actual` with the reviewed snapshot `tests/snapshots/<name>.json`.
-/// `TOOLWRIGHT_BLESS=1` rewrites the file instead (review the diff before committing).
+/// `TOOLWRIGHT_SNAPSHOT=overwrite` rewrites the file instead (review the diff before committing).
 pub fn assert_snapshot(name: &str, actual: &Value) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("snapshots")
@@ -141,22 +141,22 @@ pub fn assert_snapshot(name: &str, actual: &Value) {
 }
 
 /// Compares `actual`, pretty-printed, with the reviewed JSON file at `path`, byte for byte.
-/// `TOOLWRIGHT_BLESS=1` rewrites the file instead (review the diff before committing).
+/// `TOOLWRIGHT_SNAPSHOT=overwrite` rewrites the file instead (review the diff before committing).
 pub fn assert_json_file(path: &Path, actual: &Value) {
     let rendered = serde_json::to_string_pretty(actual).expect("serializable") + "\n";
-    if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
+    if std::env::var(toolwright::export::SNAPSHOT_ENV).is_ok_and(|v| v == "overwrite") {
         std::fs::write(path, &rendered).expect("write snapshot");
         return;
     }
     let expected = std::fs::read_to_string(path).unwrap_or_else(|_| {
         panic!(
-            "missing snapshot {}; run with TOOLWRIGHT_BLESS=1 and review it",
+            "missing snapshot {}; run with TOOLWRIGHT_SNAPSHOT=overwrite and review it",
             path.display()
         )
     });
     if expected != rendered {
         panic!(
-            "snapshot {} differs; run with TOOLWRIGHT_BLESS=1 to rewrite it and review the diff.\n--- actual ---\n{rendered}",
+            "snapshot {} differs; run with TOOLWRIGHT_SNAPSHOT=overwrite to rewrite it and review the diff.\n--- actual ---\n{rendered}",
             path.display()
         );
     }
