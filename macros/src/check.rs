@@ -10,7 +10,7 @@ use quote::ToTokens;
 
 use crate::ctxt::Ctxt;
 use crate::doc::Doc;
-use crate::param::{LiteralValue, Number, ParamDecl, RangeBound, literal_value};
+use crate::property::{LiteralValue, Number, Property, RangeBound, literal_value};
 use crate::typecheck::Checks;
 
 /// Default budget of a tool description, in bytes.
@@ -201,7 +201,7 @@ pub fn description(cx: &Ctxt, text: &str, at: &TokenStream, d: &Described<'_>) {
 /// Checks a property's description (a tool parameter's or a field's): read now when the macro
 /// can read it, or (a doc written as an expression, `#[doc = concat!(..)]`) its budget checked at
 /// compile time through `checks`.
-pub fn property_description(cx: &Ctxt, checks: &mut Checks, decl: &ParamDecl, d: &Described<'_>) {
+pub fn property_description(cx: &Ctxt, checks: &mut Checks, decl: &Property, d: &Described<'_>) {
     match (decl.description_text(), &decl.doc, &decl.doc_span) {
         (Some((text, at)), _, _) => description(cx, &text, &at, d),
         (None, Some(doc @ Doc::Expr(_)), Some(at)) => {
@@ -244,7 +244,7 @@ fn valid_property_name(s: &str) -> bool {
 
 /// The syntactic checks of one `#[param]`: key combinations, lengths, items, the pattern, and
 /// literal defaults and examples against the declared limits.
-pub fn param_keys(cx: &Ctxt, decl: &ParamDecl) {
+pub fn param_keys(cx: &Ctxt, decl: &Property) {
     let attr = &decl.attr;
     if let Some(r) = &attr.rename
         && !valid_property_name(r)
@@ -393,7 +393,7 @@ fn regex_error(pattern: &str, error: &regex::Error) -> String {
 }
 
 /// The range checks the macro can decide: empty ranges with literal bounds, and `a..=`.
-fn range(cx: &Ctxt, decl: &ParamDecl) {
+fn range(cx: &Ctxt, decl: &Property) {
     let Some(range) = decl.attr.range.as_ref().map(|r| &r.0) else {
         return;
     };

@@ -2,23 +2,38 @@
 //! implementation detail: depend on `toolwright`, which re-exports these macros and documents
 //! them.
 
+// Each macro runs the same pipeline: parse, model, check, generate; every mistake is collected
+// in a `Ctxt` and reported together, and the item is still emitted without our attributes.
+
+// Parse: our attributes (darling) and their policy keys, serde's with its rename rules, doc
+// comments.
 mod attr;
 mod case;
+mod doc;
+mod policy;
+mod serde_attr;
+
+// Model: one property type for tool parameters and struct fields; the tool's and the derived
+// type's models live with their macros (`tool/model.rs`, `derive/model.rs`).
+mod property;
+
+// Check: what the macro can see (`check`, errors gathered in `ctxt`), what needs the types
+// (`typecheck`, as `const` items), the unit vocabulary.
 mod check;
 mod ctxt;
-mod derive;
-mod doc;
-mod list;
-mod param;
-mod policy;
-mod runtime;
-mod serde_attr;
-#[cfg(test)]
-mod snapshots;
-mod tool;
-mod toolbox;
 mod typecheck;
 mod units;
+
+// The macros, each parse → model → check → codegen.
+mod derive;
+mod list;
+mod tool;
+mod toolbox;
+
+// Shared: the runtime path token, small helpers.
+mod runtime;
+#[cfg(test)]
+mod snapshots;
 mod util;
 
 use proc_macro::TokenStream;

@@ -9,8 +9,8 @@ use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, ReturnType, Type};
 
 use crate::attr::{ResourceAttr, ToolboxAttr};
 use crate::ctxt::Ctxt;
-use crate::param;
 use crate::policy;
+use crate::property;
 use crate::tool::{self, Site, ToolModel};
 
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
@@ -73,7 +73,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                     FnArg::Typed(pt) => &mut pt.attrs,
                     FnArg::Receiver(r) => &mut r.attrs,
                 };
-                if let Some(a) = attrs.iter().find(|a| param::is_param(a)) {
+                if let Some(a) = attrs.iter().find(|a| property::is_param(a)) {
                     cx.error_spanned_by(
                         a,
                         format!(
@@ -82,7 +82,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                         ),
                     );
                 }
-                attrs.retain(|a| !param::is_param(a));
+                attrs.retain(|a| !property::is_param(a));
             }
             continue;
         };

@@ -20,7 +20,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 
 use crate::check::{self, respan};
-use crate::param::{BoundExpr, LiteralValue, ParamDecl, literal_value};
+use crate::property::{BoundExpr, LiteralValue, Property, literal_value};
 
 /// Where an error goes: from `start` to `end` (stable proc macros cannot join spans, but rustc
 /// reports an expression from its first token's start to its last token's end).
@@ -172,7 +172,7 @@ impl Checks {
     }
 
     /// The checks of one property's `#[param]` keys against its type `ty`.
-    pub fn param(&mut self, decl: &ParamDecl, ty: &Type) {
+    pub fn param(&mut self, decl: &Property, ty: &Type) {
         let attr = &decl.attr;
         let typed_keys = [
             attr.unit.is_some(),
@@ -291,7 +291,7 @@ impl Checks {
                 ),
                 _ => continue,
             };
-            let checked = |b: &crate::param::RangeBound| {
+            let checked = |b: &crate::property::RangeBound| {
                 if literal {
                     b.literal().is_none() && is_const_path(&b.expr)
                 } else {

@@ -6,7 +6,7 @@ use quote::quote;
 use super::model::{Container, Data, Field, Style};
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::param;
+use crate::property;
 use crate::typecheck::Checks;
 
 /// Every check of the container, its variants and its fields.
@@ -18,7 +18,7 @@ pub fn container(cx: &Ctxt, checks: &mut Checks, c: &Container<'_>) {
             "`#[derive(ToolSchema)]` does not support generic types yet",
         );
     }
-    if let Some(attr) = input.attrs.iter().find(|a| param::is_param(a)) {
+    if let Some(attr) = input.attrs.iter().find(|a| property::is_param(a)) {
         cx.error_spanned_by(attr, "`#[param]` goes on fields, not on the type");
     }
     match &c.data {
@@ -32,13 +32,13 @@ pub fn container(cx: &Ctxt, checks: &mut Checks, c: &Container<'_>) {
                         "`#[serde(untagged)]` on one variant is not supported: toolwright cannot publish a mix of tagged and untagged variants yet; make the whole enum `#[serde(untagged)]`, or give the variant a tag",
                     );
                 }
-                if let Some(attr) = v.original.attrs.iter().find(|a| param::is_param(a)) {
+                if let Some(attr) = v.original.attrs.iter().find(|a| property::is_param(a)) {
                     cx.error_spanned_by(attr, "`#[param]` goes on fields, not on enum variants");
                 }
                 match &v.style {
                     Style::Unit => {}
                     Style::Newtype(f) => {
-                        if let Some(a) = f.attrs.iter().find(|a| param::is_param(a)) {
+                        if let Some(a) = f.attrs.iter().find(|a| property::is_param(a)) {
                             cx.error_spanned_by(
                                 a,
                                 format!(
@@ -90,7 +90,7 @@ fn field(cx: &Ctxt, checks: &mut Checks, f: &Field<'_>) {
         );
     }
     let skipped = f.skipped();
-    if skipped && let Some(a) = f.original.attrs.iter().find(|a| param::is_param(a)) {
+    if skipped && let Some(a) = f.original.attrs.iter().find(|a| property::is_param(a)) {
         cx.error_spanned_by(
             a,
             "this field is `#[serde(skip)]`: it is never published, so its `#[param]` has no effect; remove one of them",

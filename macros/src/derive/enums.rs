@@ -9,7 +9,7 @@ use quote::quote;
 use super::model::{Container, Style, Variant};
 use super::structs::{fields_expr, fields_shape};
 use super::{Generated, doc_tokens, keep_tokens, mentions};
-use crate::param;
+use crate::property;
 
 pub fn generate(
     c: &Container<'_>,
@@ -50,7 +50,7 @@ pub fn generate(
                         (false, false) => inner,
                     });
                 }
-                let info = param::field_info_tokens(ty);
+                let info = property::field_info_tokens(ty);
                 quote!(#p::VariantShape::Newtype(#info))
             }
             Style::Tuple(_) => {

@@ -7,7 +7,7 @@ use syn::{Data as SynData, DeriveInput, Fields, Ident};
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 use crate::doc::{self, Doc};
-use crate::param::ParamDecl;
+use crate::property::Property;
 use crate::serde_attr::{self, Both, Names, SerdeAttrs};
 
 /// The type being derived.
@@ -60,7 +60,7 @@ pub enum Style<'a> {
 pub struct Field<'a> {
     pub original: &'a syn::Field,
     pub serde: SerdeAttrs,
-    pub decl: ParamDecl,
+    pub decl: Property,
     /// The property's name per direction; `None` for a newtype's field (described by the
     /// type's doc).
     pub names: Option<Names>,
@@ -165,7 +165,7 @@ fn field<'a>(
     rule: Both<RenameRule>,
     container_default: bool,
 ) -> Field<'a> {
-    let decl = ParamDecl::parse(cx, &field.attrs);
+    let decl = Property::parse(cx, &field.attrs);
     let serde = serde_attr::parse(cx, &field.attrs);
     let ident = field.ident.as_ref().expect("named field");
     let plain = ident.to_string().trim_start_matches("r#").to_owned();
@@ -181,7 +181,7 @@ fn field<'a>(
 
 /// A tuple struct's one field.
 fn newtype_field<'a>(cx: &Ctxt, field: &'a syn::Field, container_default: bool) -> Field<'a> {
-    let decl = ParamDecl::parse(cx, &field.attrs);
+    let decl = Property::parse(cx, &field.attrs);
     let serde = serde_attr::parse(cx, &field.attrs);
     Field {
         original: field,

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::model::{Container, Field};
 use super::{Generated, keep_tokens, mentions};
-use crate::param;
+use crate::property;
 
 pub fn generate(c: &Container<'_>, fields: &[Field<'_>], description: &TokenStream) -> Generated {
     let p = crate::runtime::private();
@@ -27,7 +27,7 @@ pub fn field_tokens(f: &Field<'_>) -> TokenStream {
     let spec = f
         .decl
         .spec_tokens(name, ty, f.default, f.serde.skip_serializing_if);
-    let info = param::field_info_tokens(ty);
+    let info = property::field_info_tokens(ty);
     let flatten = f.serde.flatten;
     quote!(#p::Field { spec: #spec, info: #info, flatten: #flatten })
 }

@@ -144,7 +144,7 @@ fn bound(expr: &Expr, exclusive: bool) -> RangeBound {
 }
 
 /// A resolved property declaration.
-pub struct ParamDecl {
+pub struct Property {
     pub attr: ParamAttr,
     pub doc: Option<Doc>,
     /// The doc comment's attributes, to point at it.
@@ -159,9 +159,9 @@ pub fn is_param(attr: &Attribute) -> bool {
     attr.path().is_ident("param")
 }
 
-impl ParamDecl {
+impl Property {
     /// Parses the `#[param]` attributes and doc comments among `attrs`.
-    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> ParamDecl {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Property {
         let mut parsed: Option<ParamAttr> = None;
         for attr in attrs.iter().filter(|a| is_param(a)) {
             if parsed.is_some() {
@@ -227,7 +227,7 @@ impl ParamDecl {
                 "`examples` takes an array: `examples = [10.0, 20.0]`",
             );
         }
-        ParamDecl {
+        Property {
             attr,
             doc,
             doc_span,

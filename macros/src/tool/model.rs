@@ -1,0 +1,367 @@
+//! A tool's model: the `#[tool]` keys, the fn's signature and each parameter's `#[param]` and doc
+//! comment, resolved once (with the toolbox's defaults) and checked as they are read.
+
+use proc_macro2::Span;
+use quote::format_ident;
+use syn::{Attribute, FnArg, Ident, Pat, Signature, Type};
+
+use crate::attr::{Allow, ToolAttr, ToolboxAttr};
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::doc::{self, Doc};
+use crate::policy;
+use crate::property::{self, Property};
+use crate::typecheck::Checks;
+
+use super::Site;
+use super::signature::{
+    check_fn_header, check_param_type, check_receiver, return_type, tool_description,
+};
+
+pub(super) enum Receiver {
+    None,
+    Ref,
+}
+
+pub(super) struct ParamModel {
+    pub(super) ident: Ident,
+    pub(super) ty: Type,
+    pub(super) json_name: String,
+    pub(super) decl: Property,
+}
+
+/// A tool, resolved.
+pub struct ToolModel {
+    pub(super) fn_ident: Ident,
+    pub(super) name: String,
+    /// Where the name was written (`name = ".."`), or the fn's ident.
+    pub(super) name_span: Span,
+    pub(super) title: Option<String>,
+    pub(super) description: Option<Doc>,
+    pub(super) hints: [(&'static str, Option<bool>); 4],
+    pub(super) timeout_ms: Option<u64>,
+    pub(super) resources: Vec<String>,
+    pub(super) retry: u32,
+    pub(super) max_output_bytes: Option<usize>,
+    pub(super) group: Option<String>,
+    pub(super) grace_ms: Option<u64>,
+    pub(super) scopes: Vec<String>,
+    pub(super) rate_limit: Option<darling::util::SpannedValue<String>>,
+    /// A sync fn run on tokio's blocking pool (every sync fn but those declared
+    /// `blocking = false`).
+    pub(super) blocking: bool,
+    pub(super) params: Vec<ParamModel>,
+    pub(super) flatten: bool,
+    pub(super) receiver: Receiver,
+    pub(super) is_async: bool,
+    pub(super) ret: Type,
+    /// The signature can be served: a real definition can be generated (also next to other
+    /// errors, so type errors show in the same compile).
+    pub(super) servable: bool,
+    /// Type-dependent checks, as `const` items.
+    pub(super) checks: Checks,
+}
+
+/// The check settings of a tool: its own keys, else its toolbox's, else the defaults.
+pub struct Settings {
+    pub many_params: bool,
+    pub deep_nesting: bool,
+    pub long_name: bool,
+    pub max_description_bytes: usize,
+    pub max_param_description_bytes: usize,
+}
+
+impl Settings {
+    /// `tool`'s keys over `toolbox`'s over the defaults.
+    pub fn resolve(tool: &ToolAttr, toolbox: Option<&ToolboxAttr>) -> Settings {
+        let allows = [tool.allow.as_ref(), toolbox.and_then(|t| t.allow.as_ref())];
+        let allow = |f: fn(&Allow) -> bool| allows.iter().flatten().any(|a| f(a));
+        Settings {
+            many_params: allow(|a| a.many_params.is_present()),
+            deep_nesting: allow(|a| a.deep_nesting.is_present()),
+            long_name: allow(|a| a.long_name.is_present()),
+            max_description_bytes: tool
+                .max_description_bytes
+                .or(toolbox.and_then(|t| t.max_description_bytes))
+                .unwrap_or(check::TOOL_DESCRIPTION_BYTES),
+            max_param_description_bytes: tool
+                .max_param_description_bytes
+                .or(toolbox.and_then(|t| t.max_param_description_bytes))
+                .unwrap_or(check::PARAM_DESCRIPTION_BYTES),
+        }
+    }
+}
+
+impl ToolModel {
+    /// Builds the model from the fn's attributes and signature, stripping `#[param]` and doc
+    /// comments from its arguments, and checks it: syntax-only mistakes go into `cx`,
+    /// type-dependent ones into `const` checks (`typecheck.rs`).
+    pub fn from_fn(
+        cx: &Ctxt,
+        attr: ToolAttr,
+        toolbox: Option<&ToolboxAttr>,
+        attrs: &[Attribute],
+        sig: &mut Signature,
+        site: Site,
+    ) -> ToolModel {
+        let settings = Settings::resolve(&attr, toolbox);
+        let mut checks = Checks::default();
+        let fn_ident = sig.ident.clone();
+        let fn_name = fn_ident.to_string().trim_start_matches("r#").to_owned();
+        let (name, name_span) = match &attr.name {
+            Some(n) => ((**n).clone(), n.span()),
+            None => (fn_name.clone(), fn_ident.span()),
+        };
+        check::tool_name(
+            cx,
+            &name,
+            attr.name.as_ref().map(|n| n.span()),
+            &fn_ident,
+            settings.long_name,
+        );
+        let description = tool_description(
+            cx,
+            &mut checks,
+            &attr,
+            attrs,
+            &sig.ident,
+            &name,
+            &fn_name,
+            &settings,
+        );
+        let spanned =
+            |v: &Option<darling::util::SpannedValue<bool>>| v.as_ref().map(|b| (**b, b.span()));
+        check::annotations(
+            cx,
+            spanned(&attr.read_only),
+            spanned(&attr.destructive),
+            spanned(&attr.idempotent),
+        );
+        let hint = |v: &Option<darling::util::SpannedValue<bool>>| v.as_ref().map(|b| **b);
+        let hints = [
+            ("read_only", hint(&attr.read_only)),
+            ("destructive", hint(&attr.destructive)),
+            ("idempotent", hint(&attr.idempotent)),
+            ("open_world", hint(&attr.open_world)),
+        ];
+        let timeout_ms = policy::timeout_ms(cx, &attr.timeout);
+        let resources = policy::resources(cx, &attr.resource);
+        let retry = attr.retry.as_ref().map_or(0, |r| **r);
+        if let Some(r) = &attr.retry
+            && **r > 0
+            && hint(&attr.read_only) != Some(true)
+            && hint(&attr.idempotent) != Some(true)
+        {
+            cx.error_at(
+                r.span(),
+                format!(
+                    "`retry` repeats the call, so it is allowed only on tools marked `read_only` or `idempotent`: \
+                     retrying a write can repeat it. Mark `{name}` idempotent if calling it twice has the same effect as once, \
+                     or remove `retry`"
+                ),
+            );
+        }
+        if let Some(m) = &attr.max_output_bytes
+            && **m == 0
+        {
+            cx.error_at(m.span(), "`max_output_bytes` must be positive");
+        }
+        let group = attr.group.as_ref().map(|g| (**g).clone());
+        let grace_ms = policy::grace_ms(cx, &attr.grace);
+        let scopes = policy::scopes(cx, &attr.scopes);
+        if let Some(b) = &attr.blocking
+            && sig.asyncness.is_some()
+        {
+            cx.error_at(
+                b.span(),
+                "`blocking` is for sync fns (which run on tokio's blocking pool unless `blocking = false`): \
+                 an `async fn` runs on the async runtime and must not block; move blocking work into \
+                 `tokio::task::spawn_blocking`, or make the tool a sync fn",
+            );
+        }
+        let blocking = sig.asyncness.is_none() && attr.blocking.as_ref().is_none_or(|b| **b);
+
+        let generic = !sig.generics.params.is_empty() || sig.generics.where_clause.is_some();
+        let mut servable = check_fn_header(cx, sig) && !generic;
+        let mut receiver = Receiver::None;
+        let mut params = Vec::new();
+        let mut flatten = false;
+        for input in sig.inputs.iter_mut() {
+            match input {
+                FnArg::Receiver(r) => {
+                    servable &= check_receiver(cx, r, site);
+                    receiver = Receiver::Ref;
+                }
+                FnArg::Typed(pt) => {
+                    let (param, ok) =
+                        param_model(cx, &mut checks, pt, params.len(), &settings, generic);
+                    servable &= ok;
+                    flatten |= param.decl.attr.flatten.is_present();
+                    params.push(param);
+                }
+            }
+        }
+        if flatten && params.len() != 1 {
+            cx.error_spanned_by(
+                &sig.inputs,
+                "`#[param(flatten)]` must be the tool's only parameter: that struct supplies every property",
+            );
+        }
+        for (i, p) in params.iter().enumerate() {
+            if let Some(first) = params[..i].iter().find(|q| q.json_name == p.json_name) {
+                cx.error_spanned_by(
+                    &p.ident,
+                    format!(
+                        "two parameters are named `{}` (the first is `{}`): rename one, or publish it under another name with `#[param(rename = \"..\")]`",
+                        p.json_name, first.ident
+                    ),
+                );
+            }
+        }
+        // Size checks need every type (a `Context` does not count, a flattened struct counts its
+        // properties).
+        if servable {
+            if flatten && params.len() == 1 {
+                if !settings.many_params {
+                    checks.flattened_count(&name, &params[0].ty);
+                }
+                if !settings.deep_nesting {
+                    checks.depth(&name, &params[0].json_name, &params[0].ty, true);
+                }
+            } else {
+                if !settings.many_params && params.len() > check::MAX_PARAMS {
+                    let types: Vec<&Type> = params.iter().map(|p| &p.ty).collect();
+                    checks.param_count(&name, &fn_ident, &types);
+                }
+                if !settings.deep_nesting {
+                    for p in &params {
+                        checks.depth(&name, &p.json_name, &p.ty, false);
+                    }
+                }
+            }
+        }
+        let (ret, ret_ok) = return_type(cx, &sig.output);
+        ToolModel {
+            fn_ident,
+            name,
+            name_span,
+            title: attr.title.as_ref().map(|t| (**t).clone()),
+            description,
+            hints,
+            timeout_ms,
+            resources,
+            retry,
+            max_output_bytes: attr.max_output_bytes.as_ref().map(|m| **m),
+            group,
+            grace_ms,
+            scopes,
+            rate_limit: attr.rate_limit.clone(),
+            blocking,
+            params,
+            flatten,
+            receiver,
+            is_async: sig.asyncness.is_some(),
+            ret,
+            servable: servable && ret_ok,
+            checks,
+        }
+    }
+
+    /// Whether a real definition can be generated (the signature has no mistakes).
+    pub fn servable(&self) -> bool {
+        self.servable
+    }
+
+    /// Takes the type-dependent checks out of the model.
+    pub fn take_checks(&mut self) -> Checks {
+        std::mem::take(&mut self.checks)
+    }
+
+    /// Where the tool's name was written.
+    pub fn name_span(&self) -> Span {
+        self.name_span
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The resources the tool declares (`resource = ".."`).
+    pub fn resources(&self) -> &[String] {
+        &self.resources
+    }
+
+    /// The fn's ident.
+    pub fn fn_ident(&self) -> &Ident {
+        &self.fn_ident
+    }
+}
+
+/// One typed argument: its `#[param]` and doc comment (stripped from the fn), checked. `false`
+/// when no definition can be generated for it.
+fn param_model(
+    cx: &Ctxt,
+    checks: &mut Checks,
+    pt: &mut syn::PatType,
+    index: usize,
+    settings: &Settings,
+    generic: bool,
+) -> (ParamModel, bool) {
+    let decl = Property::parse(cx, &pt.attrs);
+    pt.attrs
+        .retain(|a| !property::is_param(a) && !doc::is_doc(a));
+    let mut servable = true;
+    let ident = match &*pt.pat {
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+        other => {
+            servable = false;
+            cx.error_spanned_by(
+                other,
+                "tool parameters must be plain names (`force: f64`): each name becomes a property of the tool's input",
+            );
+            format_ident!("__tw_invalid_{index}")
+        }
+    };
+    let type_ok = check_param_type(cx, &pt.ty);
+    let plain = ident.to_string().trim_start_matches("r#").to_owned();
+    let json_name = decl
+        .attr
+        .rename
+        .as_ref()
+        .map_or(plain.clone(), |r| (**r).clone());
+    let is_flatten = decl.attr.flatten.is_present();
+    check::param_keys(cx, &decl);
+    let described = check::Described {
+        what: format!("parameter `{json_name}`"),
+        names: vec![&json_name, &plain],
+        limit: decl
+            .attr
+            .max_description_bytes
+            .as_ref()
+            .map_or(settings.max_param_description_bytes, |v| **v),
+        raise: "`#[param(max_description_bytes = ..)]`, or `#[tool(max_param_description_bytes = ..)]` for every parameter",
+    };
+    check::property_description(cx, checks, &decl, &described);
+    if type_ok && !generic {
+        // A `Context` is not published and needs no description: decided by its type.
+        if !is_flatten && !decl.has_description() {
+            checks.param_description(&ident, &pt.ty, &json_name);
+        }
+        checks.param(&decl, &pt.ty);
+    } else if !is_flatten && !decl.has_description() {
+        cx.error_spanned_by(
+            &ident,
+            format!(
+                "parameter `{json_name}` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`"
+            ),
+        );
+    }
+    let param = ParamModel {
+        ident,
+        ty: (*pt.ty).clone(),
+        json_name,
+        decl,
+    };
+    (param, servable && type_ok)
+}
