@@ -484,7 +484,7 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         }),
     };
     let input = input.map_err(|e| problems.push(format!("tool `{name}`: input: {e}")));
-    let output = schema::shared_output_schema(def.output)
+    let output = crate::output::shared_output_schema(def.output)
         .map_err(|e| problems.push(format!("tool `{name}`: output: {e}")));
     let (Ok(input), Ok((output_schema, output))) = (input, output) else {
         return Err(problems);
