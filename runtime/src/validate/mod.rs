@@ -41,7 +41,7 @@ use paths::*;
 use tree::*;
 use walk::*;
 
-/// Key comparison the call path shares with the walk (`toolbox.rs`).
+/// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
 pub(crate) use walk::short_eq;
 
 /// Compiled validator for one JSON Schema.
