@@ -17,9 +17,6 @@ use schemars::generate::{Contract, SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Number, Value, json};
 
-/// The JSON Schema dialect of every published schema.
-pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
-
 /// A unit of measurement from toolwright's vocabulary, checked at compile time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unit {

@@ -282,14 +282,23 @@ pub enum Params {
 
 /// Everything `#[tool]` generates for one tool; [`Toolbox`](crate::Toolbox) turns it into a
 /// served tool.
+///
+/// Get one from [`tool_defs!`](crate::tool_defs!) (or a `#[toolbox]`'s [`ToolSet`]) and hand it to
+/// [`Toolbox::from_tools`](crate::Toolbox::from_tools) or
+/// [`Toolbox::with_tools`](crate::Toolbox::with_tools). Its fields are written by generated code
+/// and are not public API.
 pub struct ToolDef<S> {
     /// Name, description, hints.
+    #[doc(hidden)]
     pub meta: ToolMeta,
     /// Parameters.
+    #[doc(hidden)]
     pub params: Params,
     /// The success type (`T` of `T` or `Result<T, E>`).
+    #[doc(hidden)]
     pub output: TypeInfo,
     /// The code that runs the tool.
+    #[doc(hidden)]
     pub handler: Handler<S>,
 }
 

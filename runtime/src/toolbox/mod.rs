@@ -50,7 +50,6 @@ pub use contract::{
 pub use describe::DESCRIBE_TOOL;
 pub use meta::{RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, TRACE_ID_META, TRUNCATED_META};
 pub(crate) use refusals::invalid_arguments_text;
-pub use refusals::{MAX_LISTED_PROBLEMS, MAX_PROBLEM_BYTES, invalid_arguments};
 #[cfg(feature = "http")]
 pub(crate) use serve::CallsInFlight;
 pub use serve::ServeError;

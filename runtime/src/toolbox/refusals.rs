@@ -9,14 +9,14 @@ use crate::validate::Violation;
 
 /// The most problems one refusal lists; the rest are counted ("… and 9,980 more"), so the text a
 /// model reads stays bounded however many problems the arguments have.
-pub const MAX_LISTED_PROBLEMS: usize = 20;
+pub(super) const MAX_LISTED_PROBLEMS: usize = 20;
 
 /// The longest line, in bytes, one problem takes in a refusal (a 10 MB key is not echoed).
-pub const MAX_PROBLEM_BYTES: usize = 400;
+pub(super) const MAX_PROBLEM_BYTES: usize = 400;
 
 /// The `isError` result for refused arguments: the first [`MAX_LISTED_PROBLEMS`] problems, each
 /// within [`MAX_PROBLEM_BYTES`], the count of the others, then what to do.
-pub fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult {
+pub(super) fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(invalid_arguments_text(
         tool, violations,
     ))])
