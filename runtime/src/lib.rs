@@ -1,21 +1,21 @@
 #![doc = include_str!("../../README.md")]
 
 #[cfg(feature = "cli")]
-pub mod cli;
-pub mod context;
-pub mod error;
+mod cli;
+mod context;
+mod error;
 mod exec;
 pub mod export;
 #[cfg(feature = "http")]
-pub mod http;
-pub mod output;
+mod http;
+mod output;
 mod policy;
 #[cfg(feature = "redis")]
 mod redis;
 pub mod reference;
-pub mod schema;
-pub mod toolbox;
-pub mod validate;
+mod schema;
+mod toolbox;
+mod validate;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -24,7 +24,15 @@ pub mod __private;
 pub use context::{CancelReason, Context};
 pub use error::ToolError;
 pub use exec::rate::Rate;
-pub use toolbox::{BuildError, ServeError, ToolDef, ToolSet, Toolbox, ToolboxDefaults};
+#[cfg(feature = "oauth")]
+pub use http::OAuthConfig;
+#[cfg(feature = "http")]
+pub use http::{HttpOptions, HttpServer, MCP_PATH};
+pub use toolbox::{
+    BuildError, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, RETRY_AFTER_META, RETRYABLE_META,
+    SCOPES_META, ServeError, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, Toolbox,
+    ToolboxDefaults,
+};
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
 
 /// A type usable as a tool parameter or output with everything toolwright checks: implemented by

@@ -1,7 +1,13 @@
-//! How a tool's return value becomes a `tools/call` result.
+//! How a tool's return value becomes a `tools/call` result: the output schema published for its
+//! type (made once per type and shared) and the [`OutputMode`] that shapes its results.
+//!
+//! Depends on [`crate::schema`] for the type's schema; the schema module knows nothing of outputs.
 
 use rmcp::model::{CallToolResult, ContentBlock};
+use schemars::generate::Contract;
 use serde_json::{Map, Value, json};
+
+use crate::schema::{self, SchemaError, TypeInfo};
 
 /// The shape of a tool's successful results, decided once from its output schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +38,7 @@ impl OutputMode {
             (None, OutputMode::Text)
         } else if plain("null") {
             (None, OutputMode::Unit)
-        } else if crate::schema::is_object_schema(&schema) {
+        } else if schema::is_object_schema(&schema) {
             (Some(schema), OutputMode::Structured)
         } else {
             let wrapped = json!({
@@ -59,6 +65,42 @@ impl OutputMode {
             (_, v) => CallToolResult::structured(v),
         }
     }
+}
+
+/// The published output schema of a tool returning `info`'s type, and how results are shaped.
+pub fn output_schema(info: TypeInfo) -> Result<(Option<Value>, OutputMode), SchemaError> {
+    let mut generator = schema::generator(Contract::Serialize);
+    let schema = schema::type_schema(&mut generator, info)?;
+    Ok(OutputMode::for_schema(schema))
+}
+
+/// An output schema as a toolbox publishes it (objects only), shared between tools.
+pub(crate) type SharedOutput = (Option<std::sync::Arc<Map<String, Value>>>, OutputMode);
+
+/// [`output_schema`], made once per type and shared: many tools return one type (every motion
+/// of an arm its `MoveResult`), and its schema is generated once and published by reference.
+/// Keyed by the address of the function that generates the type's schema; the key is sound even
+/// where two such functions share an address (the linker folds identical code), since identical
+/// code generates identical schemas.
+pub(crate) fn shared_output_schema(info: TypeInfo) -> Result<SharedOutput, SchemaError> {
+    type Made = std::collections::HashMap<(usize, bool), Result<SharedOutput, SchemaError>>;
+    static MADE: std::sync::OnceLock<std::sync::Mutex<Made>> = std::sync::OnceLock::new();
+    let key = (info.schema as usize, info.optional);
+    let made = MADE.get_or_init(Default::default);
+    if let Some(shared) = made.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return shared.clone();
+    }
+    let shared = output_schema(info).map(|(schema, mode)| {
+        let schema = match schema {
+            Some(Value::Object(map)) => Some(std::sync::Arc::new(map)),
+            _ => None,
+        };
+        (schema, mode)
+    });
+    made.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, shared.clone());
+    shared
 }
 
 #[cfg(test)]

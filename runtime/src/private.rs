@@ -29,6 +29,9 @@ pub use crate::toolbox::{
     Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
     ToolDef, ToolMeta,
 };
+// For toolwright's own tests and benchmarks (tests/tests/differential.rs, tests/benches/validate.rs),
+// which check and measure the run-time validator on its own.
+pub use crate::validate::{Coercion, InvalidSchema, Validator, Violation};
 
 use schemars::generate::SchemaGenerator;
 use schemars::{JsonSchema, Schema};

@@ -17,9 +17,6 @@ use schemars::generate::{Contract, SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Number, Value, json};
 
-/// The JSON Schema dialect of every published schema.
-pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
-
 /// A unit of measurement from toolwright's vocabulary, checked at compile time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unit {
@@ -796,47 +793,6 @@ pub fn data_enum_schema(
 /// Converts a published schema into a [`schemars::Schema`] (for `JsonSchema` impls).
 pub fn to_schemars(value: Value) -> Schema {
     Schema::try_from(value).unwrap_or_else(|_| Schema::from(true))
-}
-
-/// The published output schema of a tool returning `info`'s type, and how results are shaped.
-pub fn output_schema(
-    info: TypeInfo,
-) -> Result<(Option<Value>, crate::output::OutputMode), SchemaError> {
-    let mut generator = generator(Contract::Serialize);
-    let schema = type_schema(&mut generator, info)?;
-    Ok(crate::output::OutputMode::for_schema(schema))
-}
-
-/// An output schema as a toolbox publishes it (objects only), shared between tools.
-pub(crate) type SharedOutput = (
-    Option<std::sync::Arc<Map<String, Value>>>,
-    crate::output::OutputMode,
-);
-
-/// [`output_schema`], made once per type and shared: many tools return one type (every motion
-/// of an arm its `MoveResult`), and its schema is generated once and published by reference.
-/// Keyed by the address of the function that generates the type's schema; the key is sound even
-/// where two such functions share an address (the linker folds identical code), since identical
-/// code generates identical schemas.
-pub(crate) fn shared_output_schema(info: TypeInfo) -> Result<SharedOutput, SchemaError> {
-    type Made = std::collections::HashMap<(usize, bool), Result<SharedOutput, SchemaError>>;
-    static MADE: std::sync::OnceLock<std::sync::Mutex<Made>> = std::sync::OnceLock::new();
-    let key = (info.schema as usize, info.optional);
-    let made = MADE.get_or_init(Default::default);
-    if let Some(shared) = made.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-        return shared.clone();
-    }
-    let shared = output_schema(info).map(|(schema, mode)| {
-        let schema = match schema {
-            Some(Value::Object(map)) => Some(std::sync::Arc::new(map)),
-            _ => None,
-        };
-        (schema, mode)
-    });
-    made.lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .insert(key, shared.clone());
-    shared
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use toolwright::toolbox::Args;
-use toolwright::validate::{Coercion, Validator};
+use toolwright::__private::Args;
+use toolwright::__private::{Coercion, Validator};
 use toolwright::{Context, Toolbox};
 use toolwright_examples::robot_arm::{GraspStrategy, Position, RobotArm, SimConfig};
 

@@ -13,8 +13,8 @@ mod common;
 use common::raw::Raw;
 use common::{Client, call, connect, text};
 use serde_json::{Value, json};
+use toolwright::DEFAULT_MAX_ARGUMENT_BYTES;
 use toolwright::Toolbox;
-use toolwright::toolbox::DEFAULT_MAX_ARGUMENT_BYTES;
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 const FIX: &str = "The tool did not run. Fix the arguments above and call it again.";

@@ -29,7 +29,7 @@ use proptest::sample::select;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
-use toolwright::validate::{Coercion, Validator};
+use toolwright::__private::{Coercion, Validator};
 use toolwright::{ToolSchema, Toolbox, toolbox};
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 

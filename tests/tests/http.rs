@@ -80,7 +80,7 @@ async fn sessions_over_http_share_one_arm() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stateless_serving_keeps_every_feature() {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-    use toolwright::http::HttpOptions;
+    use toolwright::HttpOptions;
     use toolwright_examples::robot_arm;
 
     const TOKEN: &str = "stateless-token-0123456789";

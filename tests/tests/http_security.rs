@@ -16,8 +16,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-use toolwright::http::{HttpOptions, HttpServer};
-use toolwright::{Toolbox, tool, tool_defs};
+use toolwright::{HttpOptions, HttpServer, Toolbox, tool, tool_defs};
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 const TOKEN: &str = "test-token-0123456789abcdef";

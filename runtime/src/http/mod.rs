@@ -5,7 +5,7 @@
 //!
 //! ```rust,no_run
 //! # async fn demo(toolbox: toolwright::Toolbox) -> Result<(), Box<dyn std::error::Error>> {
-//! use toolwright::http::HttpOptions;
+//! use toolwright::HttpOptions;
 //! let options = HttpOptions::new("0.0.0.0:8080".parse()?)
 //!     .bearer_token(std::env::var("ARM_TOKEN")?)
 //!     .allow_host("arm.lab.example");
@@ -182,8 +182,8 @@ impl HttpOptions {
         self
     }
 
-    /// The largest request body (default: the toolbox's argument limit plus
-    /// [`ENVELOPE_BYTES`]); larger ones get `413` before being read further.
+    /// The largest request body (default: the toolbox's argument limit plus 64 KiB for the
+    /// JSON-RPC envelope); larger ones get `413` before being read further.
     #[must_use]
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.max_body_bytes = Some(bytes);

@@ -41,7 +41,7 @@ use paths::*;
 use tree::*;
 use walk::*;
 
-/// Key comparison the call path shares with the walk (`toolbox.rs`).
+/// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
 pub(crate) use walk::short_eq;
 
 /// Compiled validator for one JSON Schema.
@@ -51,6 +51,19 @@ pub(crate) use walk::short_eq;
 pub struct Validator {
     root: Node,
 }
+
+/// Why a schema cannot be compiled ([`Validator::compile`]): the problem and the JSON pointer where
+/// it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidSchema(String);
+
+impl fmt::Display for InvalidSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidSchema {}
 
 /// How forgiving validation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -98,10 +111,10 @@ impl Validator {
     /// an unknown `type`, an invalid `pattern`, or a keyword whose value has the wrong JSON type.
     /// Keywords that do not affect validation (`description`, `title`, `examples`, `format`,
     /// `x-*`, ...) are ignored.
-    pub fn compile(schema: &Value) -> Result<Validator, String> {
+    pub fn compile(schema: &Value) -> Result<Validator, InvalidSchema> {
         let mut ptr = String::new();
-        scan_refs(schema, &mut ptr)?;
-        let root = compile_node(schema, &mut ptr)?;
+        scan_refs(schema, &mut ptr).map_err(InvalidSchema)?;
+        let root = compile_node(schema, &mut ptr).map_err(InvalidSchema)?;
         Ok(Validator { root })
     }
 

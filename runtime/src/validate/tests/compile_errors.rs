@@ -5,7 +5,7 @@ use super::*;
 fn compile_err(schema: Value) -> String {
     match Validator::compile(&schema) {
         Ok(_) => panic!("schema should not compile: {schema}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

@@ -1,0 +1,301 @@
+//! Building a [`Toolbox`] from tool definitions: each tool's input schema, shared output schema,
+//! compiled validator, annotations and policy (its resources' queues), and the problems that
+//! stop a build ([`BuildError`]).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{MetaObject, Tool};
+use schemars::generate::Contract;
+use serde_json::Value;
+
+use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
+use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
+use super::describe::describe_entry;
+use super::meta::SCOPES_META;
+use super::{Entry, Inner, Toolbox};
+use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
+use crate::exec::rate::Limiter;
+use crate::policy::{Policy, Resource};
+use crate::schema;
+use crate::validate::{Coercion, Validator};
+
+/// Why a toolbox could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError {
+    /// One line per problem, each naming its tool.
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "cannot build the toolbox:")?;
+        for p in &self.problems {
+            writeln!(f, "- {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
+    let name = def.meta.name;
+    let mut problems = Vec::new();
+    let mut generator = schema::generator(Contract::Deserialize);
+    let input = match &def.params {
+        Params::Fields(fields) => schema::object_schema(&mut generator, None, fields, false),
+        Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|mut s| {
+            if schema::is_object_schema(&s) {
+                // The struct's own doc comment is not the tool's: the tool has its description.
+                if let Some(obj) = s.as_object_mut() {
+                    obj.shift_remove("description");
+                    obj.shift_remove("title");
+                }
+                Ok(s)
+            } else {
+                Err(schema::SchemaError {
+                    path: String::new(),
+                    message: "a `#[param(flatten)]` argument must be a struct with named fields"
+                        .into(),
+                })
+            }
+        }),
+    };
+    let input = input.map_err(|e| problems.push(format!("tool `{name}`: input: {e}")));
+    let output = crate::output::shared_output_schema(def.output)
+        .map_err(|e| problems.push(format!("tool `{name}`: output: {e}")));
+    let (Ok(input), Ok((output_schema, output))) = (input, output) else {
+        return Err(problems);
+    };
+    let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
+    let Value::Object(input) = input else {
+        return Err(vec![format!(
+            "tool `{name}`: input schema is not an object"
+        )]);
+    };
+    let mut tool = Tool::new(
+        name,
+        def.meta.description.trim().to_owned(),
+        Arc::new(input),
+    );
+    if let Some(title) = def.meta.title {
+        tool = tool.with_title(title);
+    }
+    if let Some(out) = output_schema {
+        tool = tool.with_raw_output_schema(out);
+    }
+    if let Some(annotations) = def.meta.annotations() {
+        tool = tool.with_annotations(annotations);
+    }
+    if !def.meta.scopes.is_empty() {
+        let mut meta = MetaObject::new();
+        meta.0.insert(
+            SCOPES_META.to_owned(),
+            Value::from(def.meta.scopes.to_vec()),
+        );
+        tool = tool.with_meta(meta);
+    }
+    Ok(Entry {
+        index: 0,
+        name: Arc::from(name),
+        tool,
+        validator,
+        output,
+        handler: def.handler,
+        meta: def.meta,
+        policy: Policy::default(),
+    })
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// The toolbox of a `#[toolbox]` type. Panics if a tool cannot be published (see
+    /// [`Toolbox::try_from_tools`]).
+    pub fn new(state: S) -> Self
+    where
+        S: ToolSet,
+    {
+        let (name, version) = S::server_info();
+        let defaults = S::defaults();
+        let mut toolbox = match Self::build(state, S::resources(), S::tools()) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+        .with_server_info(name, version);
+        if let Some(ms) = defaults.timeout_ms {
+            toolbox = toolbox.with_default_timeout(Duration::from_millis(ms));
+        }
+        if let Some(ms) = defaults.grace_ms {
+            toolbox = toolbox.with_default_grace(Duration::from_millis(ms));
+        }
+        if let Some(rate) = defaults.client_rate_limit {
+            toolbox = toolbox.with_client_rate_limit(rate);
+        }
+        if let Some(n) = defaults.max_concurrency {
+            toolbox = toolbox.with_max_concurrency(n);
+        }
+        toolbox
+    }
+
+    /// A toolbox from tool definitions (see [`tool_defs!`](crate::tool_defs!)). Panics with every problem
+    /// if a tool cannot be published: a recursive parameter type, two tools with one name, ….
+    pub fn from_tools(state: S, tools: Vec<ToolDef<S>>) -> Self {
+        match Self::try_from_tools(state, tools) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Like [`Toolbox::from_tools`], returning the problems instead of panicking.
+    pub fn try_from_tools(state: S, tools: Vec<ToolDef<S>>) -> Result<Self, BuildError> {
+        Self::build(state, Vec::new(), tools)
+    }
+
+    fn build(
+        state: S,
+        resources: Vec<ResourceDef<S>>,
+        tools: Vec<ToolDef<S>>,
+    ) -> Result<Self, BuildError> {
+        let mut inner = Inner {
+            state: Arc::new(state),
+            entries: Vec::new(),
+            index: HashMap::new(),
+            tools: Vec::new(),
+            config: Config {
+                name: Cow::Borrowed("toolwright"),
+                version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
+                title: None,
+                instructions: None,
+                coercion: Coercion::Lax,
+                default_timeout: None,
+                default_grace: None,
+                client_rate_limit: None,
+                concurrency: None,
+                max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+            },
+            resources: HashMap::new(),
+            arrival: std::sync::Mutex::new(()),
+            limiter: Limiter::default(),
+            calls: tokio_util::task::TaskTracker::new(),
+            #[cfg(feature = "redis")]
+            shared: std::sync::OnceLock::new(),
+            disabled_groups: Default::default(),
+            listed: Default::default(),
+            peers: Default::default(),
+            describe: None,
+        };
+        for def in resources {
+            let name: Arc<str> = Arc::from(def.name);
+            let queue = ResourceQueue::new(
+                Arc::clone(&name),
+                def.max_waiting.unwrap_or(DEFAULT_MAX_WAITING),
+            );
+            inner.resources.insert(
+                name,
+                Arc::new(Resource {
+                    queue: Arc::new(queue),
+                    safe_stop: def.safe_stop,
+                }),
+            );
+        }
+        inner.add(tools)?;
+        Ok(Self {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// Adds more tools (for example free functions, through [`tool_defs!`](crate::tool_defs!)), to a
+    /// `#[toolbox]` state). Panics like [`Toolbox::from_tools`].
+    #[must_use]
+    pub fn with_tools(mut self, tools: Vec<ToolDef<S>>) -> Self {
+        if let Err(e) = self.inner_mut().add(tools) {
+            panic!("{e}");
+        }
+        self
+    }
+}
+
+/// A tool's policy: its keys, and its resources (sorted by name) from the toolbox's.
+pub(super) fn inner_policy<S>(
+    resources: &HashMap<Arc<str>, Arc<Resource<S>>>,
+    meta: &ToolMeta,
+) -> Policy<S> {
+    let mut names: Vec<&str> = meta.resources.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    let used: Vec<Arc<Resource<S>>> = names
+        .iter()
+        .filter_map(|n| resources.get(*n).map(Arc::clone))
+        .collect();
+    Policy {
+        timeout: meta.timeout_ms.map(Duration::from_millis),
+        grace: meta.grace_ms.map(Duration::from_millis),
+        queues: used.iter().map(|r| Arc::clone(&r.queue)).collect(),
+        resources: Arc::from(used),
+        retry: meta.retry,
+        max_output_bytes: meta.max_output_bytes,
+    }
+}
+
+impl<S: Send + Sync + 'static> Inner<S> {
+    fn add(&mut self, defs: Vec<ToolDef<S>>) -> Result<(), BuildError> {
+        let mut problems = Vec::new();
+        for def in defs {
+            match build_entry(def) {
+                Ok(mut entry) => {
+                    for name in entry.meta.resources {
+                        if !self.resources.contains_key(*name) {
+                            let name: Arc<str> = Arc::from(*name);
+                            let queue = ResourceQueue::new(Arc::clone(&name), DEFAULT_MAX_WAITING);
+                            self.resources.insert(
+                                name,
+                                Arc::new(Resource {
+                                    queue: Arc::new(queue),
+                                    safe_stop: None,
+                                }),
+                            );
+                        }
+                    }
+                    entry.policy = inner_policy(&self.resources, &entry.meta);
+                    let meta = &entry.meta;
+                    if meta.retry > 0
+                        && meta.read_only != Some(true)
+                        && meta.idempotent != Some(true)
+                    {
+                        problems.push(format!(
+                            "tool `{}`: `retry` repeats the call, so it is allowed only on \
+                             `read_only` or `idempotent` tools (retrying a write can repeat it)",
+                            entry.name
+                        ));
+                        continue;
+                    }
+                    if self.index.contains_key(&entry.name) {
+                        problems.push(format!(
+                            "tool `{}` is declared twice; tool names must be unique",
+                            entry.name
+                        ));
+                        continue;
+                    }
+                    entry.index = self.entries.len();
+                    self.index
+                        .insert(Arc::clone(&entry.name), self.entries.len());
+                    self.tools.push(entry.tool.clone());
+                    self.entries.push(entry);
+                }
+                Err(p) => problems.extend(p),
+            }
+        }
+        if self.describe.is_some() {
+            self.describe = Some(describe_entry(&self.entries));
+        }
+        self.refresh_listed();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(BuildError { problems })
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! The call path: find the tool (or refuse it as unknown), refuse oversized or invalid arguments,
+//! the full queue and the rate limit, run the body through [`crate::exec`], and shape its output
+//! into the `tools/call` result with its `_meta` keys.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::Value;
+use tracing::Instrument as _;
+
+use super::describe::{self, DESCRIBE_TOOL};
+use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META, TRUNCATED_META};
+use super::refusals::{arguments_too_large, invalid_arguments};
+use super::size::{json_size, json_size_upper_bound};
+use super::{Entry, Inner, Toolbox, read};
+use crate::context::new_trace_id;
+use crate::exec::arrival::{Arrival, Arrivals, Stamp};
+use crate::exec::{self, Outcome};
+use crate::policy;
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Runs one tool in-process, exactly as a `tools/call` would: unknown tools give the same
+    /// `-32602` error, invalid arguments the same `isError` result.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Inner::call(&self.inner, name, arguments, CallSite::default()).await
+    }
+}
+
+impl<S: Send + Sync + 'static> Arrivals for Inner<S> {
+    fn arrive(&self, tool: &str) -> Option<Stamp> {
+        let &i = self.index.get(tool)?;
+        let entry = &self.entries[i];
+        if entry.policy.queues.is_empty() || !self.is_enabled(entry) {
+            return None;
+        }
+        Some(Stamp {
+            tool: i,
+            places: exec::queue::enqueue(&entry.policy.queues, &self.arrival),
+        })
+    }
+}
+
+impl<S: Send + Sync + 'static> Inner<S> {
+    /// Counts a call of `client` against the tool's and the client's rate limits: in this
+    /// process, or in the Redis the replicas share.
+    async fn check_limits(
+        &self,
+        client: &Arc<str>,
+        entry: &Entry<S>,
+    ) -> Result<(), exec::rate::Limited> {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.shared.get() {
+            return redis
+                .check(
+                    client,
+                    &entry.name,
+                    entry.meta.rate_limit,
+                    self.config.client_rate_limit,
+                )
+                .await;
+        }
+        self.limiter.check(
+            client,
+            entry.index,
+            entry.meta.rate_limit,
+            self.config.client_rate_limit,
+            std::time::Instant::now(),
+        )
+    }
+
+    fn unknown_tool(&self, name: &str) -> ErrorData {
+        let available = read(&self.listed)
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        ErrorData::invalid_params(
+            format!("unknown tool `{name}`; available tools: {available}"),
+            None,
+        )
+    }
+
+    pub(super) async fn call(
+        this: &Arc<Self>,
+        name: &str,
+        arguments: Option<JsonObject>,
+        mut site: CallSite,
+    ) -> Result<CallToolResult, ErrorData> {
+        // The transport found the tool already when it stamped the call.
+        let stamped = site
+            .stamped_tool
+            .filter(|&i| this.entries.get(i).is_some_and(|e| *e.name == *name));
+        let entry = match stamped.or_else(|| this.index.get(name).copied()) {
+            Some(i) if this.is_enabled(&this.entries[i]) => &this.entries[i],
+            _ => match &this.describe {
+                Some(d) if name == DESCRIBE_TOOL => d,
+                _ => return Err(this.unknown_tool(name)),
+            },
+        };
+        // Counted until the call (and its safe stops) ended: see `CallsInFlight`.
+        let _in_flight = this.calls.token();
+        let trace_id = site.trace_id.take().unwrap_or_else(new_trace_id);
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = name,
+            trace_id = %trace_id,
+            outcome = tracing::field::Empty,
+            duration_us = tracing::field::Empty,
+        );
+        // Timed only when someone listens (a clock read costs as much as a small tool).
+        let started = (!span.is_disabled()).then(std::time::Instant::now);
+        let trace_value = Value::from(trace_id.as_str());
+        let (outcome, result) = Self::run(this, entry, arguments, site, trace_id)
+            .instrument(span.clone())
+            .await;
+        if let Some(started) = started {
+            let elapsed = started.elapsed();
+            span.record("outcome", outcome);
+            span.record("duration_us", elapsed.as_micros() as u64);
+            span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
+        }
+        let mut result = result;
+        let mut meta = result.meta.take().unwrap_or_else(MetaObject::new);
+        meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
+        Ok(result.with_meta(Some(meta)))
+    }
+
+    /// Validates, runs the body, shapes the result; returns the outcome's name for the span.
+    async fn run(
+        this: &Arc<Self>,
+        entry: &Entry<S>,
+        arguments: Option<JsonObject>,
+        mut site: CallSite,
+        trace_id: String,
+    ) -> (&'static str, CallToolResult) {
+        let name = &*entry.name;
+        let limit = this.config.max_argument_bytes;
+        if json_size_upper_bound(arguments.as_ref()) > limit {
+            let size = json_size(arguments.as_ref());
+            if size > limit {
+                tracing::debug!(size, limit, "arguments too large");
+                return ("too_large", arguments_too_large(name, size, limit));
+            }
+        }
+        let mut value = Value::Object(arguments.unwrap_or_default());
+        if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
+            tracing::debug!(problems = violations.len(), "invalid arguments");
+            return ("invalid_arguments", invalid_arguments(name, &violations));
+        }
+        let Value::Object(map) = value else {
+            // The validator only accepts objects at the root.
+            return ("invalid_arguments", invalid_arguments(name, &[]));
+        };
+        if name == DESCRIBE_TOOL && this.describe.is_some() {
+            return describe::answer(&this.listed, &map);
+        }
+        // A call its queue refused is refused as such, before it is counted against a limit.
+        if let Some(Err(full)) = &site.arrival {
+            let text = exec::messages::queue_full(name, &full.resource, full.waiting);
+            let mut meta = MetaObject::new();
+            meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
+            return (
+                "queue_full",
+                CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(meta)),
+            );
+        }
+        let limited = if entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some()
+        {
+            let client = site
+                .client
+                .take()
+                .unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
+            Some(this.check_limits(&client, entry).await)
+        } else {
+            None
+        };
+        if let Some(Err(limited)) = limited {
+            tracing::debug!(?limited, "rate limited");
+            let text = exec::rate::limited_message(name, &limited);
+            let mut meta = MetaObject::new();
+            meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
+            meta.0.insert(
+                RETRY_AFTER_META.to_owned(),
+                Value::from(limited.wait.as_millis() as u64),
+            );
+            return (
+                "rate_limited",
+                CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(meta)),
+            );
+        }
+        let call = exec::Call {
+            tool: &entry.name,
+            state: &this.state,
+            handler: entry.handler,
+            policy: &entry.policy,
+            timeout: entry.policy.timeout.or(this.config.default_timeout),
+            grace: entry.policy.grace.or(this.config.default_grace),
+            concurrency: this.config.concurrency.as_ref(),
+            arrival: site.arrival,
+            client: site.cancel,
+            peer: site.peer,
+            progress_token: site.progress_token,
+            trace_id,
+            arrival_lock: &this.arrival,
+            tracker: &this.calls,
+        };
+        match exec::run(call, map).await {
+            (outcome, Outcome::Value(value)) => (outcome, shape_output(entry, value)),
+            (outcome, Outcome::Error { text, retryable }) => {
+                let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+                if retryable {
+                    let mut meta = MetaObject::new();
+                    meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
+                    result = result.with_meta(Some(meta));
+                }
+                (outcome, result)
+            }
+        }
+    }
+}
+
+/// The client of calls that come with no identity (stdio, in-process).
+const LOCAL_CLIENT: &str = "local";
+
+/// The result of a successful call, cut to the tool's output budget if it declares one.
+fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
+    let mut result = entry.output.result(value);
+    let Some(budget) = entry.policy.max_output_bytes else {
+        return result;
+    };
+    let truncation = if let Some(structured) = result.structured_content.as_mut() {
+        policy::cut_to_budget(structured, budget).map(|t| {
+            let text = structured.to_string();
+            (t.note(), t.to_meta(), text)
+        })
+    } else {
+        let mut text = result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        policy::cut_text(&mut text, budget).map(|(kept, total)| {
+            (
+                format!(
+                    "[output cut to fit the {budget} byte budget: kept the first {kept} of {total} \
+                     bytes. To see the rest, call again asking for less.]"
+                ),
+                serde_json::json!({"path": "", "kept": kept, "total": total, "budget": budget}),
+                text,
+            )
+        })
+    };
+    if let Some((note, meta, text)) = truncation {
+        result.content = vec![ContentBlock::text(text), ContentBlock::text(note)];
+        let mut m = result.meta.take().unwrap_or_default();
+        m.0.insert(TRUNCATED_META.to_owned(), meta);
+        result.meta = Some(m);
+    }
+    result
+}
+
+/// Where a call came from: the client connection, its progress token and cancellation.
+#[derive(Default)]
+pub(super) struct CallSite {
+    peer: Option<rmcp::Peer<RoleServer>>,
+    progress_token: Option<rmcp::model::ProgressToken>,
+    cancel: tokio_util::sync::CancellationToken,
+    trace_id: Option<String>,
+    /// The places the call took in its resources' queues when the transport read it.
+    arrival: Option<exec::arrival::Places>,
+    /// The tool's index, found when the transport read the call.
+    stamped_tool: Option<usize>,
+    /// Who is calling, for rate limits (`None`: the local client).
+    client: Option<Arc<str>>,
+}
+
+impl CallSite {
+    pub(super) fn from_request(
+        context: &RequestContext<RoleServer>,
+        request_meta: Option<&rmcp::model::RequestMetaObject>,
+    ) -> Self {
+        let progress_token = request_meta
+            .and_then(|m| m.get_progress_token())
+            .or_else(|| context.meta.get_progress_token());
+        // W3C trace context (SEP-414): adopt the client's trace id when it sends one.
+        let trace_id = request_meta
+            .and_then(|m| m.get_traceparent())
+            .or_else(|| context.meta.get_traceparent())
+            .and_then(|tp| tp.split('-').nth(1))
+            .filter(|id| id.len() == 32)
+            .map(str::to_owned);
+        let stamp = context.extensions.get::<Arrival>().and_then(Arrival::take);
+        let (stamped_tool, arrival) = match stamp {
+            Some(s) => (Some(s.tool), Some(s.places)),
+            None => (None, None),
+        };
+        CallSite {
+            peer: Some(context.peer.clone()),
+            progress_token,
+            cancel: context.ct.clone(),
+            trace_id,
+            arrival,
+            stamped_tool,
+            client: client_of(context),
+        }
+    }
+}
+
+/// Who is calling: over HTTP, the authenticated principal, else the session, else the peer's
+/// address; `None` for the local client (stdio).
+#[cfg(feature = "http")]
+fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
+        return Some(Arc::clone(&who.0));
+    }
+    if let Some(session) = parts.extensions.get::<crate::http::KnownSession>() {
+        return Some(Arc::from(format!("session {}", session.0)));
+    }
+    parts
+        .extensions
+        .get::<crate::http::PeerAddr>()
+        .map(|p| Arc::from(format!("address {}", p.0.ip())))
+}
+
+#[cfg(not(feature = "http"))]
+fn client_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
+    None
+}

@@ -1,0 +1,165 @@
+//! A toolbox's settings: server info, strictness, limits, deadlines and grace periods, set with
+//! the `with_*` methods before the toolbox is cloned or served.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use super::build::inner_policy;
+use super::{Inner, Toolbox};
+use crate::exec::queue::ResourceQueue;
+use crate::exec::rate::Rate;
+use crate::policy::Resource;
+use crate::validate::Coercion;
+
+pub(super) struct Config {
+    pub(super) name: Cow<'static, str>,
+    pub(super) version: Cow<'static, str>,
+    pub(super) title: Option<String>,
+    pub(super) instructions: Option<String>,
+    pub(super) coercion: Coercion,
+    pub(super) default_timeout: Option<Duration>,
+    pub(super) default_grace: Option<Duration>,
+    pub(super) client_rate_limit: Option<Rate>,
+    pub(super) concurrency: Option<Arc<Semaphore>>,
+    pub(super) max_argument_bytes: usize,
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    pub(super) fn inner_mut(&mut self) -> &mut Inner<S> {
+        Arc::get_mut(&mut self.inner).expect("configure a Toolbox before cloning it or serving it")
+    }
+
+    /// Sets the server name and version sent to clients at initialization.
+    #[must_use]
+    pub fn with_server_info(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        version: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        let config = &mut self.inner_mut().config;
+        config.name = name.into();
+        config.version = version.into();
+        self
+    }
+
+    /// Sets a human-readable server title.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.inner_mut().config.title = Some(title.into());
+        self
+    }
+
+    /// Sets the instructions sent to clients at initialization (how to use these tools together).
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.inner_mut().config.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Refuses arguments that would need coercion (`"15"` for a number, `5.0` for an integer,
+    /// `"true"` for a boolean, `null` for an optional argument). The default is lax.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.inner_mut().config.coercion = if strict {
+            Coercion::Strict
+        } else {
+            Coercion::Lax
+        };
+        self
+    }
+
+    /// Refuses, before validating them, arguments larger than `max_bytes` serialized as compact
+    /// JSON (default [`DEFAULT_MAX_ARGUMENT_BYTES`], 1 MiB): the call gets an `isError` result
+    /// giving the size and the limit, and asking for smaller arguments. `usize::MAX` turns the
+    /// check off. (Transports have limits of their own: rmcp's stdio transport drops lines over
+    /// 16 MiB.)
+    #[must_use]
+    pub fn with_max_argument_bytes(mut self, max_bytes: usize) -> Self {
+        self.inner_mut().config.max_argument_bytes = max_bytes;
+        self
+    }
+
+    /// The argument limit ([`Toolbox::with_max_argument_bytes`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn max_argument_bytes(&self) -> usize {
+        self.inner.config.max_argument_bytes
+    }
+
+    /// The deadline of tools that declare no `timeout`: the toolbox's `#[toolbox(timeout = ..)]`
+    /// or [`Toolbox::with_default_timeout`] (`None`: no deadline).
+    pub fn default_timeout(&self) -> Option<Duration> {
+        self.inner.config.default_timeout
+    }
+
+    /// The deadline of tools that declare no `timeout` (default: none).
+    #[must_use]
+    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
+        self.inner_mut().config.default_timeout = Some(timeout);
+        self
+    }
+
+    /// The grace period of tools that declare none (default 1 s): how long a body told to stop (deadline, cancel) has to return before it is
+    /// abandoned and the safe stops of its resources run.
+    #[must_use]
+    pub fn with_default_grace(mut self, grace: Duration) -> Self {
+        self.inner_mut().config.default_grace = Some(grace);
+        self
+    }
+
+    /// Limits the calls one client may make to all tools together (`describe_tool` excepted);
+    /// past it a call is refused at once with a retryable `isError` saying how long to wait.
+    /// A tool's own `#[tool(rate_limit = "..")]` applies as well. Over HTTP a client is the
+    /// authenticated principal (else the session, else the peer address); over stdio, the
+    /// connection.
+    #[must_use]
+    pub fn with_client_rate_limit(mut self, rate: Rate) -> Self {
+        self.inner_mut().config.client_rate_limit = Some(rate);
+        self
+    }
+
+    /// Sets how many calls may wait for `resource` behind the one using it (default 16, or the
+    /// toolbox's `resource(name = "..", max_waiting = N)`); a call arriving when that many wait
+    /// is refused at once with a retryable error. Call it after the tools are added.
+    #[must_use]
+    pub fn with_max_waiting(mut self, resource: &str, max_waiting: usize) -> Self {
+        let inner = self.inner_mut();
+        let Some(old) = inner.resources.get(resource) else {
+            panic!("no tool of this toolbox uses resource `{resource}`");
+        };
+        let queue = Arc::new(ResourceQueue::new(
+            Arc::clone(old.queue.name()),
+            max_waiting,
+        ));
+        let new = Arc::new(Resource {
+            queue,
+            safe_stop: old.safe_stop,
+        });
+        inner
+            .resources
+            .insert(Arc::clone(new.queue.name()), Arc::clone(&new));
+        for entry in &mut inner.entries {
+            if entry
+                .policy
+                .resources
+                .iter()
+                .any(|r| **r.queue.name() == *resource)
+            {
+                entry.policy = inner_policy(&inner.resources, &entry.meta);
+            }
+        }
+        self
+    }
+
+    /// Caps how many calls run at once across all tools; further calls wait in arrival order.
+    #[must_use]
+    pub fn with_max_concurrency(mut self, max: usize) -> Self {
+        self.inner_mut().config.concurrency = Some(Arc::new(Semaphore::new(max.max(1))));
+        self
+    }
+}
+
+/// The default of [`Toolbox::with_max_argument_bytes`]: 1 MiB.
+pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;

@@ -1,0 +1,415 @@
+//! The contract with generated code: what `#[tool]`, `#[toolbox]` and `tool_defs!` build
+//! ([`ToolDef`], [`ToolMeta`], [`Params`], [`ResourceDef`], the [`ToolSet`] impl), and what their
+//! handlers are given and return ([`Args`], [`Body`], [`CallError`]).
+
+use std::fmt;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use rmcp::model::ToolAnnotations;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::context::Context;
+use crate::error::ToolError;
+use crate::exec::rate::Rate;
+use crate::schema::{Field, TypeInfo};
+use crate::validate::Violation;
+
+/// What a `#[tool]` declares about a tool besides its parameters.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ToolMeta {
+    /// The tool name (`name = ".."`, default: the fn name).
+    pub name: &'static str,
+    /// `title = ".."`.
+    pub title: Option<&'static str>,
+    /// The fn's doc comment (or `description = ".."`).
+    pub description: &'static str,
+    /// `read_only`.
+    pub read_only: Option<bool>,
+    /// `destructive`.
+    pub destructive: Option<bool>,
+    /// `idempotent`.
+    pub idempotent: Option<bool>,
+    /// `open_world`.
+    pub open_world: Option<bool>,
+    /// `timeout = "3s"`, in milliseconds: deadline for waiting for resources and running.
+    pub timeout_ms: Option<u64>,
+    /// `resource = "arm"` / `resource = ["arm", "gripper"]`: calls sharing one run one at a time.
+    pub resources: &'static [&'static str],
+    /// `retry = N`: extra attempts on timeout or a retryable error.
+    pub retry: u32,
+    /// `max_output_bytes = N`: larger results are cut on structure.
+    pub max_output_bytes: Option<usize>,
+    /// `group = "arm"`: served, listed and enabled together with the other tools of its group.
+    pub group: Option<&'static str>,
+    /// `grace = "1s"`, in milliseconds: how long the body has to return once told to stop.
+    pub grace_ms: Option<u64>,
+    /// `scopes = ["arm:move"]`: OAuth scopes an access token needs to call the tool over HTTP.
+    pub scopes: &'static [&'static str],
+    /// `rate_limit = "10/min"`: calls one client may make to this tool.
+    pub rate_limit: Option<Rate>,
+}
+
+impl ToolMeta {
+    /// The MCP annotations: the declared hints, `read_only` implying `idempotent` and not
+    /// `destructive`, plus the title. `None` when nothing was declared.
+    pub fn annotations(&self) -> Option<ToolAnnotations> {
+        let read_only = self.read_only;
+        let implied = read_only == Some(true);
+        let destructive = self.destructive.or(implied.then_some(false));
+        let idempotent = self.idempotent.or(implied.then_some(true));
+        if self.title.is_none()
+            && read_only.is_none()
+            && destructive.is_none()
+            && idempotent.is_none()
+            && self.open_world.is_none()
+        {
+            return None;
+        }
+        Some(ToolAnnotations::from_raw(
+            self.title.map(str::to_owned),
+            read_only,
+            destructive,
+            idempotent,
+            self.open_world,
+        ))
+    }
+}
+
+/// Why a call did not produce a value.
+#[derive(Debug)]
+pub enum CallError {
+    /// The arguments were refused (before the body ran).
+    Invalid(Vec<Violation>),
+    /// The body returned an error.
+    Tool(ToolError),
+}
+
+impl From<ToolError> for CallError {
+    fn from(e: ToolError) -> Self {
+        CallError::Tool(e)
+    }
+}
+
+/// A call's validated arguments and its context, handed to the generated handler.
+#[derive(Debug)]
+pub struct Args {
+    map: Map<String, Value>,
+    /// Where the next search for an argument starts: just after the previous one found, so
+    /// arguments sent in declaration order are found in one comparison each.
+    next: usize,
+    /// The entries already taken (their values are left as `null` in `map`), by index.
+    taken: Taken,
+    errors: Vec<Violation>,
+    context: Context,
+}
+
+/// A set of entry indices: a bit mask for the first 64, a list beyond.
+#[derive(Debug, Default)]
+struct Taken {
+    low: u64,
+    high: Vec<usize>,
+}
+
+impl Taken {
+    fn insert(&mut self, i: usize) {
+        match u32::try_from(i) {
+            Ok(b) if b < 64 => self.low |= 1 << b,
+            _ => self.high.push(i),
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        match u32::try_from(i) {
+            Ok(b) if b < 64 => self.low & (1 << b) != 0,
+            _ => self.high.contains(&i),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.low == 0 && self.high.is_empty()
+    }
+}
+
+impl Args {
+    /// Wraps validated arguments.
+    pub fn new(map: Map<String, Value>, context: Context) -> Self {
+        Self {
+            map,
+            next: 0,
+            taken: Taken::default(),
+            errors: Vec::new(),
+            context,
+        }
+    }
+
+    /// The call's context.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Moves argument `name` out of the map (`null` when absent or already taken). A linear
+    /// scan from where the previous argument was found, without hashing or removing: arguments
+    /// are few, and usually come in declaration order.
+    fn take_value(&mut self, name: &str) -> Value {
+        // A taken value is left as `null`, so taking it again gives `null` too; `taken` is only
+        // for `take_all`, which must tell a taken argument from one sent as `null`.
+        let is = |k: &String| crate::validate::short_eq(k.as_bytes(), name.as_bytes());
+        // Where the previous argument was found, plus one: found and moved out in one pass.
+        let next = self.next;
+        if let Some((k, v)) = self.map.iter_mut().nth(next)
+            && is(k)
+        {
+            self.next = next + 1;
+            self.taken.insert(next);
+            return std::mem::take(v);
+        }
+        let Some(i) = self.map.keys().position(is) else {
+            return Value::Null;
+        };
+        self.next = i + 1;
+        self.taken.insert(i);
+        self.map
+            .values_mut()
+            .nth(i)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Takes and deserializes one argument (`null` when absent, so `Option` gives `None`).
+    /// A failure is recorded and reported by [`Args::into_error`].
+    #[allow(clippy::result_unit_err)]
+    pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, ()> {
+        let value = self.take_value(name);
+        T::deserialize(value).map_err(|e| {
+            self.errors.push(Violation {
+                path: name.to_owned(),
+                message: e.to_string(),
+                hint: None,
+            });
+        })
+    }
+
+    /// Deserializes all arguments not taken yet into one flattened struct.
+    #[allow(clippy::result_unit_err)]
+    pub fn take_all<T: DeserializeOwned>(&mut self) -> Result<T, ()> {
+        let mut map = std::mem::take(&mut self.map);
+        let taken = std::mem::take(&mut self.taken);
+        if !taken.is_empty() {
+            map = map
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !taken.contains(*i))
+                .map(|(_, entry)| entry)
+                .collect();
+        }
+        T::deserialize(Value::Object(map)).map_err(|e| {
+            self.errors.push(Violation {
+                path: String::new(),
+                message: e.to_string(),
+                hint: None,
+            });
+        })
+    }
+
+    /// The recorded failures, as a call error.
+    pub fn into_error(self) -> CallError {
+        CallError::Invalid(self.errors)
+    }
+}
+
+/// The future of an async tool body: the tool's result as JSON, or why there is none.
+pub type HandlerFuture = BoxFuture<'static, Result<Value, CallError>>;
+
+/// The code of one call, as a generated handler hands it to the runtime.
+pub enum Body<T = Result<Value, CallError>> {
+    /// An `async fn`'s future (or a sync fn declared `blocking = false`), polled on the async
+    /// runtime.
+    Async(BoxFuture<'static, T>),
+    /// A sync fn's body, run on tokio's blocking pool so that it cannot hold up other calls.
+    Blocking(Box<dyn FnOnce() -> T + Send + 'static>),
+}
+
+impl<T> fmt::Debug for Body<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Body::Async(_) => "Body::Async",
+            Body::Blocking(_) => "Body::Blocking",
+        })
+    }
+}
+
+/// A generated handler: the body of one tool on validated arguments.
+pub type Handler<S> = fn(Arc<S>, Args) -> Body;
+
+/// What a safe stop reports: what it did (`Ok(Some("halted at (…) mm"))`, `Ok(None)` when it
+/// has nothing to say), or why it failed.
+pub type SafeStopResult = Result<Option<String>, String>;
+
+/// A generated safe stop: brings a resource to a known state (`#[toolbox(resource(name = "arm",
+/// safe_stop = halt))]`).
+pub type SafeStop<S> = fn(Arc<S>) -> Body<SafeStopResult>;
+
+/// A resource as `#[toolbox(resource(..))]` declares it.
+pub struct ResourceDef<S> {
+    /// The name tools use in `resource = ".."`.
+    pub name: &'static str,
+    /// Calls that may wait for it behind the one using it (default 16).
+    pub max_waiting: Option<usize>,
+    /// What brings it to a known state when a call holding it is abandoned.
+    pub safe_stop: Option<SafeStop<S>>,
+}
+
+impl<S> fmt::Debug for ResourceDef<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResourceDef")
+            .field("name", &self.name)
+            .field("max_waiting", &self.max_waiting)
+            .field("safe_stop", &self.safe_stop.is_some())
+            .finish()
+    }
+}
+
+/// The parameters of a tool.
+#[derive(Debug, Clone)]
+pub enum Params {
+    /// Plain fn arguments, one property each.
+    Fields(Vec<Field>),
+    /// One `#[param(flatten)]` struct supplying every property.
+    Flatten(TypeInfo),
+}
+
+/// Everything `#[tool]` generates for one tool; [`Toolbox`](crate::Toolbox) turns it into a
+/// served tool.
+///
+/// Get one from [`tool_defs!`](crate::tool_defs!) (or a `#[toolbox]`'s [`ToolSet`]) and hand it to
+/// [`Toolbox::from_tools`](crate::Toolbox::from_tools) or
+/// [`Toolbox::with_tools`](crate::Toolbox::with_tools). Its fields are written by generated code
+/// and are not public API.
+pub struct ToolDef<S> {
+    /// Name, description, hints.
+    #[doc(hidden)]
+    pub meta: ToolMeta,
+    /// Parameters.
+    #[doc(hidden)]
+    pub params: Params,
+    /// The success type (`T` of `T` or `Result<T, E>`).
+    #[doc(hidden)]
+    pub output: TypeInfo,
+    /// The code that runs the tool.
+    #[doc(hidden)]
+    pub handler: Handler<S>,
+}
+
+impl<S> fmt::Debug for ToolDef<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("meta", &self.meta)
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Implemented by `#[toolbox]` on an `impl` block: the tools of a state type.
+pub trait ToolSet: Send + Sync + Sized + 'static {
+    /// The tools declared in the `impl` block, in declaration order.
+    fn tools() -> Vec<ToolDef<Self>>;
+
+    /// The server's name and version (the crate's, by default).
+    fn server_info() -> (&'static str, &'static str) {
+        ("toolwright", env!("CARGO_PKG_VERSION"))
+    }
+
+    /// Toolbox-wide settings declared on `#[toolbox(..)]`.
+    fn defaults() -> ToolboxDefaults {
+        ToolboxDefaults::default()
+    }
+
+    /// The resources declared on `#[toolbox(resource(..))]`: queue limits and safe stops.
+    fn resources() -> Vec<ResourceDef<Self>> {
+        Vec::new()
+    }
+}
+
+/// Toolbox-wide settings declared on `#[toolbox(timeout = "30s", max_concurrency = 4)]`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ToolboxDefaults {
+    /// The deadline of tools that declare no `timeout`, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Calls running at once across all tools.
+    pub max_concurrency: Option<usize>,
+    /// The grace period of tools that declare none, in milliseconds.
+    pub grace_ms: Option<u64>,
+    /// Calls one client may make to all tools together.
+    pub client_rate_limit: Option<Rate>,
+}
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::context::Context;
+    use rmcp::model::JsonObject;
+
+    fn object(v: Value) -> JsonObject {
+        match v {
+            Value::Object(map) => map,
+            other => panic!("not an object: {other}"),
+        }
+    }
+
+    #[test]
+    fn args_take_by_name_in_any_order_once() {
+        let map = object(json!({"a": 1, "b": "two", "c": [3], "d": null}));
+        let mut args = Args::new(map, Context::detached("t"));
+        // Out of declaration order, then back: each found by name.
+        assert_eq!(args.take::<Vec<u8>>("c"), Ok(vec![3]));
+        assert_eq!(args.take::<u8>("a"), Ok(1));
+        assert_eq!(args.take::<String>("b"), Ok("two".to_owned()));
+        // Absent, null, and already taken all read as null.
+        assert_eq!(args.take::<Option<u8>>("missing"), Ok(None));
+        assert_eq!(args.take::<Option<u8>>("d"), Ok(None));
+        assert_eq!(args.take::<Option<u8>>("a"), Ok(None));
+        assert!(args.take::<u8>("a").is_err());
+        match args.into_error() {
+            CallError::Invalid(v) => {
+                assert_eq!(v.len(), 1);
+                assert_eq!(v[0].path, "a");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn args_take_all_leaves_out_what_was_taken() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        struct Rest {
+            b: u8,
+            #[serde(default)]
+            c: Option<u8>,
+        }
+        let mut args = Args::new(
+            object(json!({"a": 1, "b": 2, "c": 3})),
+            Context::detached("t"),
+        );
+        assert_eq!(args.take::<u8>("a"), Ok(1));
+        assert_eq!(args.take_all::<Rest>(), Ok(Rest { b: 2, c: Some(3) }));
+
+        // More than 64 arguments: the taken set goes past its bit mask.
+        let many: JsonObject = (0..100).map(|i| (format!("k{i}"), json!(i))).collect();
+        let mut args = Args::new(many, Context::detached("t"));
+        for i in (0..100).step_by(3) {
+            assert_eq!(args.take::<u32>(&format!("k{i}")), Ok(i));
+        }
+        assert_eq!(
+            args.take::<Option<u32>>("k99"),
+            Ok(None),
+            "taken once already"
+        );
+        let rest: JsonObject = args.take_all().expect("a map");
+        assert_eq!(rest.len(), 66);
+        assert!(rest.keys().all(|k| k[1..].parse::<u32>().unwrap() % 3 != 0));
+    }
+}

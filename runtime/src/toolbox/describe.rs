@@ -1,0 +1,127 @@
+//! The opt-in `describe_tool` meta tool ([`Toolbox::with_describe_tool`]): its definition, and
+//! its answer. A call pays for it only with a name comparison; the answer is made here.
+
+use std::sync::{Arc, RwLock};
+
+use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
+use serde_json::{Map, Value};
+
+use super::contract::{Body, CallError, ToolMeta};
+use super::{Entry, Toolbox, read};
+use crate::error::ToolError;
+use crate::output::OutputMode;
+use crate::policy::Policy;
+use crate::validate::Validator;
+
+/// The name of the opt-in meta tool.
+pub const DESCRIBE_TOOL: &str = "describe_tool";
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Adds the `describe_tool` meta tool: given a tool name it returns that tool's
+    /// definition exactly as `tools/list` has it; an unknown name gets an `isError` result that
+    /// lists the available tools.
+    #[must_use]
+    pub fn with_describe_tool(mut self) -> Self {
+        let inner = self.inner_mut();
+        inner.describe = Some(describe_entry(&inner.entries));
+        inner.refresh_listed();
+        self
+    }
+}
+
+/// The `describe_tool` entry for these tools: its input is one of their names.
+pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
+    let names: Vec<Value> = entries.iter().map(|e| Value::from(&*e.name)).collect();
+    let input = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": {
+                "type": "string",
+                "description": "The name of the tool to describe.",
+                "enum": names,
+            }
+        },
+        "required": ["name"],
+        "additionalProperties": false,
+    });
+    let validator = Validator::compile(&input).expect("the describe_tool schema is valid");
+    let Value::Object(input) = input else {
+        unreachable!("built as an object")
+    };
+    let tool = Tool::new(
+        DESCRIBE_TOOL,
+        "Return the full definition of one tool (description, input and output schemas, \
+         annotations), exactly as tools/list has it. Use it to check a tool's parameters before \
+         calling it.",
+        Arc::new(input),
+    )
+    .with_annotations(ToolAnnotations::from_raw(
+        None,
+        Some(true),
+        Some(false),
+        Some(true),
+        Some(false),
+    ))
+    .with_raw_output_schema(Arc::new(
+        match serde_json::json!({
+            "type": "object",
+            "description": "A tool definition, as in tools/list.",
+            "properties": {
+                "name": {"type": "string"},
+                "title": {"type": "string"},
+                "description": {"type": "string"},
+                "inputSchema": {"type": "object"},
+                "outputSchema": {"type": "object"},
+                "annotations": {"type": "object"},
+            },
+            "required": ["name", "inputSchema"],
+        }) {
+            Value::Object(m) => m,
+            _ => unreachable!("an object literal"),
+        },
+    ));
+    let meta = ToolMeta {
+        name: DESCRIBE_TOOL,
+        read_only: Some(true),
+        ..ToolMeta::default()
+    };
+    Entry {
+        index: usize::MAX,
+        name: Arc::from(DESCRIBE_TOOL),
+        tool,
+        validator,
+        output: OutputMode::Structured,
+        handler: |_, _| {
+            Body::Async(Box::pin(async {
+                Err(CallError::Tool(ToolError::new("unreachable")))
+            }))
+        },
+        meta,
+        policy: Policy::default(),
+    }
+}
+
+/// Answers a `describe_tool` call: the named tool's definition as `tools/list` has it now, or an
+/// `isError` result listing the tools available. Returns the outcome's name for the span.
+#[cold]
+pub(super) fn answer(
+    listed: &RwLock<Vec<Tool>>,
+    map: &Map<String, Value>,
+) -> (&'static str, CallToolResult) {
+    let wanted = map.get("name").and_then(Value::as_str).unwrap_or_default();
+    let found = read(listed).iter().find(|t| t.name == wanted).cloned();
+    match found.map(serde_json::to_value) {
+        Some(Ok(definition)) => ("ok", CallToolResult::structured(definition)),
+        _ => (
+            "tool_error",
+            CallToolResult::error(vec![ContentBlock::text(format!(
+                "Tool `{wanted}` is not available right now; available tools: {}",
+                read(listed)
+                    .iter()
+                    .map(|t| t.name.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))]),
+        ),
+    }
+}

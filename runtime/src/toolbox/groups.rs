@@ -1,0 +1,96 @@
+//! Which tools are listed and callable: groups enabled and disabled at run time, the tools as
+//! `tools/list` sends them, and `notifications/tools/list_changed` to connected clients.
+
+use rmcp::model::Tool;
+
+use super::{Entry, Inner, Toolbox, read, write};
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Serves only the tools of these groups (and tools without a group); the others stay
+    /// declared but are neither listed nor callable until [`Toolbox::enable_group`].
+    #[must_use]
+    pub fn only_groups<I: IntoIterator<Item = G>, G: AsRef<str>>(self, groups: I) -> Self {
+        let keep: Vec<String> = groups.into_iter().map(|g| g.as_ref().to_owned()).collect();
+        for g in self.groups() {
+            if !keep.iter().any(|k| k == g) {
+                write(&self.inner.disabled_groups).insert(g.to_owned());
+            }
+        }
+        self.inner.refresh_listed();
+        self
+    }
+
+    /// The groups declared by the tools, in declaration order.
+    pub fn groups(&self) -> Vec<&'static str> {
+        let mut groups = Vec::new();
+        for g in self.inner.entries.iter().filter_map(|e| e.meta.group) {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+        groups
+    }
+
+    /// Lists and serves a group's tools again, telling connected clients
+    /// (`notifications/tools/list_changed`). Returns whether anything changed.
+    pub async fn enable_group(&self, group: &str) -> bool {
+        write(&self.inner.disabled_groups).remove(group);
+        self.list_changed().await
+    }
+
+    /// Hides a group's tools: no longer listed, and calls to them are unknown tools. Connected
+    /// clients are told. Returns whether anything changed.
+    pub async fn disable_group(&self, group: &str) -> bool {
+        write(&self.inner.disabled_groups).insert(group.to_owned());
+        self.list_changed().await
+    }
+
+    async fn list_changed(&self) -> bool {
+        if !self.inner.refresh_listed() {
+            return false;
+        }
+        let peers: Vec<_> = self
+            .inner
+            .peers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        for peer in peers {
+            if let Err(e) = peer.notify_tool_list_changed().await {
+                tracing::debug!(error = %e, "list_changed not delivered");
+            }
+        }
+        true
+    }
+
+    /// The tools as `tools/list` sends them now (enabled groups only, plus `describe_tool`).
+    pub fn listed_tools(&self) -> Vec<Tool> {
+        read(&self.inner.listed).clone()
+    }
+}
+
+impl<S: Send + Sync + 'static> Inner<S> {
+    pub(super) fn is_enabled(&self, entry: &Entry<S>) -> bool {
+        entry
+            .meta
+            .group
+            .is_none_or(|g| !read(&self.disabled_groups).contains(g))
+    }
+
+    /// Recomputes the listed tools; `true` when the list changed.
+    pub(super) fn refresh_listed(&self) -> bool {
+        let mut tools: Vec<Tool> = self
+            .entries
+            .iter()
+            .filter(|e| self.is_enabled(e))
+            .map(|e| e.tool.clone())
+            .collect();
+        if let Some(d) = &self.describe {
+            tools.push(d.tool.clone());
+        }
+        let mut listed = self.listed.write().unwrap_or_else(|p| p.into_inner());
+        let changed = *listed != tools;
+        *listed = tools;
+        changed
+    }
+}

@@ -1,0 +1,17 @@
+//! The `_meta` keys toolwright writes on results and tool definitions, for clients to read.
+
+/// The `_meta` key of an error result that may succeed if the call is made again unchanged
+/// (a full queue, a rate limit, a retryable tool error).
+pub const RETRYABLE_META: &str = "io.toolwright/retryable";
+
+/// The `_meta` key of a refusal that says how long to wait, in milliseconds (a rate limit).
+pub const RETRY_AFTER_META: &str = "io.toolwright/retryAfterMs";
+
+/// The `_meta` key, on a tool definition, of the OAuth scopes calling it over HTTP needs.
+pub const SCOPES_META: &str = "io.toolwright/scopes";
+
+/// The `_meta` key of a result that was cut to its output budget.
+pub const TRUNCATED_META: &str = "io.toolwright/truncated";
+
+/// The `_meta` key of a result that carries the call's trace id.
+pub const TRACE_ID_META: &str = "io.toolwright/traceId";

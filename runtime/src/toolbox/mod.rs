@@ -1,0 +1,163 @@
+//! [`Toolbox`]: a set of tools built once, served through rmcp.
+//!
+//! One responsibility per file:
+//! - `contract.rs`: the types the macros' generated code builds and calls ([`ToolDef`],
+//!   `ToolMeta`, `Params`, `Args`, `Body`, `Handler`, `ResourceDef`, [`ToolSet`],
+//!   [`ToolboxDefaults`]);
+//! - `build.rs`: building a toolbox from them ([`BuildError`]): each tool's schemas, validator,
+//!   annotations and policy;
+//! - `config.rs`: the toolbox-wide settings (`with_*`);
+//! - `groups.rs`: which tools are listed and callable (groups, `list_changed`);
+//! - `call.rs`: the call path: look the tool up, refuse, validate, run, shape the output;
+//! - `refusals.rs` and `size.rs`: what refused arguments are told, and how large arguments are;
+//! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
+//! - `meta.rs`: the `_meta` keys clients read;
+//! - `serve.rs`: serving ([`ServeError`], rmcp's `ServerHandler`, stdio, any transport, a
+//!   `ToolRouter`).
+//!
+//! This file holds the toolbox itself: its tools and shared state.
+
+mod build;
+mod call;
+mod config;
+mod contract;
+mod describe;
+mod groups;
+mod meta;
+mod refusals;
+mod serve;
+mod size;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::model::Tool;
+
+use crate::exec::rate::Limiter;
+use crate::output::OutputMode;
+use crate::policy::{Policy, Resource};
+use crate::validate::Validator;
+
+pub use build::BuildError;
+use config::Config;
+pub use config::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use contract::{
+    Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
+    ToolDef, ToolMeta, ToolSet, ToolboxDefaults,
+};
+pub use describe::DESCRIBE_TOOL;
+pub use meta::{RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, TRACE_ID_META, TRUNCATED_META};
+pub(crate) use refusals::invalid_arguments_text;
+#[cfg(feature = "http")]
+pub(crate) use serve::CallsInFlight;
+pub use serve::ServeError;
+
+/// One served tool: its definition as listed, validator, output shape, handler and policy.
+struct Entry<S> {
+    /// Its index in the toolbox's entries.
+    index: usize,
+    name: Arc<str>,
+    tool: Tool,
+    validator: Validator,
+    output: OutputMode,
+    handler: Handler<S>,
+    meta: ToolMeta,
+    policy: Policy<S>,
+}
+
+/// What the clones of a [`Toolbox`] share.
+struct Inner<S> {
+    state: Arc<S>,
+    entries: Vec<Entry<S>>,
+    index: HashMap<Arc<str>, usize>,
+    tools: Vec<Tool>,
+    config: Config,
+    /// The resources the tools use, by name: their queues and safe stops.
+    resources: HashMap<Arc<str>, Arc<Resource<S>>>,
+    /// Held while a call needing several resources takes its places in their queues.
+    arrival: std::sync::Mutex<()>,
+    /// What each client has used of its rate limits (in this process).
+    limiter: Limiter,
+    /// The calls in flight and the safe stops they spawned: waited for before the server's
+    /// process may end, so a client that disconnects still gets its motion halted.
+    calls: tokio_util::task::TaskTracker,
+    /// The Redis the replicas share their rate limits in, when serving with one.
+    #[cfg(feature = "redis")]
+    shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
+    /// Groups whose tools are neither listed nor callable.
+    disabled_groups: std::sync::RwLock<std::collections::HashSet<String>>,
+    /// The tools as listed now (enabled groups, plus `describe_tool` when on).
+    listed: std::sync::RwLock<Vec<Tool>>,
+    /// Connected clients, told when the list changes.
+    peers: std::sync::Mutex<Vec<rmcp::Peer<RoleServer>>>,
+    /// The `describe_tool` meta tool, when enabled.
+    describe: Option<Entry<S>>,
+}
+
+/// A set of tools and the state they share, built once and served through rmcp.
+///
+/// Build one with `#[toolbox]` ([`Toolbox::new`]) or from free functions with
+/// [`tools!`](crate::tools!). It implements rmcp's [`ServerHandler`](rmcp::ServerHandler), so it
+/// serves with [`Toolbox::serve_stdio`] or any rmcp transport, and [`Toolbox::into_tool_router`]
+/// turns it into an rmcp [`ToolRouter`](rmcp::handler::server::router::tool::ToolRouter) for a
+/// handler of your own (with rmcp resources and prompts).
+///
+/// Cloning is cheap: clones share the same tools and state.
+pub struct Toolbox<S = ()> {
+    inner: Arc<Inner<S>>,
+}
+
+impl<S> Clone for Toolbox<S> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<S> fmt::Debug for Toolbox<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("name", &self.inner.config.name)
+            .field(
+                "tools",
+                &self
+                    .inner
+                    .entries
+                    .iter()
+                    .map(|e| &*e.name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// The shared state.
+    pub fn state(&self) -> &Arc<S> {
+        &self.inner.state
+    }
+
+    /// The tool definitions exactly as `tools/list` sends them, in declaration order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.inner.tools
+    }
+
+    /// One tool's definition.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.inner
+            .index
+            .get(name)
+            .map(|&i| &self.inner.entries[i].tool)
+    }
+}
+
+fn read<T>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn write<T>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|p| p.into_inner())
+}

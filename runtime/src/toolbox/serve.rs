@@ -1,0 +1,228 @@
+//! Serving a toolbox: rmcp's [`ServerHandler`], stdio, any rmcp transport, a [`ToolRouter`] for
+//! a handler of your own, waiting for the calls in flight when serving ends, and [`ServeError`].
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::call::CallSite;
+use super::{Inner, Toolbox, read};
+use crate::exec;
+use crate::exec::arrival::{Arrivals, Ordered};
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Counts rate limits in `redis`, shared with the other replicas, from now on.
+    #[cfg(feature = "redis")]
+    pub(crate) fn share_limits(&self, redis: Arc<crate::redis::Redis>) {
+        let _ = self.inner.shared.set(redis);
+    }
+
+    /// What waits for the calls in flight (and their safe stops) when serving ends.
+    pub(crate) fn calls_in_flight(&self) -> CallsInFlight {
+        let longest_grace = self
+            .inner
+            .entries
+            .iter()
+            .filter_map(|e| e.policy.grace)
+            .chain(self.inner.config.default_grace)
+            .max()
+            .unwrap_or(crate::policy::DEFAULT_GRACE)
+            .max(crate::policy::DEFAULT_GRACE);
+        CallsInFlight {
+            tracker: self.inner.calls.clone(),
+            limit: longest_grace + exec::SAFE_STOP_LIMIT + Duration::from_secs(1),
+        }
+    }
+
+    /// Whether any tool uses a resource (a device that one process must own).
+    #[cfg(feature = "redis")]
+    pub(crate) fn uses_resources(&self) -> bool {
+        !self.inner.resources.is_empty()
+    }
+
+    /// Serves over stdin/stdout until the client disconnects. Logs must go to stderr.
+    ///
+    /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
+    /// end, not an error.
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        let calls = self.calls_in_flight();
+        let running = match self.serve(rmcp::transport::stdio()).await {
+            Ok(running) => running,
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
+                tracing::info!("stdin closed before a client connected");
+                return Ok(());
+            }
+            Err(e) => return Err(ServeError(e.to_string())),
+        };
+        tracing::info!("MCP session started on stdio");
+        let ended = running.waiting().await;
+        // rmcp cancels the calls still running when the client goes: let them wind down and
+        // their safe stops run before the process may end.
+        calls.wait().await;
+        ended.map_err(|e| ServeError(e.to_string()))?;
+        Ok(())
+    }
+
+    /// Serves the toolbox over any rmcp transport (a `(reader, writer)` pair, a
+    /// `tokio::io::duplex` end, a child's pipes, …) and returns rmcp's running service. Unlike
+    /// rmcp's `ServiceExt::serve`, which it wraps, it stamps each `tools/call` as the transport
+    /// reads it, so calls sharing a resource run in the order the client sent them.
+    pub async fn serve<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<rmcp::service::RunningService<RoleServer, Self>, rmcp::service::ServerInitializeError>
+    where
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let ordered = Ordered::new(transport.into_transport(), self.arrivals());
+        rmcp::ServiceExt::serve(self, ordered).await
+    }
+
+    /// What places arriving calls in the resources' queues.
+    pub(crate) fn arrivals(&self) -> Arc<dyn Arrivals> {
+        Arc::clone(&self.inner) as Arc<dyn Arrivals>
+    }
+
+    /// The tools as an rmcp [`ToolRouter`] for a handler `H` of your own, to merge with routers
+    /// from rmcp's `#[tool_router]`. Calls still go through toolwright's validation.
+    pub fn into_tool_router<H: Send + Sync + 'static>(self) -> ToolRouter<H> {
+        let mut router = ToolRouter::new();
+        for entry in &self.inner.entries {
+            let inner = Arc::clone(&self.inner);
+            let name = Arc::clone(&entry.name);
+            router.add_route(ToolRoute::new_dyn(entry.tool.clone(), move |ctx| {
+                let inner = Arc::clone(&inner);
+                let name = Arc::clone(&name);
+                let site = CallSite::from_request(&ctx.request_context, None);
+                let arguments = ctx.arguments;
+                Box::pin(async move {
+                    Inner::call(&inner, &name, arguments, site)
+                        .await
+                        .map(CallToolResponse::from)
+                })
+            }));
+        }
+        router
+    }
+}
+
+/// The calls in flight of a toolbox, to wait for when serving ends (bounded by the longest grace
+/// period plus the time a safe stop may take).
+#[derive(Debug, Clone)]
+pub(crate) struct CallsInFlight {
+    tracker: tokio_util::task::TaskTracker,
+    limit: Duration,
+}
+
+impl CallsInFlight {
+    /// Waits until no call is in flight, at most the limit.
+    pub async fn wait(&self) {
+        if self.tracker.is_empty() {
+            return;
+        }
+        tracing::info!(
+            calls = self.tracker.len(),
+            "waiting for the calls in flight to end"
+        );
+        self.tracker.close();
+        if tokio::time::timeout(self.limit, self.tracker.wait())
+            .await
+            .is_err()
+        {
+            tracing::error!(
+                calls = self.tracker.len(),
+                "calls still in flight at shutdown"
+            );
+        }
+        self.tracker.reopen();
+    }
+}
+
+/// The toolbox could not be served (transport or protocol failure).
+#[derive(Debug, Clone)]
+pub struct ServeError(String);
+
+impl ServeError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ServeError(message.into())
+    }
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP server stopped: {}", self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
+    fn get_info(&self) -> ServerConfig {
+        let config = &self.inner.config;
+        let mut info = Implementation::new(config.name.clone(), config.version.clone());
+        if let Some(title) = &config.title {
+            info = info.with_title(title.clone());
+        }
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let mut server = ServerConfig::new(capabilities).with_server_info(info);
+        if let Some(instructions) = &config.instructions {
+            server = server.with_instructions(instructions.clone());
+        }
+        server
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cache_hints = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        Ok(ListToolsResult {
+            result_type: Some(ResultType::COMPLETE),
+            tools: read(&self.inner.listed).clone(),
+            meta: None,
+            next_cursor: None,
+            ttl_ms: cache_hints.then_some(0),
+            cache_scope: cache_hints.then_some(CacheScope::Public),
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let site = CallSite::from_request(&context, request.meta.as_ref());
+        Inner::call(&self.inner, &request.name, request.arguments, site)
+            .await
+            .map(CallToolResponse::from)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        read(&self.inner.listed)
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        let mut peers = self.inner.peers.lock().unwrap_or_else(|p| p.into_inner());
+        peers.retain(|p| !p.is_transport_closed());
+        peers.push(context.peer);
+    }
+}
