@@ -1,6 +1,7 @@
 //! The committed docs of the robot arm (examples/docs/robot_arm: tools.json, TOOLS.md and the
 //! OpenAI, Anthropic and Gemini dialects) must match the code. They are the one reviewed copy of
-//! the tools it publishes (tests/tests/export.rs, robot_arm.rs and cli.rs compare with them too).
+//! the tools it publishes (tests/tests/robot_arm.rs and cli.rs compare with them too, and
+//! export.rs runs the provider checks on them).
 //! After an intended change: `TOOLWRIGHT_SNAPSHOT=overwrite cargo test -p toolwright-examples --test
 //! docs_drift`, then review the diff (or run
 //! `cargo run --example robot_arm -- check --against examples/docs/robot_arm`).

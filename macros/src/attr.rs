@@ -2,7 +2,8 @@
 //! reports unknown keys with a did-you-mean.
 //!
 //! To add a key: add a field here (with a doc comment showing its syntax), then read it in
-//! `tool.rs` (`ToolModel::from_fn`) or `param.rs`.
+//! `tool/model.rs` (`ToolModel::from_fn`) or `property.rs` (`#[param]`, for tool parameters and
+//! struct fields alike).
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;

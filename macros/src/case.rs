@@ -13,17 +13,6 @@ pub enum RenameRule {
 }
 
 impl RenameRule {
-    pub const NAMES: &[&str] = &[
-        "lowercase",
-        "UPPERCASE",
-        "PascalCase",
-        "camelCase",
-        "snake_case",
-        "SCREAMING_SNAKE_CASE",
-        "kebab-case",
-        "SCREAMING-KEBAB-CASE",
-    ];
-
     pub fn from_str(s: &str) -> Option<Self> {
         Some(match s {
             "lowercase" => Self::Lower,

@@ -150,20 +150,8 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> SerdeAttrs {
                 out.rename = name_value(meta);
             } else if path.is_ident("rename_all") || path.is_ident("rename_all_fields") {
                 let names = name_value(meta);
-                let rule = |name: Option<String>| {
-                    let name = name?;
-                    let rule = RenameRule::from_str(&name);
-                    if rule.is_none() {
-                        cx.error_spanned_by(
-                            meta,
-                            format!(
-                                "unknown rename rule `{name}`; serde accepts {}",
-                                RenameRule::NAMES.join(", ")
-                            ),
-                        );
-                    }
-                    rule
-                };
+                // An unknown rule is serde's to report (its derive runs next to any `#[serde]`).
+                let rule = |name: Option<String>| RenameRule::from_str(&name?);
                 let rules = Both {
                     ser: rule(names.ser),
                     de: rule(names.de),

@@ -30,7 +30,8 @@ pub use crate::toolbox::{
     ToolDef, ToolMeta,
 };
 // For toolwright's own tests and benchmarks (tests/tests/differential.rs, tests/benches/validate.rs),
-// which check and measure the run-time validator on its own.
+// which check and measure the run-time validator on its own (`Validator::compile` returns an
+// `InvalidSchema`, `validate` gives `Violation`s).
 pub use crate::validate::{Coercion, InvalidSchema, Validator, Violation};
 
 use schemars::generate::SchemaGenerator;
@@ -356,12 +357,6 @@ where
 /// Serializes a declared default or example, typed as the parameter.
 pub fn to_json<T: Serialize>(value: T) -> Value {
     serde_json::to_value(&value).unwrap_or(Value::Null)
-}
-
-/// Serializes a string-literal default or example for a parameter of type `T` (`String`, or
-/// anything else built from a `&str`).
-pub fn str_to_json<T: Serialize + From<&'static str>>(value: &'static str) -> Value {
-    to_json(T::from(value))
 }
 
 /// Generated under the span of a parameter's type, so a missing trait points at it.

@@ -1,6 +1,7 @@
 //! Definitions whose published schema must agree with what serde accepts: a variant's own
 //! `rename_all`, an enum's `rename_all_fields`, and a field whose type has the same name as the
-//! type being derived but lives in another module (not a recursion).
+//! type being derived but lives in another module (not a recursion), and a variant serde skips
+//! (its fields' attributes shape nothing published, so they are not read).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -63,6 +64,37 @@ struct Pose {
     frame: String,
 }
 
+mod as_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// A gripper action.
+#[derive(Debug, Serialize, Deserialize, ToolSchema)]
+enum Grip {
+    /// Close with a force.
+    Close {
+        /// Grip force.
+        #[param(unit = "N", range = 0.0..=40.0)]
+        force: f64,
+    },
+    /// A calibration record the driver keeps: never read nor written by serde, so never published.
+    #[serde(skip)]
+    Calibration {
+        #[serde(with = "as_text")]
+        raw: f64,
+    },
+}
+
 /// Run a command.
 #[tool]
 fn run_command(
@@ -90,8 +122,17 @@ fn go_to(
     format!("{pose:?}")
 }
 
+/// Act with the gripper.
+#[tool]
+fn grip(
+    /// The action.
+    action: Grip,
+) -> String {
+    format!("{action:?}")
+}
+
 fn toolbox() -> Toolbox {
-    Toolbox::from_tools((), tool_defs![run_command, apply, go_to])
+    Toolbox::from_tools((), tool_defs![run_command, apply, go_to, grip])
 }
 
 fn properties(tool: &str, at: &str) -> Vec<String> {
@@ -180,4 +221,20 @@ async fn a_type_wrapping_another_modules_type_of_the_same_name_is_not_recursive(
         text,
         "Pose { inner: Pose { x: 1.0, y: 2.0 }, frame: \"base\" }"
     );
+}
+
+#[tokio::test]
+async fn a_skipped_variants_fields_are_not_read() {
+    // `#[serde(with)]` is refused where it would shape a published value; on a variant serde
+    // skips it shapes nothing, so the type derives, and the variant is in no schema.
+    let schema = serde_json::to_string(&*toolbox().tool("grip").unwrap().input_schema).unwrap();
+    assert!(schema.contains("Close"), "{schema}");
+    assert!(
+        !schema.contains("Calibration") && !schema.contains("raw"),
+        "{schema}"
+    );
+    assert!(serde_json::to_value(Grip::Calibration { raw: 1.0 }).is_err());
+    let (error, text) = call("grip", json!({"action": {"Close": {"force": 12.5}}})).await;
+    assert!(!error, "{text}");
+    assert!(text.contains("Close { force: 12.5 }"), "{text}");
 }

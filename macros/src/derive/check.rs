@@ -36,7 +36,7 @@ pub fn container(cx: &Ctxt, checks: &mut Checks, c: &Container<'_>) {
                     cx.error_spanned_by(attr, "`#[param]` goes on fields, not on enum variants");
                 }
                 match &v.style {
-                    Style::Unit => {}
+                    Style::Unit | Style::Skipped => {}
                     Style::Newtype(f) => {
                         if let Some(a) = f.attrs.iter().find(|a| property::is_param(a)) {
                             cx.error_spanned_by(

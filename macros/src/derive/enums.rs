@@ -53,6 +53,7 @@ pub fn generate(
                 let info = property::field_info_tokens(ty);
                 quote!(#p::VariantShape::Newtype(#info))
             }
+            Style::Skipped => continue,
             Style::Tuple(_) => {
                 unit_only = false;
                 quote!(#p::VariantShape::Unit)

@@ -54,6 +54,8 @@ pub enum Style<'a> {
     Struct(Vec<Field<'a>>),
     /// Several unnamed fields: no property names to publish.
     Tuple(&'a syn::FieldsUnnamed),
+    /// A variant serde never reads nor writes: in no schema, its fields not read.
+    Skipped,
 }
 
 /// One property: a struct's or struct variant's field, or a newtype's one field.
@@ -181,8 +183,8 @@ fn field<'a>(
 
 /// A tuple struct's one field.
 fn newtype_field<'a>(cx: &Ctxt, field: &'a syn::Field, container_default: bool) -> Field<'a> {
-    let decl = Property::parse(cx, &field.attrs);
     let serde = serde_attr::parse(cx, &field.attrs);
+    let decl = Property::parse(cx, &field.attrs);
     Field {
         original: field,
         default: serde.default || container_default,
@@ -201,6 +203,7 @@ fn variant<'a>(cx: &Ctxt, v: &'a syn::Variant, container: &SerdeAttrs) -> Varian
         |r, v| r.apply_to_variant(v),
     );
     let style = match &v.fields {
+        _ if serde.skip_serializing && serde.skip_deserializing => Style::Skipped,
         Fields::Unit => Style::Unit,
         Fields::Unnamed(u) if u.unnamed.len() == 1 => Style::Newtype(&u.unnamed[0]),
         Fields::Unnamed(u) => Style::Tuple(u),

@@ -1,9 +1,10 @@
 //! `#[tool]`: a fn (free, or a method in a `#[toolbox]` impl) becomes a `ToolDef`.
 //!
 //! Pipeline (as thiserror's `try_expand`): parse the attribute (here) and the signature into
-//! [`ToolModel`] (`model.rs`, stripping our attributes from the fn as we go), checking as it reads
-//! (`signature.rs`, and `crate::check` for what fields share), then generate (`codegen.rs`). Syntax-only mistakes are
-//! collected in the [`Ctxt`]; type-dependent ones become `const` checks emitted next to the fn.
+//! [`ToolModel`] (`model.rs`, stripping our attributes from the fn as we go), checking as it
+//! reads (`signature.rs`, and `crate::check` for what fields share), then generate
+//! (`codegen.rs`). Syntax-only mistakes are collected in the [`Ctxt`]; type-dependent ones become
+//! `const` checks emitted next to the fn.
 //! On error the fn is still emitted, without our attributes, next to the errors and the checks,
 //! with its definition when the signature allows (so type errors show in the same compile) or a
 //! stub, so the rest of the crate keeps compiling and `tools![f]` adds no error of its own.

@@ -164,8 +164,8 @@ pub fn assert_json_file(path: &Path, actual: &Value) {
 
 /// The robot arm's committed docs, `examples/docs/robot_arm/` (tools.json, TOOLS.md and the
 /// OpenAI, Anthropic and Gemini dialects): the one reviewed copy of the tools it publishes,
-/// which the README shows as `export --out docs/` output. export.rs, robot_arm.rs and cli.rs
-/// compare with it, like examples/tests/docs_drift.rs.
+/// which the README shows as `export --out docs/` output. robot_arm.rs and cli.rs compare with
+/// it, like examples/tests/docs_drift.rs; export.rs runs the provider checks on it.
 pub fn robot_arm_docs() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/docs/robot_arm")
 }
