@@ -52,6 +52,9 @@ pub(crate) struct SessionTable {
     reserved: std::sync::atomic::AtomicUsize,
     #[cfg(feature = "redis")]
     shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
+    /// Per session this replica does not hold yet: the turn of the requests naming it.
+    #[cfg(feature = "redis")]
+    arriving: Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -69,7 +72,43 @@ impl SessionTable {
             reserved: std::sync::atomic::AtomicUsize::new(0),
             #[cfg(feature = "redis")]
             shared: std::sync::OnceLock::new(),
+            #[cfg(feature = "redis")]
+            arriving: Mutex::default(),
         })
+    }
+
+    /// With a shared store, the requests naming a session this replica does not hold yet take
+    /// turns: the first restores it from the store, the others then find it here. (rmcp
+    /// serializes restores that overlap, but a request that found the session missing just
+    /// before another finished restoring it starts a second restore, which fails with a 500.)
+    /// The turn is held until rmcp has answered the request's headers.
+    #[cfg(feature = "redis")]
+    pub async fn turn(&self, id: &str) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+        if self.shared.get().is_none() || self.knows(id) {
+            return None;
+        }
+        let turn = {
+            let mut arriving = self
+                .arriving
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            arriving.retain(|_, t| t.strong_count() > 0);
+            match arriving.get(id).and_then(std::sync::Weak::upgrade) {
+                Some(turn) => turn,
+                None => {
+                    let turn = Arc::new(tokio::sync::Mutex::new(()));
+                    arriving.insert(id.to_owned(), Arc::downgrade(&turn));
+                    turn
+                }
+            }
+        };
+        Some(turn.lock_owned().await)
+    }
+
+    /// Without a shared store, no session is restored: no turns.
+    #[cfg(not(feature = "redis"))]
+    pub async fn turn(&self, _id: &str) -> Option<()> {
+        None
     }
 
     /// Takes a place for a new session, unless `max` are open or being opened.
