@@ -534,7 +534,7 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     if parts.method == Method::GET
         && let Some(last_event_id) = parts.headers.get("last-event-id").cloned()
     {
-        let _turn = session_turn(&guard, &parts).await;
+        let _turn = session_turn(&guard, &mut parts).await;
         let (response, unresumable) =
             sessions::resuming(next.run(Request::from_parts(parts, body))).await;
         if !unresumable {
@@ -550,7 +550,7 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
             .into_response();
     }
     if parts.method != Method::POST {
-        let _turn = session_turn(&guard, &parts).await;
+        let _turn = session_turn(&guard, &mut parts).await;
         return next.run(Request::from_parts(parts, body)).await;
     }
     let Ok(_parsing) = guard.parsing.acquire().await else {
@@ -590,28 +590,24 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes).await {
         return refusal;
     }
-    if let Some(id) = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        && guard.sessions.knows(id)
-    {
-        let id = KnownSession(Arc::from(id));
-        parts.extensions.insert(id);
-    }
-    let _turn = session_turn(&guard, &parts).await;
+    let _turn = session_turn(&guard, &mut parts).await;
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await
 }
 
-/// The request's turn among those naming a session this replica does not hold yet
-/// ([`SessionTable::turn`](sessions::SessionTable::turn)); held while rmcp answers.
+/// The request's session, looked up once: one this replica holds is marked on the request
+/// ([`KnownSession`], what rate limits key on); for one it does not hold yet, the request's
+/// turn ([`SessionTable::turn`](sessions::SessionTable::turn)), held while rmcp answers.
 async fn session_turn(
     guard: &Guard,
-    parts: &axum::http::request::Parts,
+    parts: &mut axum::http::request::Parts,
 ) -> Option<impl Sized + use<>> {
-    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
-    guard.sessions.turn(id).await
+    let id: Arc<str> = Arc::from(parts.headers.get("mcp-session-id")?.to_str().ok()?);
+    if guard.sessions.knows(&id) {
+        parts.extensions.insert(KnownSession(id));
+        return None;
+    }
+    guard.sessions.turn(&id).await
 }
 
 /// The checks that need the message: the tool's scopes, and the session's state.

@@ -77,16 +77,15 @@ impl SessionTable {
         })
     }
 
-    /// With a shared store, the requests naming a session this replica does not hold yet take
-    /// turns: the first restores it from the store, the others then find it here. (rmcp
+    /// With a shared store, the requests naming a session this replica does not hold yet (the
+    /// caller has asked [`knows`](Self::knows)) take turns: the first restores it from the
+    /// store, the others then find it here. (rmcp
     /// serializes restores that overlap, but a request that found the session missing just
     /// before another finished restoring it starts a second restore, which fails with a 500.)
     /// The turn is held until rmcp has answered the request's headers.
     #[cfg(feature = "redis")]
     pub async fn turn(&self, id: &str) -> Option<tokio::sync::OwnedMutexGuard<()>> {
-        if self.shared.get().is_none() || self.knows(id) {
-            return None;
-        }
+        self.shared.get()?;
         let turn = {
             let mut arriving = self
                 .arriving
