@@ -96,14 +96,12 @@ pub fn rate_tokens(value: &Option<SpannedValue<String>>) -> TokenStream {
     match value {
         Some(v) => {
             let text = &**v;
-            {
-                let p = crate::runtime::private_at(v.span());
-                quote_spanned!(v.span()=> ::core::option::Option::Some({
-                    const RATE: #p::Rate =
-                        #p::Rate::declared(#text);
-                    RATE
-                }))
-            }
+            let p = crate::runtime::private_at(v.span());
+            quote_spanned!(v.span()=> ::core::option::Option::Some({
+                const RATE: #p::Rate =
+                    #p::Rate::declared(#text);
+                RATE
+            }))
         }
         None => quote!(::core::option::Option::None),
     }

@@ -382,24 +382,20 @@ pub fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
         quote_spanned!(expr.span()=> value_json)
     };
     let probe = probe_tokens(ty);
-    {
-        let p = crate::runtime::private_at(expr.span());
-        quote_spanned! {expr.span()=>
-            {
-                #[allow(unused_imports)]
-                use #p::{ParamOptional as _, ParamPlain as _};
-                #probe.#method(#expr)
-            }
+    let p = crate::runtime::private_at(expr.span());
+    quote_spanned! {expr.span()=>
+        {
+            #[allow(unused_imports)]
+            use #p::{ParamOptional as _, ParamPlain as _};
+            #probe.#method(#expr)
         }
     }
 }
 
 /// `(&Probe::<T>::new())`, spanned at the type.
 pub fn probe_tokens(ty: &Type) -> TokenStream {
-    {
-        let p = crate::runtime::private_at(ty.span());
-        quote_spanned!(ty.span()=> (&#p::Probe::<#ty>::new()))
-    }
+    let p = crate::runtime::private_at(ty.span());
+    quote_spanned!(ty.span()=> (&#p::Probe::<#ty>::new()))
 }
 
 /// `(&Probe::<T>::new()).type_info()` for a tool parameter, spanned at the type.
@@ -415,14 +411,12 @@ pub fn field_info_tokens(ty: &Type) -> TokenStream {
 fn info_tokens(ty: &Type, method: &str) -> TokenStream {
     let method = syn::Ident::new(method, ty.span());
     let probe = probe_tokens(ty);
-    {
-        let p = crate::runtime::private_at(ty.span());
-        quote_spanned! {ty.span()=>
-            {
-                #[allow(unused_imports)]
-                use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
-                #probe.#method()
-            }
+    let p = crate::runtime::private_at(ty.span());
+    quote_spanned! {ty.span()=>
+        {
+            #[allow(unused_imports)]
+            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+            #probe.#method()
         }
     }
 }

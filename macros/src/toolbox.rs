@@ -308,15 +308,11 @@ fn safe_stop(cx: &Ctxt, path: &syn::Path, item: &ItemImpl) -> Option<TokenStream
         },
     };
     let body = if sig.asyncness.is_some() {
-        {
-            let p = crate::runtime::private_at(ret_span);
-            quote_spanned!(ret_span=> #p::safe_stop_async(async move { #call.await }))
-        }
+        let p = crate::runtime::private_at(ret_span);
+        quote_spanned!(ret_span=> #p::safe_stop_async(async move { #call.await }))
     } else {
-        {
-            let p = crate::runtime::private_at(ret_span);
-            quote_spanned!(ret_span=> #p::safe_stop_blocking(move || #call))
-        }
+        let p = crate::runtime::private_at(ret_span);
+        quote_spanned!(ret_span=> #p::safe_stop_blocking(move || #call))
     };
     Some(quote!(|__tw_state: #p::Arc<Self>| #body))
 }

@@ -91,21 +91,17 @@ fn failing_if(at: At, cond: TokenStream, msg: TokenStream, built: bool) -> Token
     let span = at.start;
     if built {
         let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
-        {
-            let p = crate::runtime::private_at(span);
-            quote_spanned! {span=>
-                const _: () = if #cond {
-                    const __TW_MSG: #p::Msg = #msg;
-                    #panic
-                };
-            }
+        let p = crate::runtime::private_at(span);
+        quote_spanned! {span=>
+            const _: () = if #cond {
+                const __TW_MSG: #p::Msg = #msg;
+                #panic
+            };
         }
     } else {
         let panic = at.panic(msg);
-        {
-            quote_spanned! {span=>
-                const _: () = if #cond { #panic };
-            }
+        quote_spanned! {span=>
+            const _: () = if #cond { #panic };
         }
     }
 }
@@ -120,17 +116,15 @@ fn failing_above(
 ) -> TokenStream {
     let span = at.start;
     let panic = at.panic(quote_spanned!(span=> "{}", __TW_MSG.as_str()));
-    {
-        let p = crate::runtime::private_at(span);
-        quote_spanned! {span=>
-            const _: () = {
-                const __TW_N: usize = #value;
-                if __TW_N > #max {
-                    const __TW_MSG: #p::Msg = #p::Msg::new().str(#prefix).int(__TW_N as i128).str(#suffix);
-                    #panic
-                }
-            };
-        }
+    let p = crate::runtime::private_at(span);
+    quote_spanned! {span=>
+        const _: () = {
+            const __TW_N: usize = #value;
+            if __TW_N > #max {
+                const __TW_MSG: #p::Msg = #p::Msg::new().str(#prefix).int(__TW_N as i128).str(#suffix);
+                #panic
+            }
+        };
     }
 }
 
@@ -190,10 +184,8 @@ impl Checks {
         let target = |at: At, f: &str| {
             let f = syn::Ident::new(f, at.start);
             let ty = at.respan_type(ty);
-            {
-                let p = crate::runtime::private_at(at.start);
-                quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
-            }
+            let p = crate::runtime::private_at(at.start);
+            quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
         };
         if let Some(unit) = &attr.unit {
             self.push(target(At::span(unit.span()), "unit_target"));
@@ -358,10 +350,8 @@ impl Checks {
         let types: Vec<Type> = types.iter().map(|ty| self.alias(ty)).collect();
         let terms = types.iter().map(|ty| {
             let ty = at.respan_type(ty);
-            {
-                let p = crate::runtime::private_at(at.start);
-                quote_spanned!(at.start=> (<#p::Probe<#ty>>::PUBLISHED as usize))
-            }
+            let p = crate::runtime::private_at(at.start);
+            quote_spanned!(at.start=> (<#p::Probe<#ty>>::PUBLISHED as usize))
         });
         let max = check::MAX_PARAMS;
         let prefix = format!("tool `{tool}` takes ");
@@ -408,15 +398,11 @@ impl Checks {
         let written = type_text(ty);
         let ty = &at.respan_type(&self.alias(ty));
         let depth = if flattened {
-            {
-                let p = crate::runtime::private_at(span);
-                quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH.saturating_sub(1))
-            }
+            let p = crate::runtime::private_at(span);
+            quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH.saturating_sub(1))
         } else {
-            {
-                let p = crate::runtime::private_at(span);
-                quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH)
-            }
+            let p = crate::runtime::private_at(span);
+            quote_spanned!(span=> <#p::Probe<#ty>>::DEPTH)
         };
         let prefix = format!("the input of tool `{tool}` nests `{name}: {written}` ");
         let suffix = format!(

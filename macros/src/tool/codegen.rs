@@ -120,20 +120,16 @@ impl ToolModel {
         } else {
             let takes = self.params.iter().zip(&tys).map(|(param, ty)| {
                 if self.flatten {
-                    {
-                        let p = crate::runtime::private_at(ty.span());
-                        quote_spanned!(ty.span()=> #p::take_flattened::<#ty>(&mut __tw_args))
-                    }
+                    let p = crate::runtime::private_at(ty.span());
+                    quote_spanned!(ty.span()=> #p::take_flattened::<#ty>(&mut __tw_args))
                 } else {
                     let json = &param.json_name;
-                    {
-                        let p = crate::runtime::private_at(ty.span());
-                        quote_spanned! {ty.span()=>
-                            {
-                                #[allow(unused_imports)]
-                                use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
-                                (&#p::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
-                            }
+                    let p = crate::runtime::private_at(ty.span());
+                    quote_spanned! {ty.span()=>
+                        {
+                            #[allow(unused_imports)]
+                            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+                            (&#p::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
                         }
                     }
                 }
