@@ -18,7 +18,7 @@ use super::{Entry, Inner, Toolbox, read};
 use crate::context::new_trace_id;
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
-use crate::policy;
+use crate::output::budget;
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs one tool in-process, exactly as a `tools/call` would: unknown tools give the same
@@ -235,7 +235,7 @@ fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
         return result;
     };
     let truncation = if let Some(structured) = result.structured_content.as_mut() {
-        policy::cut_to_budget(structured, budget).map(|t| {
+        budget::cut_to_budget(structured, budget).map(|t| {
             let text = structured.to_string();
             (t.note(), t.to_meta(), text)
         })
@@ -246,7 +246,7 @@ fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
             .and_then(|c| c.as_text())
             .map(|t| t.text.clone())
             .unwrap_or_default();
-        policy::cut_text(&mut text, budget).map(|(kept, total)| {
+        budget::cut_text(&mut text, budget).map(|(kept, total)| {
             (
                 format!(
                     "[output cut to fit the {budget} byte budget: kept the first {kept} of {total} \

@@ -2,12 +2,16 @@
 //! type (made once per type and shared) and the [`OutputMode`] that shapes its results.
 //!
 //! Depends on [`crate::schema`] for the type's schema; the schema module knows nothing of outputs.
+//!
+//! - `budget.rs`: a result's size budget (`max_output_bytes`).
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::generate::Contract;
 use serde_json::{Map, Value, json};
 
 use crate::schema::{self, SchemaError, TypeInfo};
+
+pub(crate) mod budget;
 
 /// The shape of a tool's successful results, decided once from its output schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
