@@ -128,6 +128,14 @@ pub struct ToolAttr {
     pub scopes: Option<PreservedStrExpr>,
     /// `rate_limit = "10/min"`: calls one client may make to this tool (`/s`, `/min`, `/h`, `/day`)
     pub rate_limit: Option<SpannedValue<String>>,
+    /// `projection` / `projection = false`: the tool accepts `jmespath`, a projection of its
+    /// result applied after it ran (`false` turns the toolbox's `projection` off for this tool)
+    pub projection: Option<SpannedValue<bool>>,
+    /// `summary`: the tool accepts `summary: true`, the lists of its result as counts and samples
+    pub summary: Option<SpannedValue<bool>>,
+    /// `over_budget = "envelope"` (or `"cut"`, the default): what a result over
+    /// `max_output_bytes` becomes
+    pub over_budget: Option<SpannedValue<String>>,
     // Compile-time check settings (see `Allow`).
     /// `allow(many_params, deep_nesting, long_name)`: checks turned off for this tool
     pub allow: Option<Allow>,
@@ -149,6 +157,8 @@ pub struct ToolboxAttr {
     pub grace: Option<SpannedValue<String>>,
     /// `client_rate_limit = "120/min"`: calls one client may make to all tools together
     pub client_rate_limit: Option<SpannedValue<String>>,
+    /// `projection`: every tool accepts `jmespath` (a tool's `projection = false` opts out)
+    pub projection: Flag,
     /// `resource(name = "arm", safe_stop = halt, max_waiting = 8)`, once per resource
     #[darling(multiple, rename = "resource")]
     pub resources: Vec<ResourceAttr>,

@@ -1,5 +1,5 @@
 //! Execution-policy keys of `#[tool]` and `#[toolbox]`: `timeout`, `resource`, `retry`,
-//! `max_output_bytes`, `group`, `max_concurrency`.
+//! `max_output_bytes`, `over_budget`, `group`, `max_concurrency`.
 
 use darling::util::{PreservedStrExpr, SpannedValue};
 use proc_macro2::TokenStream;
@@ -35,6 +35,37 @@ pub fn timeout_ms(cx: &Ctxt, value: &Option<SpannedValue<String>>) -> Option<u64
         false,
         "invalid timeout `{}`: write a positive duration with a unit, e.g. \"3s\", \"500ms\", \"1.5s\" or \"2min\"",
     )
+}
+
+/// `over_budget = "envelope"` → true (`"cut"`, the default, → false), or an error on the value;
+/// it needs a budget (`has_budget`: `max_output_bytes` is declared).
+pub fn over_budget(cx: &Ctxt, value: &Option<SpannedValue<String>>, has_budget: bool) -> bool {
+    let Some(v) = value else {
+        return false;
+    };
+    let envelope = match v.as_str() {
+        "envelope" => true,
+        "cut" => false,
+        other => {
+            cx.error_at(
+                v.span(),
+                format!(
+                    "unknown `over_budget = \"{other}\"`: write \"cut\" (the default: the result cut \
+                     on items of its largest list, with a note) or \"envelope\" (a \
+                     `_budget_exceeded` envelope in its place, so the model asks for less)"
+                ),
+            );
+            return false;
+        }
+    };
+    if !has_budget {
+        cx.error_at(
+            v.span(),
+            "`over_budget` says what a result over `max_output_bytes` becomes: declare the budget \
+             too, e.g. `max_output_bytes = 16384`",
+        );
+    }
+    envelope
 }
 
 /// `grace = "500ms"` → milliseconds (zero allowed: abandon at once), or an error on the value.

@@ -22,6 +22,7 @@ pub use ::std::vec::Vec;
 pub use crate::context::Context;
 pub use crate::error::ToolError;
 pub use crate::exec::rate::Rate;
+pub use crate::output::{OverBudget, ResultOptions};
 pub use crate::schema::{
     Bound, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant, VariantShape,
 };

@@ -24,6 +24,22 @@
 //! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
 //! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
+//! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` (`isError`) before the tool runs; one that fails on the result gets the same envelope after. `false` opts a tool out of its toolbox's `projection` |
+//! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
+//! | `over_budget` | `over_budget = "envelope"` (or `"cut"`, the default) | with `max_output_bytes`: a larger result is answered `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}` (the hint names `jmespath`/`summary` when the tool takes them) instead of being cut; only on `read_only` or `idempotent` tools (a compile error otherwise: the result of a write would be lost) |
+//!
+//! `jmespath` and `summary` are published in the tool's input schema (and in every export) and
+//! listed in its `_meta["io.toolwright/resultArguments"]`; they never reach the body. With any
+//! of these keys the `outputSchema` is `{"type": "object", "anyOf": [..]}`: the result's own
+//! schema first, then one branch per envelope, so clients that validate `structuredContent`
+//! accept every answer. A projection, a summary and an envelope are also held to
+//! `max_output_bytes`.
+//!
+//! Every result is checked against the tool's own output schema before it is sent, in debug
+//! builds (so in tests) and in release builds that ask for it with
+//! [`Toolbox::with_output_checks`](crate::Toolbox::with_output_checks): a result that does not
+//! match (a value out of its declared range, a `NaN` sent as `null`) is a bug in the tool, and
+//! the call gets an `isError` naming the path instead, with a `tracing` error.
 //!
 //! | `allow(..)` | `allow(many_params, deep_nesting, long_name)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels, a name of 65 to 128 characters |
 //! | `max_description_bytes` | `max_description_bytes = 2048` | the tool description's budget (default 1,024 bytes; over it is a compile error with the size) |
@@ -48,6 +64,7 @@
 //! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `Toolbox::with_client_rate_limit` and `serve --client-rate-limit` |
 //! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8)` | once per resource its tools use (`name`, required, must be one of them): `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); `max_waiting` bounds its queue (default 16) |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
+//! | `projection` | `projection` | every tool of the impl takes `jmespath` (see `#[tool(projection)]`; a tool's `projection = false` opts out) |
 //!
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
 //! the duration; the trace id is also returned in the result's `_meta["io.toolwright/traceId"]`

@@ -64,6 +64,7 @@ struct Pose {
     frame: String,
 }
 
+#[allow(dead_code)] // Used only by the skipped variant, whose fields serde never reads.
 mod as_text {
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -88,7 +89,9 @@ enum Grip {
         force: f64,
     },
     /// A calibration record the driver keeps: never read nor written by serde, so never published.
+    /// (Never built in this test: only its declaration matters.)
     #[serde(skip)]
+    #[allow(dead_code)]
     Calibration {
         #[serde(with = "as_text")]
         raw: f64,

@@ -67,6 +67,12 @@ impl ToolModel {
         let grace_ms = opt(self.grace_ms.map(|g| quote!(#g)));
         let scopes = &self.scopes;
         let rate_limit = policy::rate_tokens(&self.rate_limit);
+        let (projection, summary) = (self.projection, self.summary);
+        let over_budget = if self.envelope {
+            quote!(#p::OverBudget::Envelope)
+        } else {
+            quote!(#p::OverBudget::Cut)
+        };
         let params = if self.flatten {
             let info = property::type_info_tokens(&tys[0]);
             quote!(#p::Params::Flatten(#info))
@@ -163,6 +169,11 @@ impl ToolModel {
                         grace_ms: #grace_ms,
                         scopes: &[#(#scopes),*],
                         rate_limit: #rate_limit,
+                        results: #p::ResultOptions {
+                            projection: #projection,
+                            summary: #summary,
+                            over_budget: #over_budget,
+                        },
                         ..::core::default::Default::default()
                     },
                     params: #params,

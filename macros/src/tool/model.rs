@@ -47,6 +47,11 @@ pub struct ToolModel {
     pub(super) grace_ms: Option<u64>,
     pub(super) scopes: Vec<String>,
     pub(super) rate_limit: Option<darling::util::SpannedValue<String>>,
+    /// `projection` (its own, else its toolbox's).
+    pub(super) projection: bool,
+    pub(super) summary: bool,
+    /// `over_budget = "envelope"`.
+    pub(super) envelope: bool,
     /// A sync fn run on tokio's blocking pool (every sync fn but those declared
     /// `blocking = false`).
     pub(super) blocking: bool,
@@ -240,6 +245,45 @@ impl ToolModel {
                 }
             }
         }
+        let projection = attr
+            .projection
+            .as_ref()
+            .map_or(toolbox.is_some_and(|t| t.projection.is_present()), |p| **p);
+        let summary = attr.summary.as_ref().is_some_and(|s| **s);
+        let envelope = policy::over_budget(cx, &attr.over_budget, attr.max_output_bytes.is_some());
+        if envelope
+            && hint(&attr.read_only) != Some(true)
+            && hint(&attr.idempotent) != Some(true)
+            && let Some(v) = &attr.over_budget
+        {
+            cx.error_at(
+                v.span(),
+                format!(
+                    "`over_budget = \"envelope\"` answers a result over the budget with an envelope \
+                     that asks the model to call again for less, so it is allowed only on tools \
+                     marked `read_only` or `idempotent`: the result of a write would be lost, and \
+                     calling again repeats the write. Mark `{name}` read_only or idempotent, or \
+                     keep the default `over_budget = \"cut\"`"
+                ),
+            );
+        }
+        for (on, argument, key) in [
+            (projection, "jmespath", "projection"),
+            (summary, "summary", "summary"),
+        ] {
+            // The names the runtime's result options add (`output/projection.rs`,
+            // `output/summary.rs`); the toolbox's build checks flattened structs the same way.
+            if let Some(p) = params.iter().find(|p| on && p.json_name == argument) {
+                cx.error_spanned_by(
+                    &p.ident,
+                    format!(
+                        "parameter `{argument}` has the name of the argument `{key}` adds to the \
+                         tool (applied to the result, never passed to the body): rename the \
+                         parameter, or publish it under another name with `#[param(rename = \"..\")]`"
+                    ),
+                );
+            }
+        }
         let (ret, ret_ok) = return_type(cx, &sig.output);
         ToolModel {
             fn_ident,
@@ -256,6 +300,9 @@ impl ToolModel {
             grace_ms,
             scopes,
             rate_limit: attr.rate_limit.clone(),
+            projection,
+            summary,
+            envelope,
             blocking,
             params,
             flatten,

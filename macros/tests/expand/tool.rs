@@ -38,6 +38,11 @@ fn __toolwright_tool_move_arm_to_pose<
                 grace_ms: ::toolwright::__private::None,
                 scopes: &[],
                 rate_limit: ::core::option::Option::None,
+                results: ::toolwright::__private::ResultOptions {
+                    projection: false,
+                    summary: false,
+                    over_budget: ::toolwright::__private::OverBudget::Cut,
+                },
                 ..::core::default::Default::default()
             },
             params: ::toolwright::__private::Params::Fields(

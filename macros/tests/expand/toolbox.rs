@@ -36,6 +36,11 @@ impl ::toolwright::ToolSet for RobotArm {
                         grace_ms: ::toolwright::__private::None,
                         scopes: &[],
                         rate_limit: ::core::option::Option::None,
+                        results: ::toolwright::__private::ResultOptions {
+                            projection: false,
+                            summary: false,
+                            over_budget: ::toolwright::__private::OverBudget::Cut,
+                        },
                         ..::core::default::Default::default()
                     },
                     params: ::toolwright::__private::Params::Fields(
@@ -93,6 +98,11 @@ impl ::toolwright::ToolSet for RobotArm {
                         grace_ms: ::toolwright::__private::None,
                         scopes: &["arm:move"],
                         rate_limit: ::core::option::Option::None,
+                        results: ::toolwright::__private::ResultOptions {
+                            projection: false,
+                            summary: false,
+                            over_budget: ::toolwright::__private::OverBudget::Cut,
+                        },
                         ..::core::default::Default::default()
                     },
                     params: ::toolwright::__private::Params::Fields(

@@ -275,13 +275,38 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         ),
         (None, Some(_)) => d.compatible("output", "output schema added.".to_owned()),
         (Some(a), Some(b)) => {
-            let a = Value::Object((**a).clone());
-            let b = Value::Object((**b).clone());
+            // The result's own shape is compared; the envelopes result options add (`anyOf`
+            // branches after it) only come when the call asks for them, or over a budget.
+            let (a, old_envelopes) = result_shapes(a);
+            let (b, new_envelopes) = result_shapes(b);
             schema(&a, &b, "output", Side::Output, &mut d);
+            for added in new_envelopes.iter().filter(|k| !old_envelopes.contains(k)) {
+                d.compatible(
+                    "output",
+                    format!("may now answer `{{\"{added}\": ..}}` instead of the result."),
+                );
+            }
+            for removed in old_envelopes.iter().filter(|k| !new_envelopes.contains(k)) {
+                d.compatible(
+                    "output",
+                    format!("no longer answers `{{\"{removed}\": ..}}`."),
+                );
+            }
         }
         (None, None) => {}
     }
     d.changes
+}
+
+/// An output schema's own result shape, and the keys of the envelopes result options add.
+fn result_shapes(schema: &Map<String, Value>) -> (Value, Vec<String>) {
+    match crate::output::split_published(schema) {
+        Some((payload, keys)) => (
+            payload.clone(),
+            keys.into_iter().map(str::to_owned).collect(),
+        ),
+        None => (Value::Object(schema.clone()), Vec::new()),
+    }
 }
 
 fn hint(v: Option<bool>) -> String {

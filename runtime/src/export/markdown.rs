@@ -4,6 +4,10 @@
 //! `waypoints[].x`), the output fields, and one example call that is valid against the input
 //! schema (built from examples, defaults, enum and range values, and array lengths).
 //!
+//! The arguments toolwright adds for a tool's result (`jmespath`, `summary`: listed in the tool's
+//! `_meta["io.toolwright/resultArguments"]`) and the envelopes that can replace a result are
+//! explained once, in a closing "Result arguments" section; each tool names the ones it takes.
+//!
 //! Everything is derived from the published schemas, one table row per line, so a change to a
 //! tool shows up as a small diff.
 
@@ -46,7 +50,83 @@ pub fn render(tools: &[Tool]) -> String {
         s.push('\n');
         render_tool(&mut s, tool);
     }
+    render_result_arguments(&mut s, tools);
     s
+}
+
+/// The arguments toolwright adds to a tool for its result (`_meta`), in the order added.
+fn result_arguments(tool: &Tool) -> Vec<String> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::toolbox::RESULT_ARGUMENTS_META))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const RESULT_ARGUMENTS_ANCHOR: &str = "result-arguments";
+
+/// The closing section: each result argument and envelope the tools use, explained once.
+fn render_result_arguments(s: &mut String, tools: &[Tool]) {
+    use crate::output::{budget, projection, summary};
+    let used: Vec<String> = tools.iter().flat_map(result_arguments).collect();
+    let envelope = tools
+        .iter()
+        .any(|t| branch_keys(t).iter().any(|k| k == budget::EXCEEDED_KEY));
+    if used.is_empty() && !envelope {
+        return;
+    }
+    s.push_str("\n## Result arguments\n\n");
+    s.push_str(
+        "Arguments toolwright adds to the tools that opt in, applied to the result on the server \
+         after the tool ran (they never reach the tool itself), and the shapes that can then \
+         replace a result; each is one branch of the tool's `outputSchema` (`anyOf`, the result's \
+         own shape first).\n\n",
+    );
+    if used.iter().any(|a| a == projection::ARGUMENT) {
+        let _ = writeln!(
+            s,
+            "- `{}` (string, at most {} characters): {}\n  If the expression cannot be applied, \
+             the result is `{{\"{}\": \"why\", \"expression\": .., \"original_keys\": [..], \
+             \"hint\": ..}}` instead; an expression that does not parse is refused before the \
+             tool runs.",
+            projection::ARGUMENT,
+            projection::MAX_LENGTH,
+            projection::DESCRIPTION,
+            projection::ERROR_KEY,
+        );
+    }
+    if used.iter().any(|a| a == summary::ARGUMENT) {
+        let _ = writeln!(
+            s,
+            "- `{}` (boolean, default `false`): {}",
+            summary::ARGUMENT,
+            summary::DESCRIPTION
+        );
+    }
+    if envelope {
+        let _ = writeln!(
+            s,
+            "- Over budget: a tool declaring `over_budget = \"envelope\"` answers a result larger \
+             than its budget with `{{\"{}\": true, \"budget_bytes\": .., \"actual_bytes\": .., \
+             \"hint\": ..}}`, so the model can ask for less.",
+            budget::EXCEEDED_KEY
+        );
+    }
+}
+
+/// The keys the envelope branches of a tool's `outputSchema` require (`projection`,
+/// `_jmespath_error`, `summary`, `_budget_exceeded`).
+fn branch_keys(tool: &Tool) -> Vec<String> {
+    tool.output_schema
+        .as_deref()
+        .and_then(crate::output::split_published)
+        .map(|(_, keys)| keys.into_iter().map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 fn anchor(name: &str) -> String {
@@ -100,7 +180,11 @@ fn render_tool(s: &mut String, tool: &Tool) {
     }
 
     s.push_str("### Parameters\n\n");
-    let input = Value::Object((*tool.input_schema).clone());
+    let added = result_arguments(tool);
+    let mut input = Value::Object((*tool.input_schema).clone());
+    if let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) {
+        props.retain(|k, _| !added.contains(k));
+    }
     let mut rows = Vec::new();
     collect(&input, "", &mut rows, Side::Input);
     if rows.is_empty() {
@@ -126,12 +210,24 @@ fn render_tool(s: &mut String, tool: &Tool) {
         }
         s.push('\n');
     }
+    if !added.is_empty() {
+        let list: Vec<String> = added.iter().map(|a| format!("`{a}`")).collect();
+        let _ = writeln!(
+            s,
+            "Also takes {} for its result (see [Result arguments](#{RESULT_ARGUMENTS_ANCHOR})).\n",
+            list.join(" and ")
+        );
+    }
 
     s.push_str("### Output\n\n");
     match &tool.output_schema {
         None => s.push_str("Text (no structured output).\n\n"),
         Some(schema) => {
-            let output = Value::Object((**schema).clone());
+            // With result options, the result's own shape is the first branch.
+            let output = match crate::output::split_published(schema) {
+                Some((payload, _)) => payload.clone(),
+                None => Value::Object((**schema).clone()),
+            };
             let mut rows = Vec::new();
             collect(&output, "", &mut rows, Side::Output);
             if rows.is_empty() {
@@ -159,6 +255,16 @@ fn render_tool(s: &mut String, tool: &Tool) {
                 s.push('\n');
             }
         }
+    }
+
+    let keys = branch_keys(tool);
+    if !keys.is_empty() {
+        let list: Vec<String> = keys.iter().map(|k| format!("`{{\"{k}\": ..}}`")).collect();
+        let _ = writeln!(
+            s,
+            "Or, instead of the result: {} (see [Result arguments](#{RESULT_ARGUMENTS_ANCHOR})).\n",
+            list.join(", ")
+        );
     }
 
     s.push_str("### Example call\n\n```json\n");

@@ -1,9 +1,13 @@
-//! A result's size budget (`max_output_bytes`): cutting a result to fit, on item boundaries of
-//! its largest array (or a text at a line), and the note that says what was cut.
+//! A result's size budget (`max_output_bytes`) and what happens over it ([`OverBudget`]): the
+//! result cut to fit, on item boundaries of its largest array (or a text at a line), with a note
+//! that says what was cut; or the `_budget_exceeded` envelope in its place.
 
 use std::fmt::Write as _;
 
+use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Value, json};
+
+use crate::toolbox::TRUNCATED_META;
 
 /// What was cut from a result to fit its budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,6 +180,136 @@ pub fn cut_text(text: &mut String, budget: usize) -> Option<(usize, usize)> {
     Some((end, total))
 }
 
+/// What a tool answers when its result is over its `max_output_bytes`
+/// (`#[tool(over_budget = "envelope")]`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OverBudget {
+    /// Cut the result on items of its largest array (or a text at a line), with a note (the
+    /// default). The result keeps its shape.
+    #[default]
+    Cut,
+    /// Answer `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}`
+    /// instead, so the model asks for less (with `jmespath` or `summary` when the tool accepts
+    /// them).
+    Envelope,
+}
+
+/// The key that marks the envelope.
+pub const EXCEEDED_KEY: &str = "_budget_exceeded";
+
+/// The envelope that replaces a result over the budget. `asks` names what the tool accepts to
+/// ask for less (`jmespath`, `summary`), `keys` the result's top-level keys.
+pub fn envelope(budget: usize, actual: usize, asks: &[&str], keys: &[String]) -> Value {
+    let mut hint = format!(
+        "The result is {actual} bytes of JSON, over this tool's budget of {budget} bytes, so it \
+         was not sent. Call again asking for less"
+    );
+    match asks {
+        [] => hint.push_str(" (narrower arguments)."),
+        asks => {
+            let asks: Vec<String> = asks.iter().map(|a| format!("`{a}`")).collect();
+            let _ = write!(hint, ": this tool accepts {}.", asks.join(" and "));
+        }
+    }
+    if !keys.is_empty() {
+        let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        let _ = write!(
+            hint,
+            " The result's top-level keys are: {}.",
+            keys.join(", ")
+        );
+    }
+    json!({
+        EXCEEDED_KEY: true,
+        "budget_bytes": budget,
+        "actual_bytes": actual,
+        "hint": hint,
+    })
+}
+
+/// The `outputSchema` branch of the envelope.
+pub fn branch() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            EXCEEDED_KEY: {"type": "boolean", "const": true},
+            "budget_bytes": {"type": "integer", "minimum": 0, "description": "The tool's budget, in bytes of JSON."},
+            "actual_bytes": {"type": "integer", "minimum": 0, "description": "The size of the result that was not sent."},
+            "hint": {"type": "string", "description": "How to ask for less."}
+        },
+        "required": [EXCEEDED_KEY, "budget_bytes", "actual_bytes", "hint"],
+        "additionalProperties": false,
+    })
+}
+
+/// A structured result held to `budget` by cutting ([`OverBudget::Cut`]): its largest array
+/// shortened, the text block rewritten to match, a note saying what was cut, and
+/// `_meta["io.toolwright/truncated"]`. A projection's (`projected`) text block is the projected
+/// value.
+pub fn cut_structured(mut structured: Value, budget: usize, projected: bool) -> CallToolResult {
+    let truncation = cut_to_budget(&mut structured, budget);
+    let mut result = structured_result(structured, projected);
+    if let Some(truncation) = truncation {
+        result.content.push(ContentBlock::text(truncation.note()));
+        let mut meta = result.meta.take().unwrap_or_default();
+        meta.0
+            .insert(TRUNCATED_META.to_owned(), truncation.to_meta());
+        result.meta = Some(meta);
+    }
+    result
+}
+
+/// A structured result; its text block is the JSON, or for a projection (`{"projection": v}`)
+/// the projected value `v`.
+pub fn structured_result(structured: Value, projected: bool) -> CallToolResult {
+    let text = projected
+        .then(|| {
+            structured
+                .get(super::projection::PROJECTION_KEY)
+                .map(Value::to_string)
+        })
+        .flatten();
+    let mut result = CallToolResult::structured(structured);
+    if let Some(text) = text {
+        result.content = vec![ContentBlock::text(text)];
+    }
+    result
+}
+
+/// A text result held to `budget` (cut at a line, with a note); other results as they are.
+pub fn hold_text(mut result: CallToolResult, budget: Option<usize>) -> CallToolResult {
+    let Some(budget) = budget else {
+        return result;
+    };
+    let Some(mut text) = result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+    else {
+        return result;
+    };
+    if let Some((kept, total)) = cut_text(&mut text, budget) {
+        let note = format!(
+            "[output cut to fit the {budget} byte budget: kept the first {kept} of {total} \
+             bytes. To see the rest, call again asking for less.]"
+        );
+        result.content = vec![ContentBlock::text(text), ContentBlock::text(note)];
+        let mut meta = result.meta.take().unwrap_or_default();
+        meta.0.insert(
+            TRUNCATED_META.to_owned(),
+            json!({"path": "", "kept": kept, "total": total, "budget": budget}),
+        );
+        result.meta = Some(meta);
+    }
+    result
+}
+
+/// The size of `value` as compact JSON.
+pub fn size(value: &Value) -> usize {
+    json_len(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +330,29 @@ mod tests {
         let mut nested = json!({"result": [[1, 2, 3], (0..50).collect::<Vec<_>>()]});
         let t = cut_to_budget(&mut nested, 60).unwrap();
         assert_eq!(t.path, "result[1]");
+    }
+
+    #[test]
+    fn the_envelope_matches_its_branch() {
+        let mut e = envelope(
+            100,
+            4321,
+            &["jmespath", "summary"],
+            &["readings".to_owned()],
+        );
+        let hint = e["hint"].as_str().unwrap().to_owned();
+        assert!(hint.contains("4321 bytes"), "{hint}");
+        assert!(hint.contains("`jmespath` and `summary`"), "{hint}");
+        assert!(hint.contains("`readings`"), "{hint}");
+        let validator = crate::validate::Validator::compile(&branch()).unwrap();
+        assert_eq!(validator.check_output(&mut e), Ok(()));
+        let plain = envelope(10, 20, &[], &[]);
+        assert!(
+            plain["hint"]
+                .as_str()
+                .unwrap()
+                .ends_with("(narrower arguments).")
+        );
     }
 
     #[test]

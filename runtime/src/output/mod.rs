@@ -3,7 +3,10 @@
 //!
 //! Depends on [`crate::schema`] for the type's schema; the schema module knows nothing of outputs.
 //!
-//! - `budget.rs`: a result's size budget (`max_output_bytes`).
+//! - `results.rs`: a tool's results as published and answered, with the options around them;
+//! - `projection.rs` (`jmespath`) and `summary.rs` (`summary: true`): the two ways a model asks
+//!   for less;
+//! - `budget.rs`: a result's size budget (`max_output_bytes`) and what happens over it.
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::generate::Contract;
@@ -12,6 +15,13 @@ use serde_json::{Map, Value, json};
 use crate::schema::{self, SchemaError, TypeInfo};
 
 pub(crate) mod budget;
+pub(crate) mod projection;
+mod results;
+pub(crate) mod summary;
+
+pub use budget::OverBudget;
+pub use results::ResultOptions;
+pub(crate) use results::{Refused, Results, split_published};
 
 /// The shape of a tool's successful results, decided once from its output schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,18 +64,26 @@ impl OutputMode {
         }
     }
 
-    /// Builds the result of a successful call.
-    pub fn result(self, value: Value) -> CallToolResult {
-        match (self, value) {
+    /// The payload of a result: what `structuredContent` carries (`{"result": ..}` when
+    /// wrapped), or the text (a JSON string) or `null` of text and `()` results.
+    pub fn payload(self, value: Value) -> Value {
+        match self {
+            OutputMode::Wrapped => {
+                let mut m = Map::new();
+                m.insert("result".into(), value);
+                Value::Object(m)
+            }
+            _ => value,
+        }
+    }
+
+    /// The result of a payload ([`OutputMode::payload`]).
+    pub fn result_of(self, payload: Value) -> CallToolResult {
+        match (self, payload) {
             (OutputMode::Text, Value::String(s)) => {
                 CallToolResult::success(vec![ContentBlock::text(s)])
             }
             (OutputMode::Unit, _) => CallToolResult::success(vec![ContentBlock::text("ok")]),
-            (OutputMode::Wrapped, v) => {
-                let mut m = Map::new();
-                m.insert("result".into(), v);
-                CallToolResult::structured(Value::Object(m))
-            }
             (_, v) => CallToolResult::structured(v),
         }
     }
@@ -139,10 +157,10 @@ mod tests {
 
     #[test]
     fn wrapped_results_are_structured() {
-        let r = OutputMode::Wrapped.result(json!([1, 2]));
+        let r = OutputMode::Wrapped.result_of(OutputMode::Wrapped.payload(json!([1, 2])));
         assert_eq!(r.structured_content, Some(json!({"result": [1, 2]})));
         assert_eq!(r.is_error, Some(false));
-        let r = OutputMode::Text.result(json!("hello"));
+        let r = OutputMode::Text.result_of(json!("hello"));
         assert_eq!(r.structured_content, None);
     }
 }

@@ -15,10 +15,11 @@ use serde_json::Value;
 use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
 use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
-use super::meta::SCOPES_META;
+use super::meta::{RESULT_ARGUMENTS_META, SCOPES_META};
 use super::{Entry, Inner, Toolbox};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::rate::Limiter;
+use crate::output::Results;
 use crate::policy::{Policy, Resource};
 use crate::schema;
 use crate::validate::{Coercion, Validator};
@@ -68,9 +69,26 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     let input = input.map_err(|e| problems.push(format!("tool `{name}`: input: {e}")));
     let output = crate::output::shared_output_schema(def.output)
         .map_err(|e| problems.push(format!("tool `{name}`: output: {e}")));
-    let (Ok(input), Ok((output_schema, output))) = (input, output) else {
+    let (Ok(mut input), Ok(output)) = (input, output) else {
         return Err(problems);
     };
+    let payload = output.0.clone();
+    let (results, output_schema) = Results::new(name, output, def.meta.results)?;
+    let added = results.arguments(payload.as_deref());
+    if let Some(properties) = input.get_mut("properties").and_then(Value::as_object_mut) {
+        for (argument, schema) in &added {
+            if properties.contains_key(argument) {
+                problems.push(format!(
+                    "tool `{name}`: a parameter is named `{argument}`, like the argument its \
+                     result options add; rename the parameter"
+                ));
+            }
+            properties.insert(argument.clone(), schema.clone());
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
     let Value::Object(input) = input else {
         return Err(vec![format!(
@@ -91,12 +109,19 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     if let Some(annotations) = def.meta.annotations() {
         tool = tool.with_annotations(annotations);
     }
+    let mut meta = MetaObject::new();
     if !def.meta.scopes.is_empty() {
-        let mut meta = MetaObject::new();
         meta.0.insert(
             SCOPES_META.to_owned(),
             Value::from(def.meta.scopes.to_vec()),
         );
+    }
+    if !added.is_empty() {
+        let names: Vec<Value> = added.iter().map(|(n, _)| Value::from(n.as_str())).collect();
+        meta.0
+            .insert(RESULT_ARGUMENTS_META.to_owned(), Value::Array(names));
+    }
+    if !meta.0.is_empty() {
         tool = tool.with_meta(meta);
     }
     Ok(Entry {
@@ -104,7 +129,7 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         name: Arc::from(name),
         tool,
         validator,
-        output,
+        results,
         handler: def.handler,
         meta: def.meta,
         policy: Policy::default(),
@@ -175,6 +200,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 client_rate_limit: None,
                 concurrency: None,
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+                output_checks: cfg!(debug_assertions),
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),

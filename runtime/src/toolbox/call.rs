@@ -11,14 +11,14 @@ use serde_json::Value;
 use tracing::Instrument as _;
 
 use super::describe::{self, DESCRIBE_TOOL};
-use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META, TRUNCATED_META};
+use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
 use super::refusals::{arguments_too_large, invalid_arguments};
 use super::size::{json_size, json_size_upper_bound};
 use super::{Entry, Inner, Toolbox, read};
 use crate::context::new_trace_id;
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
-use crate::output::budget;
+use crate::output::Refused;
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs one tool in-process, exactly as a `tools/call` would: unknown tools give the same
@@ -153,13 +153,26 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracing::debug!(problems = violations.len(), "invalid arguments");
             return ("invalid_arguments", invalid_arguments(name, &violations));
         }
-        let Value::Object(map) = value else {
+        let Value::Object(mut map) = value else {
             // The validator only accepts objects at the root.
             return ("invalid_arguments", invalid_arguments(name, &[]));
         };
         if name == DESCRIBE_TOOL && this.describe.is_some() {
             return describe::answer(&this.listed, &map);
         }
+        // What the call asks of its result: taken out of the arguments before the body sees them.
+        let request = match entry.results.take_request(&mut map) {
+            Ok(request) => request,
+            Err(Refused::Conflict(violation)) => {
+                return ("invalid_arguments", invalid_arguments(name, &[violation]));
+            }
+            Err(Refused::Expression(envelope)) => {
+                return (
+                    "invalid_arguments",
+                    CallToolResult::structured_error(envelope),
+                );
+            }
+        };
         // A call its queue refused is refused as such, before it is counted against a limit.
         if let Some(Err(full)) = &site.arrival {
             let text = exec::messages::queue_full(name, &full.resource, full.waiting);
@@ -211,7 +224,21 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracker: &this.calls,
         };
         match exec::run(call, map).await {
-            (outcome, Outcome::Value(value)) => (outcome, shape_output(entry, value)),
+            (outcome, Outcome::Value(value)) => {
+                let result = entry.results.answer(
+                    name,
+                    value,
+                    request,
+                    entry.policy.max_output_bytes,
+                    this.config.output_checks,
+                );
+                let outcome = if result.is_error == Some(true) {
+                    "broken_output"
+                } else {
+                    outcome
+                };
+                (outcome, result)
+            }
             (outcome, Outcome::Error { text, retryable }) => {
                 let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
                 if retryable {
@@ -227,44 +254,6 @@ impl<S: Send + Sync + 'static> Inner<S> {
 
 /// The client of calls that come with no identity (stdio, in-process).
 const LOCAL_CLIENT: &str = "local";
-
-/// The result of a successful call, cut to the tool's output budget if it declares one.
-fn shape_output<S>(entry: &Entry<S>, value: Value) -> CallToolResult {
-    let mut result = entry.output.result(value);
-    let Some(budget) = entry.policy.max_output_bytes else {
-        return result;
-    };
-    let truncation = if let Some(structured) = result.structured_content.as_mut() {
-        budget::cut_to_budget(structured, budget).map(|t| {
-            let text = structured.to_string();
-            (t.note(), t.to_meta(), text)
-        })
-    } else {
-        let mut text = result
-            .content
-            .first()
-            .and_then(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .unwrap_or_default();
-        budget::cut_text(&mut text, budget).map(|(kept, total)| {
-            (
-                format!(
-                    "[output cut to fit the {budget} byte budget: kept the first {kept} of {total} \
-                     bytes. To see the rest, call again asking for less.]"
-                ),
-                serde_json::json!({"path": "", "kept": kept, "total": total, "budget": budget}),
-                text,
-            )
-        })
-    };
-    if let Some((note, meta, text)) = truncation {
-        result.content = vec![ContentBlock::text(text), ContentBlock::text(note)];
-        let mut m = result.meta.take().unwrap_or_default();
-        m.0.insert(TRUNCATED_META.to_owned(), meta);
-        result.meta = Some(m);
-    }
-    result
-}
 
 /// Where a call came from: the client connection, its progress token and cancellation.
 #[derive(Default)]

@@ -25,6 +25,8 @@ pub(super) struct Config {
     pub(super) client_rate_limit: Option<Rate>,
     pub(super) concurrency: Option<Arc<Semaphore>>,
     pub(super) max_argument_bytes: usize,
+    /// Check every result against the tool's `outputSchema` ([`Toolbox::with_output_checks`]).
+    pub(super) output_checks: bool,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -79,6 +81,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     #[must_use]
     pub fn with_max_argument_bytes(mut self, max_bytes: usize) -> Self {
         self.inner_mut().config.max_argument_bytes = max_bytes;
+        self
+    }
+
+    /// Checks every successful result against its tool's published `outputSchema` before it is
+    /// sent (on by default in debug builds, so in tests; off in release builds): a result that
+    /// does not match is a bug in the tool, and the call gets an `isError` result naming what is
+    /// wrong (and a `tracing` error) instead of a result that contradicts the schema.
+    #[must_use]
+    pub fn with_output_checks(mut self, on: bool) -> Self {
+        self.inner_mut().config.output_checks = on;
         self
     }
 

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::error::ToolError;
 use crate::exec::rate::Rate;
+use crate::output::ResultOptions;
 use crate::schema::{Field, TypeInfo};
 use crate::validate::Violation;
 
@@ -49,6 +50,8 @@ pub struct ToolMeta {
     pub scopes: &'static [&'static str],
     /// `rate_limit = "10/min"`: calls one client may make to this tool.
     pub rate_limit: Option<Rate>,
+    /// `projection`, `summary`, `over_budget = ".."`: what the tool offers around its results.
+    pub results: ResultOptions,
 }
 
 impl ToolMeta {

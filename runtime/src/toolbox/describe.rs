@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::contract::{Body, CallError, ToolMeta};
 use super::{Entry, Toolbox, read};
 use crate::error::ToolError;
-use crate::output::OutputMode;
+use crate::output::{OutputMode, Results};
 use crate::policy::Policy;
 use crate::validate::Validator;
 
@@ -90,7 +90,7 @@ pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         name: Arc::from(DESCRIBE_TOOL),
         tool,
         validator,
-        output: OutputMode::Structured,
+        results: Results::plain(OutputMode::Structured),
         handler: |_, _| {
             Body::Async(Box::pin(async {
                 Err(CallError::Tool(ToolError::new("unreachable")))

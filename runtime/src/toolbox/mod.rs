@@ -36,7 +36,7 @@ use rmcp::RoleServer;
 use rmcp::model::Tool;
 
 use crate::exec::rate::Limiter;
-use crate::output::OutputMode;
+use crate::output::Results;
 use crate::policy::{Policy, Resource};
 use crate::validate::Validator;
 
@@ -48,7 +48,10 @@ pub use contract::{
     ToolDef, ToolMeta, ToolSet, ToolboxDefaults,
 };
 pub use describe::DESCRIBE_TOOL;
-pub use meta::{RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, TRACE_ID_META, TRUNCATED_META};
+pub use meta::{
+    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, TRACE_ID_META,
+    TRUNCATED_META,
+};
 pub(crate) use refusals::invalid_arguments_text;
 #[cfg(feature = "http")]
 pub(crate) use serve::CallsInFlight;
@@ -61,7 +64,8 @@ struct Entry<S> {
     name: Arc<str>,
     tool: Tool,
     validator: Validator,
-    output: OutputMode,
+    /// How its results are shaped, checked and answered.
+    results: Results,
     handler: Handler<S>,
     meta: ToolMeta,
     policy: Policy<S>,

@@ -141,5 +141,27 @@ impl Validator {
     }
 }
 
+impl Validator {
+    /// Checks a tool's result against its output schema: strictly (no coercion), inserting no
+    /// defaults, so `value` is never changed (it is `&mut` only because the walk is shared with
+    /// [`Validator::validate`]).
+    pub fn check_output(&self, value: &mut Value) -> Result<(), Vec<Violation>> {
+        let mut ctx = Ctx {
+            lax: false,
+            apply: false,
+            collect: true,
+            fails: 0,
+            mutated: false,
+            errors: Vec::new(),
+        };
+        self.root.check(value, &Path::ROOT, &mut ctx);
+        if ctx.fails == 0 {
+            Ok(())
+        } else {
+            Err(ctx.errors)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -75,9 +75,15 @@ impl Arm {
     ) -> ::std::string::String {
         ::std::format!("{joint:?}")
     }
+
+    /// List the joint angles, in degrees.
+    #[tool(read_only, projection, summary, max_output_bytes = 4096, over_budget = "envelope")]
+    fn joints(&self) -> [f64; 6] {
+        [0.0; 6]
+    }
 }
 
 fn main() {
     let arm = rt::Toolbox::new(Arm).with_tools(rt::tool_defs![go_to]);
-    assert_eq!(arm.tools().len(), 2);
+    assert_eq!(arm.tools().len(), 3);
 }

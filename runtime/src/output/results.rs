@@ -1,0 +1,372 @@
+//! A tool's results as published and answered: the payload (its type's schema, shaped by
+//! [`OutputMode`]), what a tool opts into around it ([`ResultOptions`]: a `jmespath` projection,
+//! `summary`, the over-budget envelope), the `outputSchema` that lists every shape a result can
+//! take (`anyOf`, the payload first), and the check of every result against the payload's schema.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Map, Value};
+
+use super::budget::{self, OverBudget};
+use super::projection::{self, Projection};
+use super::summary;
+use super::{OutputMode, SharedOutput};
+use crate::validate::{InvalidSchema, Validator, Violation};
+
+/// What a tool offers around its results, as `#[tool(projection, summary, over_budget = "..")]`
+/// (or `#[toolbox(projection)]`) declares it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResultOptions {
+    /// `projection`: the tool accepts `jmespath`, applied to its result after it ran.
+    pub projection: bool,
+    /// `summary`: the tool accepts `summary: true`, its lists as counts and samples.
+    pub summary: bool,
+    /// `over_budget = "envelope"`: what a result over `max_output_bytes` becomes.
+    pub over_budget: OverBudget,
+}
+
+/// What a call asked of its result, read from the arguments the tool's options inject.
+#[derive(Debug, Default)]
+pub(crate) enum Request {
+    /// The whole result.
+    #[default]
+    Whole,
+    /// The value a `jmespath` expression selects.
+    Projection(Projection),
+    /// `summary: true`.
+    Summary,
+}
+
+/// Why a call's result arguments were refused before the tool ran.
+pub(crate) enum Refused {
+    /// Both `jmespath` and `summary`: an argument problem, refused like any other.
+    Conflict(Violation),
+    /// An expression that does not compile: the `_jmespath_error` envelope.
+    Expression(Value),
+}
+
+/// An `outputSchema` as published (none for text and `()` results).
+pub(crate) type Published = Option<Arc<Map<String, Value>>>;
+
+/// A tool's results: how they are shaped, checked and answered.
+#[derive(Debug)]
+pub(crate) struct Results {
+    mode: OutputMode,
+    options: ResultOptions,
+    /// The payload's schema, compiled, that results are checked against (none for text and
+    /// `()`, which have no `outputSchema`).
+    check: Option<Validator>,
+    /// The payload's top-level keys as published, for the model to write an expression with.
+    keys: Vec<String>,
+}
+
+impl Results {
+    /// Results of a tool without options or checks (the `describe_tool` meta tool).
+    pub(crate) fn plain(mode: OutputMode) -> Results {
+        Results {
+            mode,
+            options: ResultOptions::default(),
+            check: None,
+            keys: Vec::new(),
+        }
+    }
+
+    /// A tool's results from its payload's shared schema and its options, and the
+    /// `outputSchema` to publish; or the problems that stop the toolbox's build (an option the
+    /// result's shape cannot honour), each naming the tool.
+    pub(crate) fn new(
+        tool: &str,
+        (payload, mode): SharedOutput,
+        options: ResultOptions,
+    ) -> Result<(Results, Published), Vec<String>> {
+        let mut problems = Vec::new();
+        let structured = matches!(mode, OutputMode::Structured | OutputMode::Wrapped);
+        let returns = match mode {
+            OutputMode::Text => "text (a `String`)",
+            _ => "nothing (`()`)",
+        };
+        for (on, key) in [
+            (options.projection, "`projection`"),
+            (options.summary, "`summary`"),
+            (
+                options.over_budget == OverBudget::Envelope,
+                "`over_budget = \"envelope\"`",
+            ),
+        ] {
+            if on && !structured {
+                problems.push(format!(
+                    "tool `{tool}`: {key} needs a structured result (an object or a list), and \
+                     the tool returns {returns}"
+                ));
+            }
+        }
+        let payload_value = payload.as_deref().map(|m| Value::Object(m.clone()));
+        let summary_branch = payload_value.as_ref().and_then(summary::branch);
+        if options.summary && structured && summary_branch.is_none() {
+            problems.push(format!(
+                "tool `{tool}`: `summary` shows the lists at the top of a result as counts and \
+                 samples, and this tool's result has none; remove `summary`"
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let check = payload_value
+            .as_ref()
+            .map(Validator::compile)
+            .transpose()
+            .map_err(|e: InvalidSchema| {
+                vec![format!(
+                    "tool `{tool}`: output schema cannot be checked: {e}"
+                )]
+            })?;
+        let keys = payload_value
+            .as_ref()
+            .and_then(|p| p.get("properties"))
+            .and_then(Value::as_object)
+            .map(|props| props.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut branches = Vec::new();
+        if options.projection {
+            branches.extend(projection::branches());
+        }
+        if options.summary {
+            branches.extend(summary_branch);
+        }
+        if options.over_budget == OverBudget::Envelope {
+            branches.push(budget::branch());
+        }
+        let published = match payload {
+            Some(payload) if !branches.is_empty() => {
+                branches.insert(0, Value::Object(Arc::unwrap_or_clone(payload)));
+                let mut schema = Map::new();
+                schema.insert("type".into(), Value::from("object"));
+                schema.insert("anyOf".into(), Value::Array(branches));
+                Some(Arc::new(schema))
+            }
+            shared => shared,
+        };
+        let results = Results {
+            mode,
+            options,
+            check,
+            keys,
+        };
+        Ok((results, published))
+    }
+
+    /// The arguments the tool's options add to its input schema: (name, schema), each
+    /// described for the model.
+    pub(crate) fn arguments(&self, payload: Option<&Map<String, Value>>) -> Vec<(String, Value)> {
+        let mut arguments = Vec::new();
+        let list = |names: &[String]| {
+            names
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if self.options.projection {
+            let mut description = projection::DESCRIPTION.to_owned();
+            if !self.keys.is_empty() {
+                description.push_str(&format!(
+                    " Top-level keys of this tool's result: {}.",
+                    list(&self.keys)
+                ));
+            }
+            arguments.push((
+                projection::ARGUMENT.to_owned(),
+                projection::argument_schema(description),
+            ));
+        }
+        if self.options.summary {
+            let lists = payload
+                .map(|p| summary::list_properties(&Value::Object(p.clone())))
+                .unwrap_or_default();
+            let description = format!(
+                "{} Lists in this tool's result: {}.",
+                summary::DESCRIPTION,
+                list(&lists)
+            );
+            arguments.push((
+                summary::ARGUMENT.to_owned(),
+                summary::argument_schema(description),
+            ));
+        }
+        arguments
+    }
+
+    /// The names of the arguments the options add (`jmespath`, `summary`).
+    pub(crate) fn argument_names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        if self.options.projection {
+            names.push(projection::ARGUMENT);
+        }
+        if self.options.summary {
+            names.push(summary::ARGUMENT);
+        }
+        names
+    }
+
+    /// Takes the result arguments out of a call's validated arguments (they never reach the
+    /// body) and compiles the expression, before the tool runs.
+    pub(crate) fn take_request(&self, map: &mut Map<String, Value>) -> Result<Request, Refused> {
+        if !self.options.projection && !self.options.summary {
+            return Ok(Request::Whole);
+        }
+        let expression = if self.options.projection {
+            map.shift_remove(projection::ARGUMENT)
+        } else {
+            None
+        };
+        let summary = self.options.summary
+            && map
+                .shift_remove(summary::ARGUMENT)
+                .is_some_and(|v| v == Value::Bool(true));
+        match (expression, summary) {
+            (Some(Value::String(_)), true) => Err(Refused::Conflict(Violation {
+                path: summary::ARGUMENT.to_owned(),
+                message: format!("cannot be combined with `{}`", projection::ARGUMENT),
+                hint: Some(format!(
+                    "send either `{}` (to select part of the result) or `summary: true` (to see \
+                     its lists as counts and samples)",
+                    projection::ARGUMENT
+                )),
+            })),
+            (Some(Value::String(expression)), false) => match Projection::compile(&expression) {
+                Ok(p) => Ok(Request::Projection(p)),
+                Err(message) => Err(Refused::Expression(projection::error_envelope(
+                    &message,
+                    &expression,
+                    &self.keys,
+                    false,
+                ))),
+            },
+            (_, true) => Ok(Request::Summary),
+            (_, false) => Ok(Request::Whole),
+        }
+    }
+
+    /// The result of a successful call: checked against the payload's schema when `check` is
+    /// on, then projected or summarized as asked, then held to the tool's budget.
+    pub(crate) fn answer(
+        &self,
+        tool: &str,
+        value: Value,
+        request: Request,
+        budget: Option<usize>,
+        check: bool,
+    ) -> CallToolResult {
+        let mut payload = self.mode.payload(value);
+        if check
+            && let Some(validator) = &self.check
+            && let Err(violations) = validator.check_output(&mut payload)
+        {
+            return broken_output(tool, &violations);
+        }
+        let (structured, projected) = match request {
+            Request::Whole => match self.mode {
+                OutputMode::Structured | OutputMode::Wrapped => (payload, false),
+                _ => return budget::hold_text(self.mode.result_of(payload), budget),
+            },
+            Request::Projection(p) => match p.apply(&payload) {
+                Ok(value) => (projection::wrap(value), true),
+                Err(message) => {
+                    let keys: Vec<String> = payload
+                        .as_object()
+                        .map(|m| m.keys().cloned().collect())
+                        .unwrap_or_default();
+                    let envelope = projection::error_envelope(&message, p.as_str(), &keys, true);
+                    return CallToolResult::structured(envelope);
+                }
+            },
+            Request::Summary => (summary::summarize(payload), false),
+        };
+        let Some(budget) = budget else {
+            return budget::structured_result(structured, projected);
+        };
+        match self.options.over_budget {
+            OverBudget::Cut => budget::cut_structured(structured, budget, projected),
+            OverBudget::Envelope => {
+                let actual = budget::size(&structured);
+                if actual <= budget {
+                    return budget::structured_result(structured, projected);
+                }
+                CallToolResult::structured(budget::envelope(
+                    budget,
+                    actual,
+                    &self.argument_names(),
+                    &self.keys,
+                ))
+            }
+        }
+    }
+}
+
+/// A published `outputSchema` split into the result's own shape and the keys its envelope
+/// branches require (`projection`, `_jmespath_error`, `summary`, `_budget_exceeded`, in that
+/// order); `None` for a schema without result options.
+pub(crate) fn split_published(schema: &Map<String, Value>) -> Option<(&Value, Vec<&str>)> {
+    let known = [
+        projection::PROJECTION_KEY,
+        projection::ERROR_KEY,
+        summary::KEY,
+        budget::EXCEEDED_KEY,
+    ];
+    let branches = schema.get("anyOf")?.as_array()?;
+    let (payload, envelopes) = branches.split_first()?;
+    let keys = envelopes
+        .iter()
+        .map(|b| {
+            b.get("required")?
+                .get(0)?
+                .as_str()
+                .filter(|k| known.contains(k))
+        })
+        .collect::<Option<Vec<&str>>>()?;
+    (!keys.is_empty()).then_some((payload, keys))
+}
+
+/// The most problems a broken-output report lists.
+const MAX_LISTED: usize = 5;
+
+/// The `isError` result for a result that breaks the tool's own `outputSchema`: a bug in the
+/// tool, reported as such (to the model and in the log) and never sent on as if valid.
+#[cold]
+fn broken_output(tool: &str, violations: &[Violation]) -> CallToolResult {
+    let listed: Vec<String> = violations
+        .iter()
+        .take(MAX_LISTED)
+        .map(|v| {
+            let path = if v.path.is_empty() { "result" } else { &v.path };
+            let mut line = format!("{path}: {}", v.message);
+            if line.len() > 300 {
+                let mut end = 297;
+                while !line.is_char_boundary(end) {
+                    end -= 1;
+                }
+                line.truncate(end);
+                line.push('…');
+            }
+            line
+        })
+        .collect();
+    tracing::error!(
+        tool,
+        problems = violations.len(),
+        first = %listed.first().map_or("", String::as_str),
+        "a tool returned a result that does not match its outputSchema"
+    );
+    let more = match violations.len().saturating_sub(MAX_LISTED) {
+        0 => String::new(),
+        n => format!("\n- … and {n} more"),
+    };
+    let text = format!(
+        "Tool `{tool}` produced a result that does not match its published outputSchema, so it \
+         was not sent. This is a bug in the tool, not in the call; retrying will not help, \
+         report it to the tool's developer. Problems:\n- {}{more}",
+        listed.join("\n- ")
+    );
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
