@@ -180,7 +180,19 @@ impl Catalog {
     /// Find parts by kind, and by the force they must handle.
     ///
     /// Use it to shortlist grippers, sensors or actuators for a task; then get_part for one.
-    #[tool(read_only, open_world = false, blocking = false)]
+    /// A long list is not sent whole: narrow it by kind or force, select fields with
+    /// `jmespath`, or ask for a `summary` first.
+    #[tool(
+        read_only,
+        open_world = false,
+        blocking = false,
+        projection,
+        summary,
+        // Small on purpose, so this small demo catalogue shows the envelope: the whole
+        // catalogue is over it, one kind of part is not.
+        max_output_bytes = 512,
+        over_budget = "envelope"
+    )]
     fn find_parts(
         &self,
         /// The kind of part; all kinds when omitted.

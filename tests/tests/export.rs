@@ -137,8 +137,12 @@ fn markdown_documents_every_tool_in_declaration_order() {
         .tools()
         .iter()
         .map(|t| format!("## `{}`", t.name))
+        .chain(["## Result arguments".to_owned()])
         .collect();
-    assert_eq!(headings, expected);
+    assert_eq!(
+        headings, expected,
+        "the tools, then their result arguments once"
+    );
     for needle in [
         "**Annotations:** read-only · not destructive · idempotent · closed world",
         "| `force` | number | no | `15` | N | 5 to 30 | Grip force to apply once the fingers touch, in newtons (N). |",
@@ -147,6 +151,9 @@ fn markdown_documents_every_tool_in_declaration_order() {
         "| `waypoints[].z` | number | yes |  | mm | 0 to 950 |",
         "| `readings[].axis` | string | yes |  |",
         "| `gripper.held_object` | string | no |  | The object held, if any. |",
+        "Also takes `jmespath` and `summary` for its result (see [Result arguments](#result-arguments)).",
+        "Or, instead of the result: `{\"projection\": ..}`, `{\"_jmespath_error\": ..}`, `{\"summary\": ..}`, `{\"_budget_exceeded\": ..}`",
+        "- `jmespath` (string, at most 512 characters): Optional JMESPath expression",
     ] {
         assert!(md.contains(needle), "TOOLS.md lacks {needle:?}:\n{md}");
     }

@@ -310,7 +310,7 @@ fn invalid_calls() -> Vec<(&'static str, Value, &'static str)> {
             "get_arm_state",
             json!({"verbose": true}),
             "Invalid arguments for tool `get_arm_state` (1 problem):\n\
-             - verbose: unknown argument; this tool takes no arguments\n\
+             - verbose: unknown argument; allowed: jmespath, summary\n\
              The tool did not run. Fix the arguments above and call it again.",
         ),
     ]

@@ -386,7 +386,8 @@ impl RobotArm {
         timeout = "3s",
         group = "sensors",
         blocking = false,
-        scopes = ["arm:read"]
+        scopes = ["arm:read"],
+        projection
     )]
     fn read_ft_sensor(
         &self,
@@ -412,7 +413,9 @@ impl RobotArm {
         open_world = false,
         resource = "arm",
         group = "arm",
-        scopes = ["arm:move"]
+        scopes = ["arm:move"],
+        projection,
+        summary
     )]
     async fn plan_trajectory(
         &self,
@@ -437,7 +440,11 @@ impl RobotArm {
         timeout = "3s",
         group = "sensors",
         blocking = false,
-        scopes = ["arm:read"]
+        scopes = ["arm:read"],
+        projection,
+        summary,
+        max_output_bytes = 16384,
+        over_budget = "envelope"
     )]
     fn get_arm_state(&self) -> ArmState {
         self.state()

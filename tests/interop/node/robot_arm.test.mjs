@@ -20,6 +20,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const BIN = process.env.ROBOT_ARM_BIN ?? path.join(REPO, "target/debug/examples/robot_arm");
+const CATALOG = process.env.PARTS_CATALOG_BIN ?? path.join(path.dirname(BIN), "parts_catalog");
 
 const TOOLS = [
   "move_arm_to_pose",
@@ -35,11 +36,11 @@ const HOME = { x: 300, y: 0, z: 400 };
 const CUBE = { x: 400, y: 0, z: 25 };
 const FIX = "The tool did not run. Fix the arguments above and call it again.";
 
-/** Runs `body` with a client connected to a fresh server process. */
-async function withClient(body) {
-  assert.ok(existsSync(BIN), `${BIN} does not exist: run \`cargo build --example robot_arm\` or set ROBOT_ARM_BIN`);
+/** Runs `body` with a client connected to a fresh server process (the robot arm, or `bin`). */
+async function withClient(body, bin = BIN) {
+  assert.ok(existsSync(bin), `${bin} does not exist: run \`cargo build --examples\` or set ROBOT_ARM_BIN`);
   const transport = new StdioClientTransport({
-    command: BIN,
+    command: bin,
     args: [],
     env: { ROBOT_ARM_TIME_SCALE: "0", RUST_LOG: "warn" },
     stderr: "pipe",
@@ -177,7 +178,7 @@ const INVALID = [
   ["move_arm_to_pose", { x: null, y: 0, z: 300 }, "x", "must be a number in mm, got null"],
   ["plan_trajectory", { waypoints: [{ x: 400, y: 0, z: 200 }, { x: 400, y: 0 }] }, "waypoints[1].z", "required field is missing"],
   ["read_ft_sensor", { axes: ["Fx", "Fw"] }, "axes[1]", "must be one of"],
-  ["get_arm_state", { verbose: true }, "verbose", "unknown argument; this tool takes no arguments"],
+  ["get_arm_state", { verbose: true }, "verbose", "unknown argument; allowed: jmespath, summary"],
   ["describe_tool", { name: "move_arm" }, "name", 'must be one of "move_arm_to_pose"'],
 ];
 
@@ -236,4 +237,46 @@ test("concurrent calls each get their own answer", async () => {
       assert.equal(r.structuredContent.total_length, 10 * ks[i]);
     });
   });
+});
+
+// Results a model can afford: each answer below went through the SDK's callTool, which rejects
+// structuredContent that does not match the tool's outputSchema, and is checked again with Ajv.
+test("projections, summaries, an invalid projection and an over-budget result are accepted", async () => {
+  const ajv = strictAjv();
+  const accepted = (tools, name, r) => {
+    const validate = ajv.compile(tools.find((t) => t.name === name).outputSchema);
+    assert.ok(validate(r.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`);
+    return r.structuredContent;
+  };
+  await withClient(async (client) => {
+    const { tools } = await client.listTools();
+    let r = await client.callTool({ name: "read_ft_sensor", arguments: { jmespath: "readings[?axis=='Mz'].unit" } });
+    assert.ok(!r.isError, JSON.stringify(r));
+    assert.deepEqual(accepted(tools, "read_ft_sensor", r), { projection: ["N·m"] });
+    assert.deepEqual(JSON.parse(text(r)), ["N·m"], "the text block is the projected value");
+    r = await client.callTool({ name: "get_arm_state", arguments: { jmespath: "gripper.closed" } });
+    assert.deepEqual(accepted(tools, "get_arm_state", r), { projection: false });
+
+    r = await client.callTool({ name: "get_arm_state", arguments: { summary: true } });
+    const summary = accepted(tools, "get_arm_state", r).summary;
+    assert.equal(summary.objects.count, 3);
+    assert.equal(summary.objects.samples.length, 3);
+
+    // Does not parse: an isError envelope, before the tool runs.
+    r = await client.callTool({ name: "get_arm_state", arguments: { jmespath: "objects[0" } });
+    assert.equal(r.isError, true);
+    const envelope = accepted(tools, "get_arm_state", r);
+    assert.match(envelope._jmespath_error, /^Parse error/);
+    assert.deepEqual(envelope.original_keys, ["position", "gripper", "moving", "objects"]);
+  });
+  await withClient(async (client) => {
+    const { tools } = await client.listTools();
+    let r = await client.callTool({ name: "find_parts", arguments: {} });
+    const envelope = accepted(tools, "find_parts", r);
+    assert.equal(envelope._budget_exceeded, true);
+    assert.equal(envelope.budget_bytes, 512);
+    assert.ok(envelope.actual_bytes > 512, JSON.stringify(envelope));
+    r = await client.callTool({ name: "find_parts", arguments: { jmespath: "length(parts)" } });
+    assert.deepEqual(accepted(tools, "find_parts", r), { projection: 6 });
+  }, CATALOG);
 });

@@ -145,10 +145,10 @@ class Conn:
 
 
 @asynccontextmanager
-async def connect(mode: str, env: dict[str, str] | None = None):
-    assert BIN.is_file(), f"{BIN} does not exist: run `cargo build --example robot_arm` or set ROBOT_ARM_BIN"
+async def connect(mode: str, env: dict[str, str] | None = None, bin: Path = BIN):
+    assert bin.is_file(), f"{bin} does not exist: run `cargo build --examples` or set ROBOT_ARM_BIN"
     params = StdioServerParameters(
-        command=str(BIN),
+        command=str(bin),
         args=[],
         env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn", **(env or {})},
     )
@@ -190,13 +190,13 @@ async def connect(mode: str, env: dict[str, str] | None = None):
             raise
 
 
-def run(coro_fn, mode: str, env: dict[str, str] | None = None) -> None:
-    """Runs an async test body against a fresh server (with these environment variables), with a
-    deadline."""
+def run(coro_fn, mode: str, env: dict[str, str] | None = None, bin: Path = BIN) -> None:
+    """Runs an async test body against a fresh server (with these environment variables; the
+    robot arm unless `bin` names another example), with a deadline."""
 
     async def main() -> None:
         with anyio.fail_after(TEST_TIMEOUT_S):
-            async with connect(mode, env) as conn:
+            async with connect(mode, env, bin) as conn:
                 await coro_fn(conn)
 
     asyncio.run(main())
@@ -467,7 +467,7 @@ INVALID_CALLS = [
     ("read_ft_sensor", {"axes": []}, "axes", "must have at least 1 items, got 0"),
     ("read_ft_sensor", {"filter": "median"}, "filter",
      'must be one of "raw", "kalman", "moving_average", got "median"'),
-    ("get_arm_state", {"verbose": True}, "verbose", "unknown argument; this tool takes no arguments"),
+    ("get_arm_state", {"verbose": True}, "verbose", "unknown argument; allowed: jmespath, summary"),
     ("release_object", {"force": 1}, "force", "unknown argument; this tool takes no arguments"),
     ("stop_arm", {"now": "yes"}, "now", "unknown argument; this tool takes no arguments"),
     ("describe_tool", {"name": "move_arm"}, "name", 'must be one of "move_arm_to_pose"'),
