@@ -105,8 +105,18 @@ fn ratio(
     Ratio { value: a / b }
 }
 
+/// List sample ids, cut to the budget (the default over it).
+#[tool(read_only, projection, max_output_bytes = 100)]
+fn cut_ids(
+    /// How many.
+    #[param(range = 0..=10_000)]
+    count: u32,
+) -> Vec<u32> {
+    (0..count).collect()
+}
+
 fn toolbox() -> Toolbox<()> {
-    tools![read_sensor, list_ids, ratio]
+    tools![read_sensor, list_ids, ratio, cut_ids]
 }
 
 /// Checks `result`'s `structuredContent` against the tool's published `outputSchema`.
@@ -372,6 +382,41 @@ async fn over_budget_results_become_an_envelope_that_says_how_to_ask_for_less() 
     )
     .await;
     assert_eq!(r.structured_content, Some(json!({"projection": 1000})));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_projection_is_held_to_the_budget_too() {
+    let toolbox = toolbox();
+    let client = connect(toolbox.clone()).await;
+    let r = ask(
+        &client,
+        &toolbox,
+        "cut_ids",
+        json!({"count": 1000, "jmespath": "result[?@ > `500`]"}),
+    )
+    .await;
+    let kept = r.structured_content.as_ref().unwrap()["projection"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(!kept.is_empty() && kept.len() < 499, "{}", kept.len());
+    assert_eq!(kept[0], 501, "the first items are kept");
+    assert_eq!(r.content.len(), 2, "the value, then the note");
+    assert_eq!(
+        r.content[0].as_text().unwrap().text,
+        Value::Array(kept.clone()).to_string(),
+        "the text block is the projected value, cut the same way"
+    );
+    assert!(
+        r.content[1]
+            .as_text()
+            .unwrap()
+            .text
+            .contains("`projection` kept the first"),
+        "{:?}",
+        r.content[1]
+    );
     client.cancel().await.unwrap();
 }
 
