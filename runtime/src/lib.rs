@@ -2,6 +2,7 @@
 
 #[cfg(feature = "cli")]
 mod cli;
+mod content;
 mod context;
 mod error;
 mod exec;
@@ -21,6 +22,7 @@ mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use content::{Audio, Content, EmbeddedResource, Image, ResourceLink, WithContent};
 pub use context::{CancelReason, Context};
 pub use error::ToolError;
 pub use exec::rate::Rate;
@@ -29,9 +31,9 @@ pub use http::OAuthConfig;
 #[cfg(feature = "http")]
 pub use http::{HttpOptions, HttpServer, MCP_PATH};
 pub use toolbox::{
-    BuildError, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, RESULT_ARGUMENTS_META, RETRY_AFTER_META,
-    RETRYABLE_META, SCOPES_META, ServeError, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet,
-    Toolbox, ToolboxDefaults,
+    BuildError, CONTENT_META, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, RESULT_ARGUMENTS_META,
+    RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, ServeError, TRACE_ID_META, TRUNCATED_META,
+    ToolDef, ToolSet, Toolbox, ToolboxDefaults,
 };
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
 

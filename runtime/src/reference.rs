@@ -117,6 +117,18 @@
 //! other serializable `T` is wrapped as `{"result": …}`; a `String` is returned as text only;
 //! `()` returns the text `ok`. `Err` and panics become `isError` results.
 //!
+//! Content blocks are return types too, decided by the type like the rest:
+//! [`Image`](crate::Image) (`Image::png(bytes)`), [`Audio`](crate::Audio) (`Audio::wav(bytes)`),
+//! [`EmbeddedResource`](crate::EmbeddedResource) (text or bytes with a URI),
+//! [`ResourceLink`](crate::ResourceLink), [`Content`](crate::Content) (any one of them, or text)
+//! and `Vec<Content>` (several, in order) become those MCP blocks (binary data base64-encoded),
+//! with no `outputSchema`, since there is no `structuredContent`.
+//! [`WithContent<T>`](crate::WithContent) sends `T` as any structured result (its `outputSchema`,
+//! `structuredContent`, the JSON as text, checked against its schema) followed by the blocks. The
+//! tool's `_meta["io.toolwright/content"]` says which (`image`, `audio`, `resource`,
+//! `resource_link`, `mixed`), and every export says it in words. `projection`, `summary` and
+//! `over_budget` need a structured result, and blocks are never cut to `max_output_bytes`.
+//!
 //! ## `#[param]` — on a tool's arguments and on fields of `#[derive(ToolSchema)]` types
 //!
 //! | key | example | schema | checked at run time |

@@ -64,7 +64,7 @@ pub fn declarations(tools: &[Tool]) -> Value {
         .map(|tool| {
             let mut t = Map::new();
             t.insert("name".to_owned(), json!(tool.name));
-            if let Some(d) = &tool.description {
+            if let Some(d) = super::dialect_description(tool) {
                 t.insert("description".to_owned(), json!(d));
             }
             t.insert(

@@ -138,7 +138,7 @@ fn declaration(tool: &Tool) -> Value {
     }
     let mut d = Map::new();
     d.insert("name".to_owned(), json!(tool.name));
-    if let Some(description) = &tool.description {
+    if let Some(description) = super::dialect_description(tool) {
         d.insert("description".to_owned(), json!(description));
     }
     let empty = params

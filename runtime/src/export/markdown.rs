@@ -221,7 +221,12 @@ fn render_tool(s: &mut String, tool: &Tool) {
 
     s.push_str("### Output\n\n");
     match &tool.output_schema {
-        None => s.push_str("Text (no structured output).\n\n"),
+        None => match super::content_words(tool) {
+            Some(words) => {
+                let _ = writeln!(s, "{words} (MCP content blocks, no structured output.)\n");
+            }
+            None => s.push_str("Text (no structured output).\n\n"),
+        },
         Some(schema) => {
             // With result options, the result's own shape is the first branch.
             let output = match crate::output::split_published(schema) {
@@ -257,6 +262,11 @@ fn render_tool(s: &mut String, tool: &Tool) {
         }
     }
 
+    if tool.output_schema.is_some()
+        && let Some(words) = super::content_words(tool)
+    {
+        let _ = writeln!(s, "{words}\n");
+    }
     let keys = branch_keys(tool);
     if !keys.is_empty() {
         let list: Vec<String> = keys.iter().map(|k| format!("`{{\"{k}\": ..}}`")).collect();

@@ -207,6 +207,36 @@ macro_rules! assert_tools_snapshot {
     };
 }
 
+/// What a tool returning content blocks returns, in words (`None` for JSON and text results).
+pub(crate) fn content_words(tool: &Tool) -> Option<&'static str> {
+    let kind = tool
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::toolbox::CONTENT_META))
+        .and_then(Value::as_str)?;
+    let with_value = tool.output_schema.is_some();
+    Some(match (kind, with_value) {
+        ("image", _) => "Returns an image.",
+        ("audio", _) => "Returns audio.",
+        ("resource", _) => "Returns a resource's contents.",
+        ("resource_link", _) => "Returns a link to a resource.",
+        (_, true) => {
+            "Returns its result as JSON, followed by content blocks (images, audio or resources)."
+        }
+        _ => "Returns content blocks (text, images, audio or resources).",
+    })
+}
+
+/// A tool's description for a dialect that has no output schema: its own, then what it returns
+/// when that is content blocks (so the model knows it will see an image).
+pub(crate) fn dialect_description(tool: &Tool) -> Option<String> {
+    match (tool.description.as_deref(), content_words(tool)) {
+        (Some(d), Some(words)) => Some(format!("{}\n\n{words}", d.trim_end())),
+        (Some(d), None) => Some(d.to_owned()),
+        (None, words) => words.map(str::to_owned),
+    }
+}
+
 /// The OAuth scopes a tool declares (`#[tool(scopes = [..])]`, published in its `_meta`).
 pub(crate) fn scopes(tool: &rmcp::model::Tool) -> Vec<String> {
     tool.meta

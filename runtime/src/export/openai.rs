@@ -110,7 +110,7 @@ fn declaration(tool: &Tool) -> Value {
     }
     let mut function = Map::new();
     function.insert("name".to_owned(), json!(tool.name));
-    if let Some(d) = &tool.description {
+    if let Some(d) = super::dialect_description(tool) {
         function.insert("description".to_owned(), json!(d));
     }
     function.insert("parameters".to_owned(), parameters);

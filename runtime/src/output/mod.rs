@@ -7,11 +7,15 @@
 //! - `projection.rs` (`jmespath`) and `summary.rs` (`summary: true`): the two ways a model asks
 //!   for less;
 //! - `budget.rs`: a result's size budget (`max_output_bytes`) and what happens over it.
+//!
+//! Content types (`crate::content`) are recognised by their schema's marker: their results are
+//! content blocks, with no `outputSchema` (or `T`'s, for `WithContent<T>`).
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::generate::Contract;
 use serde_json::{Map, Value, json};
 
+use crate::content::{CONTENT_KEY, ContentKind};
 use crate::schema::{self, SchemaError, TypeInfo};
 
 pub(crate) mod budget;
@@ -35,11 +39,40 @@ pub enum OutputMode {
     Text,
     /// `()`: a short text block, no `outputSchema`.
     Unit,
+    /// Content blocks ([`Image`](crate::Image), [`Content`](crate::Content), `Vec<Content>`, …),
+    /// no `outputSchema`.
+    Content(ContentKind),
+    /// [`WithContent<T>`](crate::WithContent): `T` as `Structured` (or, `wrapped`, as
+    /// `Wrapped`), then the blocks.
+    WithContent {
+        /// `T` is wrapped as `{"result": ..}`.
+        wrapped: bool,
+    },
 }
 
 impl OutputMode {
     /// Chooses the mode for an output type's schema and returns the `outputSchema` to publish.
     pub fn for_schema(schema: Value) -> (Option<Value>, OutputMode) {
+        if let Some(kind) = ContentKind::of(&schema) {
+            if schema.get(CONTENT_KEY).and_then(Value::as_str) != Some("with") {
+                return (None, OutputMode::Content(kind));
+            }
+            let value = schema
+                .get("properties")
+                .and_then(|p| p.get("value"))
+                .cloned()
+                .unwrap_or_default();
+            return match OutputMode::for_schema(value) {
+                (published, OutputMode::Structured) => {
+                    (published, OutputMode::WithContent { wrapped: false })
+                }
+                (published, OutputMode::Wrapped) => {
+                    (published, OutputMode::WithContent { wrapped: true })
+                }
+                // Text or nothing with blocks: all blocks (the text first).
+                _ => (None, OutputMode::Content(ContentKind::Mixed)),
+            };
+        }
         let ty = schema.get("type");
         let plain = |t: &str| {
             ty == Some(&Value::from(t))
@@ -68,7 +101,7 @@ impl OutputMode {
     /// wrapped), or the text (a JSON string) or `null` of text and `()` results.
     pub fn payload(self, value: Value) -> Value {
         match self {
-            OutputMode::Wrapped => {
+            OutputMode::Wrapped | OutputMode::WithContent { wrapped: true } => {
                 let mut m = Map::new();
                 m.insert("result".into(), value);
                 Value::Object(m)

@@ -84,7 +84,8 @@ impl Results {
         let structured = matches!(mode, OutputMode::Structured | OutputMode::Wrapped);
         let returns = match mode {
             OutputMode::Text => "text (a `String`)",
-            _ => "nothing (`()`)",
+            OutputMode::Unit => "nothing (`()`)",
+            _ => "content blocks (images, audio, resources)",
         };
         for (on, key) in [
             (options.projection, "`projection`"),
@@ -197,6 +198,15 @@ impl Results {
         arguments
     }
 
+    /// What content blocks the tool returns, if it returns any.
+    pub(crate) fn content_kind(&self) -> Option<crate::content::ContentKind> {
+        match self.mode {
+            OutputMode::Content(kind) => Some(kind),
+            OutputMode::WithContent { .. } => Some(crate::content::ContentKind::Mixed),
+            _ => None,
+        }
+    }
+
     /// The names of the arguments the options add (`jmespath`, `summary`).
     pub(crate) fn argument_names(&self) -> Vec<&'static str> {
         let mut names = Vec::new();
@@ -258,6 +268,10 @@ impl Results {
         budget: Option<usize>,
         check: bool,
     ) -> CallToolResult {
+        if let OutputMode::Content(_) | OutputMode::WithContent { .. } = self.mode {
+            // Blocks are neither projected, summarized nor cut: a tool returning images sizes them.
+            return self.answer_content(tool, value, check);
+        }
         let mut payload = self.mode.payload(value);
         if check
             && let Some(validator) = &self.check
@@ -301,6 +315,60 @@ impl Results {
                 ))
             }
         }
+    }
+}
+
+impl Results {
+    /// The result of a tool returning content blocks: the blocks in order, after the structured
+    /// value's JSON for `WithContent<T>` (checked like any structured result).
+    fn answer_content(&self, tool: &str, value: Value, check: bool) -> CallToolResult {
+        let (structured, blocks) = match (self.mode, value) {
+            (OutputMode::WithContent { .. }, Value::Object(mut map)) => {
+                let value = map.remove("value").unwrap_or_default();
+                let blocks = map.remove("content").unwrap_or_default();
+                (Some(self.mode.payload(value)), blocks)
+            }
+            // `WithContent` of a text (or of nothing): the text first.
+            (_, Value::Object(mut map))
+                if map.contains_key("content") && !map.contains_key("type") =>
+            {
+                let mut blocks = match map.remove("content") {
+                    Some(Value::Array(blocks)) => blocks,
+                    _ => Vec::new(),
+                };
+                if let Some(Value::String(text)) = map.remove("value") {
+                    blocks.insert(0, serde_json::json!({"type": "text", "text": text}));
+                }
+                (None, Value::Array(blocks))
+            }
+            (_, one @ Value::Object(_)) => (None, Value::Array(vec![one])),
+            (_, many) => (None, many),
+        };
+        let blocks: Vec<ContentBlock> = match serde_json::from_value(blocks) {
+            Ok(blocks) => blocks,
+            Err(e) => {
+                return broken_output(
+                    tool,
+                    &[Violation {
+                        path: String::new(),
+                        message: format!("not MCP content blocks: {e}"),
+                        hint: None,
+                    }],
+                );
+            }
+        };
+        let Some(mut payload) = structured else {
+            return CallToolResult::success(blocks);
+        };
+        if check
+            && let Some(validator) = &self.check
+            && let Err(violations) = validator.check_output(&mut payload)
+        {
+            return broken_output(tool, &violations);
+        }
+        let mut result = CallToolResult::structured(payload);
+        result.content.extend(blocks);
+        result
     }
 }
 

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
 use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
-use super::meta::{RESULT_ARGUMENTS_META, SCOPES_META};
+use super::meta::{CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
 use super::{Entry, Inner, Toolbox};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::rate::Limiter;
@@ -115,6 +115,10 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
             SCOPES_META.to_owned(),
             Value::from(def.meta.scopes.to_vec()),
         );
+    }
+    if let Some(kind) = results.content_kind() {
+        meta.0
+            .insert(CONTENT_META.to_owned(), Value::from(kind.name()));
     }
     if !added.is_empty() {
         let names: Vec<Value> = added.iter().map(|(n, _)| Value::from(n.as_str())).collect();

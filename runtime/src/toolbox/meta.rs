@@ -14,6 +14,11 @@ pub const SCOPES_META: &str = "io.toolwright/scopes";
 /// for the result (`["jmespath", "summary"]`): they never reach the tool's body.
 pub const RESULT_ARGUMENTS_META: &str = "io.toolwright/resultArguments";
 
+/// The `_meta` key, on a tool definition, of the content blocks its results carry: `"image"`,
+/// `"audio"`, `"resource"`, `"resource_link"` or `"mixed"` (see [`Image`](crate::Image) and the
+/// other content types).
+pub const CONTENT_META: &str = "io.toolwright/content";
+
 /// The `_meta` key of a result that was cut to its output budget.
 pub const TRUNCATED_META: &str = "io.toolwright/truncated";
 
