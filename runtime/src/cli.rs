@@ -196,6 +196,9 @@ enum Command {
     },
 }
 
+/// What builds the handler that answers a session, around the toolbox.
+pub(crate) type MakeHandler<S, H> = std::sync::Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>;
+
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs the command line from the process arguments; returns the exit code.
     pub async fn run(self) -> i32 {
@@ -205,6 +208,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs the command line from `args` (the first is the program name).
     pub async fn run_with<I, T>(self, args: I) -> i32
     where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        self.run_as(args, std::sync::Arc::new(|toolbox| toolbox))
+            .await
+    }
+
+    /// [`Toolbox::run_with`], `serve` answering with the handler `make` builds around the
+    /// toolbox (see [`Toolbox::with_handler`]); the other commands use the toolbox itself.
+    pub(crate) async fn run_as<H, I, T>(self, args: I, make: MakeHandler<S, H>) -> i32
+    where
+        H: rmcp::ServerHandler,
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
@@ -219,7 +234,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .command
             .unwrap_or_else(|| Command::Serve(Box::default()))
         {
-            Command::Serve(args) => self.cli_serve(*args).await,
+            Command::Serve(args) => self.cli_serve(*args, make).await,
             Command::Tools { format } => match Format::from_name(&format) {
                 Some(format) => {
                     print!("{}", export::render(&self.listed_tools(), format));
@@ -262,7 +277,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
     }
 
-    async fn cli_serve(self, args: ServeArgs) -> i32 {
+    async fn cli_serve<H: rmcp::ServerHandler>(
+        self,
+        args: ServeArgs,
+        make: MakeHandler<S, H>,
+    ) -> i32 {
         let groups = &args.groups;
         let mut toolbox = if groups.is_empty() {
             self
@@ -300,7 +319,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                     return 1;
                 }
             };
-            match toolbox.serve_http_with(options).await {
+            match toolbox.serve_http_as(options, move |t| make(t)).await {
                 Ok(server) => {
                     eprintln!("serving MCP over streamable HTTP at {}", server.url());
                     match server.wait().await {
@@ -320,7 +339,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             if std::io::stdin().is_terminal() {
                 eprintln!("{}", toolbox.banner());
             }
-            match toolbox.serve_stdio().await {
+            let handler = make(toolbox.clone());
+            match toolbox.serve_stdio_as(handler).await {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("{e}");

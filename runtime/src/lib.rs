@@ -33,7 +33,7 @@ pub use http::{HttpOptions, HttpServer, MCP_PATH};
 pub use toolbox::{
     BuildError, CONTENT_META, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, RESULT_ARGUMENTS_META,
     RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, ServeError, TRACE_ID_META, TRUNCATED_META,
-    ToolDef, ToolSet, Toolbox, ToolboxDefaults,
+    ToolDef, ToolSet, Toolbox, ToolboxDefaults, WithHandler,
 };
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
 

@@ -373,6 +373,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// non-loopback address without authentication, and an unspecified one (`0.0.0.0`) without
     /// an allowed host.
     pub async fn serve_http_with(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
+        self.serve_http_as(options, |toolbox| toolbox).await
+    }
+
+    /// [`Toolbox::serve_http_with`], each session answered by the handler `make` builds around
+    /// the toolbox (see [`Toolbox::with_handler`]).
+    pub(crate) async fn serve_http_as<H, F>(
+        self,
+        options: HttpOptions,
+        make: F,
+    ) -> Result<HttpServer, ServeError>
+    where
+        H: rmcp::ServerHandler,
+        F: Fn(Toolbox<S>) -> H + Send + Sync + 'static,
+    {
         let auth = options.resolve_auth().map_err(ServeError::new)?;
         let hosts = options.hosts().map_err(ServeError::new)?;
         let listener = tokio::net::TcpListener::bind(options.addr)
@@ -417,8 +431,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let calls = self.calls_in_flight();
         let metadata = protected_resource_metadata(&auth, &scopes);
         let toolbox = self;
-        let service =
-            StreamableHttpService::new(move || Ok(toolbox.clone()), Arc::new(sessions), config);
+        let service = StreamableHttpService::new(
+            move || Ok(make(toolbox.clone())),
+            Arc::new(sessions),
+            config,
+        );
         let guard = Arc::new(Guard {
             auth,
             scopes,

@@ -12,6 +12,8 @@
 //! - `refusals.rs` and `size.rs`: what refused arguments are told, and how large arguments are;
 //! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
 //! - `meta.rs`: the `_meta` keys clients read;
+//! - `compose.rs`: serving through a handler of the user's own that delegates tools
+//!   ([`WithHandler`], `delegate_tools!`);
 //! - `serve.rs`: serving ([`ServeError`], rmcp's `ServerHandler`, stdio, any transport, a
 //!   `ToolRouter`).
 //!
@@ -19,6 +21,7 @@
 
 mod build;
 mod call;
+mod compose;
 mod config;
 mod contract;
 mod describe;
@@ -41,6 +44,7 @@ use crate::policy::{Policy, Resource};
 use crate::validate::Validator;
 
 pub use build::BuildError;
+pub use compose::WithHandler;
 use config::Config;
 pub use config::DEFAULT_MAX_ARGUMENT_BYTES;
 pub use contract::{

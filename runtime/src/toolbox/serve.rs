@@ -53,8 +53,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
     /// end, not an error.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        let handler = self.clone();
+        self.serve_stdio_as(handler).await
+    }
+
+    /// [`Toolbox::serve_stdio`] with `handler` answering (a handler of the user's own that
+    /// delegates tools to this toolbox: see [`Toolbox::with_handler`]).
+    pub(crate) async fn serve_stdio_as<H: ServerHandler>(
+        self,
+        handler: H,
+    ) -> Result<(), ServeError> {
         let calls = self.calls_in_flight();
-        let running = match self.serve(rmcp::transport::stdio()).await {
+        let running = match self.serve_as(handler, rmcp::transport::stdio()).await {
             Ok(running) => running,
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
                 tracing::info!("stdin closed before a client connected");
@@ -83,8 +93,24 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        let handler = self.clone();
+        self.serve_as(handler, transport).await
+    }
+
+    /// [`Toolbox::serve`] with `handler` answering: calls are still stamped by this toolbox as
+    /// the transport reads them.
+    pub(crate) async fn serve_as<H, T, E, A>(
+        self,
+        handler: H,
+        transport: T,
+    ) -> Result<rmcp::service::RunningService<RoleServer, H>, rmcp::service::ServerInitializeError>
+    where
+        H: ServerHandler,
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let ordered = Ordered::new(transport.into_transport(), self.arrivals());
-        rmcp::ServiceExt::serve(self, ordered).await
+        rmcp::ServiceExt::serve(handler, ordered).await
     }
 
     /// What places arriving calls in the resources' queues.

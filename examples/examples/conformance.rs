@@ -1,0 +1,384 @@
+//! The server the official MCP conformance suite (`@modelcontextprotocol/conformance`, server
+//! mode) expects, written with toolwright for the tools and with rmcp for the rest of the
+//! protocol (resources, resource templates, subscriptions, prompts, completion), merged in one
+//! handler that delegates the tools to the toolbox, so they keep everything toolwright adds
+//! (validation, policy, `describe_tool`, groups).
+//!
+//! ```text
+//! cargo run --example conformance -- serve --http 127.0.0.1:3001
+//! npx @modelcontextprotocol/conformance@0.1.13 server --url http://127.0.0.1:3001/mcp
+//! ```
+//!
+//! `.ci/run` runs the suite against it (see `tests/interop/conformance/`).
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::Engine as _;
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, PaginatedRequestParams, PromptsCapability, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceContents, ResourcesCapability, ServerConfig,
+    SubscribeRequestParams, UnsubscribeRequestParams,
+};
+use rmcp::model::{Prompt, PromptArgument, PromptMessage, Resource, ResourceTemplate, Role};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+use toolwright::{
+    Audio, Content, Context, EmbeddedResource, Image, ToolError, Toolbox, delegate_tools, tool,
+    tools,
+};
+
+/// A 1×1 red PNG.
+const RED_PIXEL_PNG: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+
+fn red_pixel() -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(RED_PIXEL_PNG)
+        .expect("a valid base64 constant")
+}
+
+/// A WAV file of `samples` silent samples (8 kHz, mono, 16-bit PCM).
+fn silence_wav(samples: u32) -> Vec<u8> {
+    let data_len = samples * 2;
+    let mut wav = Vec::with_capacity(44 + data_len as usize);
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + data_len).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes());
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&8000u32.to_le_bytes()); // sample rate
+    wav.extend_from_slice(&16000u32.to_le_bytes()); // byte rate
+    wav.extend_from_slice(&2u16.to_le_bytes()); // block align
+    wav.extend_from_slice(&16u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&data_len.to_le_bytes());
+    wav.resize(44 + data_len as usize, 0);
+    wav
+}
+
+/// Return a simple text.
+#[tool(read_only)]
+fn test_simple_text() -> String {
+    "This is a simple text response for testing.".to_owned()
+}
+
+/// Return an image (a 1×1 red PNG).
+#[tool(read_only)]
+fn test_image_content() -> Image {
+    Image::png(red_pixel())
+}
+
+/// Return audio (a tenth of a second of silence, WAV).
+#[tool(read_only)]
+fn test_audio_content() -> Audio {
+    Audio::wav(silence_wav(800))
+}
+
+/// Return an embedded text resource.
+#[tool(read_only)]
+fn test_embedded_resource() -> EmbeddedResource {
+    EmbeddedResource::text(
+        "test://embedded-resource",
+        "This is an embedded resource content.",
+    )
+}
+
+/// Return text, an image and a resource, in that order.
+#[tool(read_only)]
+fn test_multiple_content_types() -> Vec<Content> {
+    vec![
+        Content::text("Multiple content types test:"),
+        Image::png(red_pixel()).into(),
+        EmbeddedResource::text(
+            "test://mixed-content-resource",
+            json!({"test": "data", "value": 123}).to_string(),
+        )
+        .with_mime_type("application/json")
+        .into(),
+    ]
+}
+
+/// Report progress three times (0, 50 and 100 of 100), 50 ms apart.
+#[tool(read_only)]
+async fn test_tool_with_progress(ctx: Context) -> String {
+    for (i, progress) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+        if i > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        ctx.progress(progress, Some(100.0), None).await;
+    }
+    "Progress reported.".to_owned()
+}
+
+/// Fail on purpose, to test error handling.
+#[tool(read_only)]
+fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::new(
+        "This tool intentionally returns an error for testing",
+    ))
+}
+
+/// The suite's resources, prompts and completion (rmcp), with the tools delegated to toolwright.
+#[derive(Clone)]
+struct Conformance {
+    tools: Toolbox<()>,
+    /// Resource URIs this session subscribed to.
+    subscriptions: Arc<Mutex<BTreeSet<String>>>,
+}
+
+fn resource(uri: &str, name: &str, description: &str, mime_type: &str) -> Resource {
+    Resource::new(uri, name)
+        .with_description(description)
+        .with_mime_type(mime_type)
+}
+
+impl ServerHandler for Conformance {
+    delegate_tools!(tools);
+
+    fn get_info(&self) -> ServerConfig {
+        let mut info = self.tools.get_info();
+        let mut resources = ResourcesCapability::default();
+        resources.subscribe = Some(true);
+        info.capabilities.resources = Some(resources);
+        info.capabilities.prompts = Some(PromptsCapability::default());
+        info.capabilities.completions = Some(Default::default());
+        info
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![
+            resource(
+                "test://static-text",
+                "static-text",
+                "A static text resource",
+                "text/plain",
+            ),
+            resource(
+                "test://static-binary",
+                "static-binary",
+                "A static binary resource (a PNG)",
+                "image/png",
+            ),
+            resource(
+                "test://watched-resource",
+                "watched-resource",
+                "A resource to subscribe to",
+                "text/plain",
+            ),
+        ]))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let mut template = ResourceTemplate::new("test://template/{id}/data", "template-data");
+        template.description = Some("The data of one id".to_owned());
+        template.mime_type = Some("application/json".to_owned());
+        Ok(ListResourceTemplatesResult::with_all_items(vec![template]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri.as_str();
+        let contents = match uri {
+            "test://static-text" => {
+                ResourceContents::text("This is the content of the static text resource.", uri)
+            }
+            "test://static-binary" => {
+                ResourceContents::blob(RED_PIXEL_PNG, uri).with_mime_type("image/png")
+            }
+            "test://watched-resource" => ResourceContents::text("Watched resource content.", uri),
+            _ => match uri
+                .strip_prefix("test://template/")
+                .and_then(|rest| rest.strip_suffix("/data"))
+            {
+                Some(id) => ResourceContents::text(
+                    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+                        .to_string(),
+                    uri,
+                )
+                .with_mime_type("application/json"),
+                None => {
+                    return Err(ErrorData::resource_not_found(
+                        format!("no resource `{uri}`"),
+                        None,
+                    ));
+                }
+            },
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    #[allow(deprecated)] // Subscriptions of protocols before 2026-07-28, which the suite uses.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(request.uri);
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let argument = |name: &str, description: &str| {
+            PromptArgument::new(name)
+                .with_description(description)
+                .with_required(true)
+        };
+        Ok(ListPromptsResult::with_all_items(vec![
+            Prompt::new(
+                "test_simple_prompt",
+                Some("A simple prompt without arguments"),
+                None,
+            ),
+            Prompt::new(
+                "test_prompt_with_arguments",
+                Some("A prompt with two arguments"),
+                Some(vec![
+                    argument("arg1", "First test argument"),
+                    argument("arg2", "Second test argument"),
+                ]),
+            ),
+            Prompt::new(
+                "test_prompt_with_embedded_resource",
+                Some("A prompt with an embedded resource"),
+                Some(vec![argument(
+                    "resourceUri",
+                    "URI of the resource to embed",
+                )]),
+            ),
+            Prompt::new(
+                "test_prompt_with_image",
+                Some("A prompt with an image"),
+                None,
+            ),
+        ]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        let argument = |name: &str| {
+            arguments
+                .get(name)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let messages = match request.name.as_str() {
+            "test_simple_prompt" => vec![PromptMessage::new_text(
+                Role::User,
+                "This is a simple prompt for testing.",
+            )],
+            "test_prompt_with_arguments" => vec![PromptMessage::new_text(
+                Role::User,
+                format!(
+                    "Prompt with arguments: arg1='{}', arg2='{}'",
+                    argument("arg1"),
+                    argument("arg2")
+                ),
+            )],
+            "test_prompt_with_embedded_resource" => vec![
+                PromptMessage::new(
+                    Role::User,
+                    ContentBlock::resource(ResourceContents::text(
+                        "Embedded resource content for testing.",
+                        argument("resourceUri"),
+                    )),
+                ),
+                PromptMessage::new_text(Role::User, "Please process the embedded resource above."),
+            ],
+            "test_prompt_with_image" => vec![
+                PromptMessage::new(Role::User, ContentBlock::image(RED_PIXEL_PNG, "image/png")),
+                PromptMessage::new_text(Role::User, "Please analyze the image above."),
+            ],
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown prompt `{other}`"),
+                    None,
+                ));
+            }
+        };
+        Ok(GetPromptResult::new(messages).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let values: Vec<String> = ["paris", "park", "party", "test-value"]
+            .into_iter()
+            .filter(|v| v.starts_with(request.argument.value.as_str()))
+            .map(str::to_owned)
+            .collect();
+        let info = CompletionInfo::with_all_values(values)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(CompleteResult::new(info))
+    }
+}
+
+/// The conformance server's tools.
+fn toolbox() -> Toolbox<()> {
+    tools![
+        test_simple_text,
+        test_image_content,
+        test_audio_content,
+        test_embedded_resource,
+        test_multiple_content_types,
+        test_tool_with_progress,
+        test_error_handling,
+    ]
+    .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
+}
+
+#[tokio::main]
+async fn main() {
+    toolwright_examples::log_to_stderr();
+    let code = toolbox()
+        .with_handler(|tools| Conformance {
+            tools,
+            subscriptions: Arc::default(),
+        })
+        .run()
+        .await;
+    std::process::exit(code);
+}

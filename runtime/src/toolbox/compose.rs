@@ -1,0 +1,180 @@
+//! Composition with rmcp for the rest of the protocol: a handler of the user's own (resources,
+//! prompts, completion, written with rmcp) that delegates tools to the toolbox
+//! ([`delegate_tools!`](crate::delegate_tools)), served the toolbox's way
+//! ([`Toolbox::with_handler`]): stdio with calls ordered as they arrive, hardened HTTP, the
+//! command line.
+
+use std::sync::Arc;
+
+use rmcp::{RoleServer, ServerHandler};
+
+use super::{ServeError, Toolbox};
+
+/// A toolbox served by a handler of your own, built around it by
+/// [`Toolbox::with_handler`]: everything toolwright adds (validation, policy, groups,
+/// `describe_tool`, ordering, HTTP hardening) stays, since the handler delegates tools to the
+/// toolbox, and the handler answers the rest of the protocol.
+pub struct WithHandler<S, H> {
+    toolbox: Toolbox<S>,
+    make: Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>,
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Serves this toolbox through a handler of your own: `make` builds it around the toolbox
+    /// (once per session over HTTP, once over stdio), and the handler delegates the tools to it
+    /// with [`delegate_tools!`](crate::delegate_tools), answering resources, prompts or
+    /// completion itself with rmcp.
+    ///
+    /// ```rust,no_run
+    /// use rmcp::ServerHandler;
+    /// use rmcp::model::{ListResourcesResult, PaginatedRequestParams, ServerConfig};
+    /// use rmcp::service::RequestContext;
+    /// use rmcp::{ErrorData, RoleServer};
+    /// use toolwright::Toolbox;
+    ///
+    /// #[derive(Clone)]
+    /// struct Robot {
+    ///     tools: Toolbox<()>,
+    /// }
+    ///
+    /// impl ServerHandler for Robot {
+    ///     toolwright::delegate_tools!(tools);
+    ///
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         let mut info = self.tools.get_info();
+    ///         info.capabilities.resources = Some(Default::default());
+    ///         info
+    ///     }
+    ///
+    ///     async fn list_resources(
+    ///         &self,
+    ///         _request: Option<PaginatedRequestParams>,
+    ///         _context: RequestContext<RoleServer>,
+    ///     ) -> Result<ListResourcesResult, ErrorData> {
+    ///         Ok(ListResourcesResult::default())
+    ///     }
+    /// }
+    ///
+    /// # async fn demo(tools: Toolbox<()>) {
+    /// let code = tools.with_handler(|tools| Robot { tools }).run().await;
+    /// # }
+    /// ```
+    pub fn with_handler<H, F>(self, make: F) -> WithHandler<S, H>
+    where
+        H: ServerHandler,
+        F: Fn(Toolbox<S>) -> H + Send + Sync + 'static,
+    {
+        WithHandler {
+            toolbox: self,
+            make: Arc::new(make),
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
+    /// The toolbox.
+    pub fn toolbox(&self) -> &Toolbox<S> {
+        &self.toolbox
+    }
+
+    /// Runs the command line (see [`Toolbox::run`]): `serve` answers with the handler, the other
+    /// commands (`tools`, `call`, `export`, `check`) use the toolbox.
+    #[cfg(feature = "cli")]
+    pub async fn run(self) -> i32 {
+        self.run_with(std::env::args_os()).await
+    }
+
+    /// [`WithHandler::run`] with these arguments (the first is the program name).
+    #[cfg(feature = "cli")]
+    pub async fn run_with<I, T>(self, args: I) -> i32
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let make = Arc::clone(&self.make);
+        self.toolbox.run_as(args, make).await
+    }
+
+    /// Serves over stdin/stdout (see [`Toolbox::serve_stdio`]).
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        let handler = (self.make)(self.toolbox.clone());
+        self.toolbox.serve_stdio_as(handler).await
+    }
+
+    /// Serves over any rmcp transport (see [`Toolbox::serve`]).
+    pub async fn serve<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<rmcp::service::RunningService<RoleServer, H>, rmcp::service::ServerInitializeError>
+    where
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let handler = (self.make)(self.toolbox.clone());
+        self.toolbox.serve_as(handler, transport).await
+    }
+
+    /// Serves over MCP streamable HTTP (see [`Toolbox::serve_http_with`]), a handler per session.
+    #[cfg(feature = "http")]
+    pub async fn serve_http_with(
+        self,
+        options: crate::HttpOptions,
+    ) -> Result<crate::HttpServer, ServeError> {
+        let make = Arc::clone(&self.make);
+        self.toolbox
+            .serve_http_as(options, move |toolbox| make(toolbox))
+            .await
+    }
+}
+
+/// Implements the tool methods of rmcp's `ServerHandler` (`list_tools`, `call_tool`,
+/// `get_tool`, `on_initialized`) by delegating to a [`Toolbox`] field, inside
+/// `impl ServerHandler for YourHandler { .. }`: validation, policy, groups and `describe_tool`
+/// stay toolwright's. Merge capabilities in your `get_info` from the toolbox's
+/// (`let mut info = self.tools.get_info();`). See [`Toolbox::with_handler`].
+#[macro_export]
+macro_rules! delegate_tools {
+    ($field:ident) => {
+        async fn list_tools(
+            &self,
+            request: ::core::option::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
+            context: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) -> ::core::result::Result<
+            $crate::__private::rmcp::model::ListToolsResult,
+            $crate::__private::rmcp::ErrorData,
+        > {
+            $crate::__private::rmcp::ServerHandler::list_tools(&self.$field, request, context).await
+        }
+
+        async fn call_tool(
+            &self,
+            request: $crate::__private::rmcp::model::CallToolRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) -> ::core::result::Result<
+            $crate::__private::rmcp::model::CallToolResponse,
+            $crate::__private::rmcp::ErrorData,
+        > {
+            $crate::__private::rmcp::ServerHandler::call_tool(&self.$field, request, context).await
+        }
+
+        fn get_tool(
+            &self,
+            name: &str,
+        ) -> ::core::option::Option<$crate::__private::rmcp::model::Tool> {
+            $crate::__private::rmcp::ServerHandler::get_tool(&self.$field, name)
+        }
+
+        async fn on_initialized(
+            &self,
+            context: $crate::__private::rmcp::service::NotificationContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) {
+            $crate::__private::rmcp::ServerHandler::on_initialized(&self.$field, context).await
+        }
+    };
+}
