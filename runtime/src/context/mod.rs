@@ -1,4 +1,14 @@
-//! [`Context`]: what a tool body can know about its call.
+//! [`Context`]: what a tool body can know about its call, and how it talks to the client.
+//!
+//! One responsibility per file:
+//! - `link.rs`: where a call came from (the client's connection, protocol version and
+//!   capabilities, and its session's settings);
+//! - `logging.rs`: [`LogLevel`] and log messages to the client (`notifications/message`).
+//!
+//! This file holds the context itself: the call's identity, deadline, cancellation and progress.
+
+mod link;
+mod logging;
 
 use std::fmt;
 use std::sync::Arc;
@@ -9,8 +19,18 @@ use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio_util::sync::CancellationToken;
 
+pub(crate) use link::{Link, Session};
+pub use logging::LogLevel;
+
 /// The call a tool body is running for. Declare a parameter of this type (any name) to get it;
 /// it is never part of the tool's input schema.
+///
+/// # Talking to the client
+///
+/// - [`Context::log`] (and [`Context::debug`], [`Context::info`], [`Context::warning`],
+///   [`Context::error`], [`Context::log_data`]) sends MCP log messages at the level the client
+///   asked for, and to `tracing`;
+/// - [`Context::progress`] sends progress notifications.
 ///
 /// # Being told to stop
 ///
@@ -51,7 +71,8 @@ pub struct Context {
 struct Inner {
     tool: Arc<str>,
     trace_id: String,
-    peer: Option<Peer<RoleServer>>,
+    /// The client's connection (`None` in-process).
+    link: Option<Link>,
     progress_token: Option<ProgressToken>,
     cancel: CancellationToken,
     deadline: Option<Instant>,
@@ -131,7 +152,7 @@ impl Context {
     pub(crate) fn new(
         tool: Arc<str>,
         trace_id: String,
-        peer: Option<Peer<RoleServer>>,
+        link: Option<Link>,
         progress_token: Option<ProgressToken>,
         cancel: CancellationToken,
         deadline: Option<Instant>,
@@ -140,7 +161,7 @@ impl Context {
             inner: Arc::new(Inner {
                 tool,
                 trace_id,
-                peer,
+                link,
                 progress_token,
                 cancel,
                 deadline,
@@ -150,7 +171,7 @@ impl Context {
     }
 
     /// A context for a call made in-process (no client): no progress, no deadline, never
-    /// cancelled.
+    /// cancelled. Its log messages go to `tracing` only.
     pub fn detached(tool: &str) -> Self {
         Self::new(
             Arc::from(tool),
@@ -184,9 +205,10 @@ impl Context {
         &self.inner.trace_id
     }
 
-    /// The client connection, for logging or sampling through rmcp (`None` in-process).
+    /// The client connection, for what rmcp offers beyond this context (`None` in-process).
+    /// Prefer [`Context::log`], which follows the level the client asked for.
     pub fn peer(&self) -> Option<&Peer<RoleServer>> {
-        self.inner.peer.as_ref()
+        self.inner.link.as_ref().map(|link| &link.peer)
     }
 
     /// Whether the client asked for progress notifications (sent a progress token).
@@ -197,9 +219,10 @@ impl Context {
     /// Reports progress as an MCP `notifications/progress`, when the client sent a progress
     /// token; otherwise does nothing. `progress` should increase with every call.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
-        let (Some(peer), Some(token)) = (&self.inner.peer, &self.inner.progress_token) else {
+        let (Some(link), Some(token)) = (&self.inner.link, &self.inner.progress_token) else {
             return;
         };
+        let peer = &link.peer;
         let mut param = ProgressNotificationParam::new(token.clone(), progress);
         param.total = total;
         param.message = message;

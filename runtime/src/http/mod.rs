@@ -417,8 +417,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let calls = self.calls_in_flight();
         let metadata = protected_resource_metadata(&auth, &scopes);
         let toolbox = self;
-        let service =
-            StreamableHttpService::new(move || Ok(toolbox.clone()), Arc::new(sessions), config);
+        let service = StreamableHttpService::new(
+            move || Ok(toolbox.for_new_session()),
+            Arc::new(sessions),
+            config,
+        );
         let guard = Arc::new(Guard {
             auth,
             scopes,
