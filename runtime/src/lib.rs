@@ -21,7 +21,7 @@ mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use context::{CancelReason, Context, LogLevel};
+pub use context::{CancelReason, ClientError, Context, Elicitation, LogLevel};
 pub use error::ToolError;
 pub use exec::rate::Rate;
 #[cfg(feature = "oauth")]

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use rmcp::model::{ProtocolVersion, RequestMetaObject};
+use rmcp::model::{ClientCapabilities, ProtocolVersion, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 
@@ -42,6 +42,8 @@ pub(crate) struct Link {
     pub(super) peer: Peer<RoleServer>,
     /// The protocol version the request names (protocol 2026-07-28 sends it with every request).
     request_protocol: Option<ProtocolVersion>,
+    /// The capabilities the request carries (protocol 2026-07-28 sends them with every request).
+    request_capabilities: Option<ClientCapabilities>,
     /// The log level the request asks for (`_meta["io.modelcontextprotocol/logLevel"]`).
     pub(super) request_level: Option<LogLevel>,
     /// The session the request belongs to (`None`: served by a handler that is not a toolbox).
@@ -65,6 +67,7 @@ impl Link {
         Link {
             peer: context.peer.clone(),
             request_protocol: context.meta.protocol_version(),
+            request_capabilities: context.meta.client_capabilities(),
             request_level,
             session,
         }
@@ -85,6 +88,18 @@ impl Link {
     pub(super) fn on_2026_protocol(&self) -> bool {
         self.protocol()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+    }
+
+    /// Reads the client's capabilities: the request's, else those it declared when it
+    /// initialized the session.
+    pub(super) fn with_capabilities<R>(&self, read: impl FnOnce(&ClientCapabilities) -> R) -> R {
+        if let Some(capabilities) = &self.request_capabilities {
+            return read(capabilities);
+        }
+        match self.peer.peer_info() {
+            Some(info) => read(&info.capabilities),
+            None => read(&ClientCapabilities::default()),
+        }
     }
 }
 

@@ -3,10 +3,16 @@
 //! One responsibility per file:
 //! - `link.rs`: where a call came from (the client's connection, protocol version and
 //!   capabilities, and its session's settings);
-//! - `logging.rs`: [`LogLevel`] and log messages to the client (`notifications/message`).
+//! - `logging.rs`: [`LogLevel`] and log messages to the client (`notifications/message`);
+//! - `client.rs`: requests to the client ([`ClientError`], sampling);
+//! - `elicit.rs`: asking the user ([`Elicitation`]), with `form.rs` turning a type's schema into
+//!   an elicitation form.
 //!
 //! This file holds the context itself: the call's identity, deadline, cancellation and progress.
 
+mod client;
+mod elicit;
+mod form;
 mod link;
 mod logging;
 
@@ -19,6 +25,8 @@ use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio_util::sync::CancellationToken;
 
+pub use client::ClientError;
+pub use elicit::Elicitation;
 pub(crate) use link::{Link, Session};
 pub use logging::LogLevel;
 
@@ -30,7 +38,16 @@ pub use logging::LogLevel;
 /// - [`Context::log`] (and [`Context::debug`], [`Context::info`], [`Context::warning`],
 ///   [`Context::error`], [`Context::log_data`]) sends MCP log messages at the level the client
 ///   asked for, and to `tracing`;
-/// - [`Context::progress`] sends progress notifications.
+/// - [`Context::progress`] sends progress notifications;
+/// - [`Context::sample`] asks the client's model ([`Context::create_message`] for the whole
+///   request);
+/// - [`Context::elicit`] asks the user to fill in a form made from a `#[derive(ToolSchema)]`
+///   type, and checks the answer against it ([`Context::elicit_with_schema`] for a form of your
+///   own).
+///
+/// Requests to the client fail with a [`ClientError`] that says why (no client in-process, a
+/// client without the capability, protocol 2026-07-28, the call told to stop while waiting);
+/// it converts into a [`ToolError`](crate::ToolError), so `?` works.
 ///
 /// # Being told to stop
 ///
@@ -171,7 +188,8 @@ impl Context {
     }
 
     /// A context for a call made in-process (no client): no progress, no deadline, never
-    /// cancelled. Its log messages go to `tracing` only.
+    /// cancelled. Its log messages go to `tracing` only, and asking the client
+    /// ([`Context::sample`], [`Context::elicit`]) fails with [`ClientError::NoClient`].
     pub fn detached(tool: &str) -> Self {
         Self::new(
             Arc::from(tool),
@@ -206,7 +224,8 @@ impl Context {
     }
 
     /// The client connection, for what rmcp offers beyond this context (`None` in-process).
-    /// Prefer [`Context::log`], which follows the level the client asked for.
+    /// Prefer [`Context::log`], [`Context::sample`] and [`Context::elicit`], which check the
+    /// client's capabilities, its protocol version and the call's cancellation.
     pub fn peer(&self) -> Option<&Peer<RoleServer>> {
         self.inner.link.as_ref().map(|link| &link.peer)
     }
