@@ -69,7 +69,8 @@
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
 //! the duration; the trace id is also returned in the result's `_meta["io.toolwright/traceId"]`
 //! (a client's W3C `traceparent` is adopted when it sends one). A [`Context`](crate::Context)
-//! parameter gives the trace id, progress notifications and cancellation to the body.
+//! parameter gives the trace id, progress notifications and cancellation to the body, and lets
+//! it log to the client, sample and elicit (see *Talking to the client*).
 //!
 //! Parameters are plain typed arguments. A sync tool runs on tokio's blocking pool, so a driver
 //! call that blocks holds up no other call (`blocking = false` runs a cheap one in place); an
@@ -249,3 +250,47 @@
 //! larger than 1 MiB of JSON (configurable with
 //! [`Toolbox::with_max_argument_bytes`](crate::Toolbox::with_max_argument_bytes)) are refused
 //! with an `isError` result before validation.
+//!
+//! ## Talking to the client
+//!
+//! A [`Context`](crate::Context) parameter talks back to the client that made the call:
+//!
+//! | method | MCP | what happens |
+//! |---|---|---|
+//! | `ctx.log(level, msg)`, `ctx.debug/info/warning/error(msg)`, `ctx.log_data(level, json)` | `notifications/message` (`logger`: the tool's name) | sent when `level` is at or above the client's level; always emitted as a `tracing` event at the matching level |
+//! | `ctx.sample(prompt, max_tokens)` → `Result<String, ClientError>` | `sampling/createMessage` | the text of the client model's answer; `ctx.create_message(params)` sends a whole request and returns the whole answer |
+//! | `ctx.elicit::<T>(message)` → `Result<Elicitation<T>, ClientError>` | `elicitation/create` (form) | `Accepted(T)`, `Declined` or `Cancelled`; `ctx.elicit_with_schema(message, schema)` sends a form of your own and returns the content unchecked |
+//!
+//! **Log levels.** A toolbox declares the `logging` capability and answers `logging/setLevel`,
+//! per session: each connection [`Toolbox::serve`](crate::Toolbox::serve) serves and each
+//! streamable HTTP session has its own level (clones of a `Toolbox` share one; a stateless HTTP
+//! server has no sessions, so a level set there does not last beyond its request). Until the
+//! client sets a level, messages at `info` and above are sent. On protocol 2026-07-28, which
+//! has no `logging/setLevel`, the level a request carries in
+//! `_meta["io.modelcontextprotocol/logLevel"]` applies (it wins on any protocol), and a request
+//! without one gets no log messages: logging is opt-in there.
+//! [`Context::client_log_level`](crate::Context::client_log_level) says which level reaches
+//! the client now.
+//!
+//! **Elicitation forms.** The form is `T`'s input schema exactly as toolwright publishes it
+//! (descriptions with their units, `default`s, `enum`s with their meanings), keeping what an
+//! MCP form can state: `type`, `title`, `description`, `default`, `enum`, string
+//! `minLength`/`maxLength` and `format` (email, uri, date, date-time), numeric
+//! `minimum`/`maximum` (an exclusive bound is stated as the next integer in, or as the bound
+//! itself for a number; integer bounds beyond `i64` are clamped), and multi-selects (`Vec` of a unit-only enum). Other keywords (`pattern`,
+//! `x-unit`, `examples`, …) are left out, and the accepted content is validated against the
+//! full schema (lax, as arguments are, defaults inserted) before it becomes a `T`: an answer
+//! that breaks a range or pattern is a [`ClientError::InvalidAnswer`](crate::ClientError)
+//! listing each problem. A field a form cannot hold (a nested struct, a list of anything but
+//! enum values, a data-carrying enum) is a `ClientError` naming it.
+//!
+//! **When the client cannot be asked**, sampling and elicitation fail with a
+//! [`ClientError`](crate::ClientError) whose message says why, for the model to read (it
+//! converts into a `ToolError`, so `?` works): no client (an in-process call:
+//! [`Toolbox::call`](crate::Toolbox::call), the CLI's `call`), a client that did not declare
+//! the `sampling` or `elicitation` capability (checked before anything is sent), and protocol
+//! 2026-07-28 or later, where a server sends no requests to the client while a tool runs. The
+//! wait for the answer ends when the call is told to stop (its deadline, or the client
+//! cancelling): the request is then cancelled on the client (`notifications/cancelled`) and
+//! the body gets `ClientError::Cancelled`. All these methods are `async`: use them from
+//! `async` tools.

@@ -30,7 +30,6 @@ use std::time::{Duration, Instant};
 
 use futures::FutureExt as _;
 use futures::future::CatchUnwind;
-use rmcp::RoleServer;
 use rmcp::model::ProgressToken;
 use serde_json::{Map, Value};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -38,7 +37,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::messages::{Ending, SafeStopReport, StopOutcome, Why};
 use self::queue::{QueueFull, Tickets};
-use crate::context::{CancelReason, Context};
+use crate::context::{CancelReason, Context, Link};
 use crate::policy::{DEFAULT_GRACE, Policy, Resource};
 use crate::toolbox::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResult};
 
@@ -58,7 +57,8 @@ pub(crate) struct Call<'a, S> {
     pub arrival: Option<Result<Tickets, QueueFull>>,
     /// The client's cancellation of this request (rmcp's), also cancelled when it disconnects.
     pub client: CancellationToken,
-    pub peer: Option<rmcp::Peer<RoleServer>>,
+    /// The client's connection, for the body's `Context` (`None` in-process).
+    pub link: Option<Link>,
     pub progress_token: Option<ProgressToken>,
     pub trace_id: String,
     pub arrival_lock: &'a std::sync::Mutex<()>,
@@ -180,7 +180,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         concurrency,
         mut arrival,
         client,
-        peer,
+        link,
         progress_token,
         trace_id,
         arrival_lock,
@@ -189,10 +189,10 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
     let grace = grace.unwrap_or(DEFAULT_GRACE);
     let attempts = policy.retry + 1;
     // Moved into the last attempt, cloned for the others.
-    let mut per_attempt = Some((args, trace_id, peer, progress_token));
+    let mut per_attempt = Some((args, trace_id, link, progress_token));
     for attempt in 1..=attempts {
         let last = attempt == attempts;
-        let (args, trace_id, peer, progress_token) = if last {
+        let (args, trace_id, link, progress_token) = if last {
             per_attempt.take()
         } else {
             per_attempt.clone()
@@ -268,7 +268,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         let context = Context::new(
             Arc::clone(tool),
             trace_id,
-            peer,
+            link,
             progress_token,
             CancellationToken::new(),
             deadline,

@@ -432,7 +432,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let metadata = protected_resource_metadata(&auth, &scopes);
         let toolbox = self;
         let service = StreamableHttpService::new(
-            move || Ok(make(toolbox.clone())),
+            move || Ok(make(toolbox.for_new_session())),
             Arc::new(sessions),
             config,
         );

@@ -232,9 +232,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             );
         }
         inner.add(tools)?;
-        Ok(Self {
-            inner: Arc::new(inner),
-        })
+        Ok(Self::from_inner(inner))
     }
 
     /// Adds more tools (for example free functions, through [`tool_defs!`](crate::tool_defs!)), to a

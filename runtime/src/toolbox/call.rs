@@ -15,7 +15,7 @@ use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
 use super::refusals::{arguments_too_large, invalid_arguments};
 use super::size::{json_size, json_size_upper_bound};
 use super::{Entry, Inner, Toolbox, read};
-use crate::context::new_trace_id;
+use crate::context::{Link, Session, new_trace_id};
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
 use crate::output::Refused;
@@ -217,7 +217,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             concurrency: this.config.concurrency.as_ref(),
             arrival: site.arrival,
             client: site.cancel,
-            peer: site.peer,
+            link: site.link,
             progress_token: site.progress_token,
             trace_id,
             arrival_lock: &this.arrival,
@@ -258,7 +258,8 @@ const LOCAL_CLIENT: &str = "local";
 /// Where a call came from: the client connection, its progress token and cancellation.
 #[derive(Default)]
 pub(super) struct CallSite {
-    peer: Option<rmcp::Peer<RoleServer>>,
+    /// The client's connection and session (`None` in-process).
+    link: Option<Link>,
     progress_token: Option<rmcp::model::ProgressToken>,
     cancel: tokio_util::sync::CancellationToken,
     trace_id: Option<String>,
@@ -271,9 +272,12 @@ pub(super) struct CallSite {
 }
 
 impl CallSite {
+    /// The call site of a request; `session` is the session of the toolbox serving it (`None`
+    /// for a handler of your own, through [`Toolbox::into_tool_router`]).
     pub(super) fn from_request(
         context: &RequestContext<RoleServer>,
         request_meta: Option<&rmcp::model::RequestMetaObject>,
+        session: Option<Arc<Session>>,
     ) -> Self {
         let progress_token = request_meta
             .and_then(|m| m.get_progress_token())
@@ -291,7 +295,7 @@ impl CallSite {
             None => (None, None),
         };
         CallSite {
-            peer: Some(context.peer.clone()),
+            link: Some(Link::from_request(context, request_meta, session)),
             progress_token,
             cancel: context.ct.clone(),
             trace_id,

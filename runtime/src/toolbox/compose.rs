@@ -97,7 +97,7 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 
     /// Serves over stdin/stdout (see [`Toolbox::serve_stdio`]).
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let handler = (self.make)(self.toolbox.clone());
+        let handler = (self.make)(self.toolbox.for_new_session());
         self.toolbox.serve_stdio_as(handler).await
     }
 
@@ -110,7 +110,7 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let handler = (self.make)(self.toolbox.clone());
+        let handler = (self.make)(self.toolbox.for_new_session());
         self.toolbox.serve_as(handler, transport).await
     }
 
@@ -128,7 +128,7 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 }
 
 /// Implements the tool methods of rmcp's `ServerHandler` (`list_tools`, `call_tool`,
-/// `get_tool`, `on_initialized`) by delegating to a [`Toolbox`] field, inside
+/// `get_tool`, `set_level`, `on_initialized`) by delegating to a [`Toolbox`] field, inside
 /// `impl ServerHandler for YourHandler { .. }`: validation, policy, groups and `describe_tool`
 /// stay toolwright's. Merge capabilities in your `get_info` from the toolbox's
 /// (`let mut info = self.tools.get_info();`). See [`Toolbox::with_handler`].
@@ -166,6 +166,18 @@ macro_rules! delegate_tools {
             name: &str,
         ) -> ::core::option::Option<$crate::__private::rmcp::model::Tool> {
             $crate::__private::rmcp::ServerHandler::get_tool(&self.$field, name)
+        }
+
+        // `logging/setLevel`, of protocols before 2026-07-28 (deprecated by SEP-2577).
+        #[allow(deprecated)]
+        async fn set_level(
+            &self,
+            request: $crate::__private::rmcp::model::SetLevelRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            $crate::__private::rmcp::ServerHandler::set_level(&self.$field, request, context).await
         }
 
         async fn on_initialized(

@@ -38,6 +38,7 @@ use std::sync::Arc;
 use rmcp::RoleServer;
 use rmcp::model::Tool;
 
+use crate::context::Session;
 use crate::exec::rate::Limiter;
 use crate::output::Results;
 use crate::policy::{Policy, Resource};
@@ -112,15 +113,38 @@ struct Inner<S> {
 /// turns it into an rmcp [`ToolRouter`](rmcp::handler::server::router::tool::ToolRouter) for a
 /// handler of your own (with rmcp resources and prompts).
 ///
-/// Cloning is cheap: clones share the same tools and state.
+/// Cloning is cheap: clones share the same tools and state, and serve the same client session
+/// (its log level). Each connection [`Toolbox::serve`] serves, and each streamable HTTP session,
+/// gets a session of its own.
 pub struct Toolbox<S = ()> {
     inner: Arc<Inner<S>>,
+    /// The client session this handler serves: what the client set (its log level).
+    session: Arc<Session>,
 }
 
 impl<S> Clone for Toolbox<S> {
     fn clone(&self) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
+            session: Arc::clone(&self.session),
+        }
+    }
+}
+
+impl<S> Toolbox<S> {
+    /// A toolbox of these tools and state.
+    fn from_inner(inner: Inner<S>) -> Self {
+        Self {
+            inner: Arc::new(inner),
+            session: Arc::default(),
+        }
+    }
+
+    /// The same tools and state, serving a new client session (one that set nothing yet).
+    pub(crate) fn for_new_session(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::default(),
         }
     }
 }

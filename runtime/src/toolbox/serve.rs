@@ -53,7 +53,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
     /// end, not an error.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let handler = self.clone();
+        let handler = self.for_new_session();
         self.serve_stdio_as(handler).await
     }
 
@@ -84,7 +84,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Serves the toolbox over any rmcp transport (a `(reader, writer)` pair, a
     /// `tokio::io::duplex` end, a child's pipes, …) and returns rmcp's running service. Unlike
     /// rmcp's `ServiceExt::serve`, which it wraps, it stamps each `tools/call` as the transport
-    /// reads it, so calls sharing a resource run in the order the client sent them.
+    /// reads it, so calls sharing a resource run in the order the client sent them. The
+    /// connection is a session of its own: the log level its client sets is its own.
     pub async fn serve<T, E, A>(
         self,
         transport: T,
@@ -93,7 +94,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let handler = self.clone();
+        let handler = self.for_new_session();
         self.serve_as(handler, transport).await
     }
 
@@ -128,7 +129,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             router.add_route(ToolRoute::new_dyn(entry.tool.clone(), move |ctx| {
                 let inner = Arc::clone(&inner);
                 let name = Arc::clone(&name);
-                let site = CallSite::from_request(&ctx.request_context, None);
+                let site = CallSite::from_request(&ctx.request_context, None, None);
                 let arguments = ctx.arguments;
                 Box::pin(async move {
                     Inner::call(&inner, &name, arguments, site)
@@ -199,7 +200,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         if let Some(title) = &config.title {
             info = info.with_title(title.clone());
         }
+        // `logging` is deprecated by SEP-2577 (opt-in per request on protocol 2026-07-28);
+        // clients of earlier protocols still look for it before `logging/setLevel`.
+        #[allow(deprecated)]
         let capabilities = ServerCapabilities::builder()
+            .enable_logging()
             .enable_tools()
             .enable_tool_list_changed()
             .build();
@@ -233,7 +238,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let site = CallSite::from_request(&context, request.meta.as_ref());
+        let site = CallSite::from_request(
+            &context,
+            request.meta.as_ref(),
+            Some(Arc::clone(&self.session)),
+        );
         Inner::call(&self.inner, &request.name, request.arguments, site)
             .await
             .map(CallToolResponse::from)
@@ -244,6 +253,20 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             .iter()
             .find(|t| t.name == name)
             .cloned()
+    }
+
+    /// `logging/setLevel`: the level of this session's log messages ([`crate::Context::log`]).
+    // rmcp's logging types are deprecated by SEP-2577 (logging becomes opt-in per request on
+    // protocol 2026-07-28): toolwright still serves the clients that use them.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session
+            .set_log_level(crate::LogLevel::from_rmcp(request.level));
+        Ok(())
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {

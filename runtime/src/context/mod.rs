@@ -1,4 +1,20 @@
-//! [`Context`]: what a tool body can know about its call.
+//! [`Context`]: what a tool body can know about its call, and how it talks to the client.
+//!
+//! One responsibility per file:
+//! - `link.rs`: where a call came from (the client's connection, protocol version and
+//!   capabilities, and its session's settings);
+//! - `logging.rs`: [`LogLevel`] and log messages to the client (`notifications/message`);
+//! - `client.rs`: requests to the client ([`ClientError`], sampling);
+//! - `elicit.rs`: asking the user ([`Elicitation`]), with `form.rs` turning a type's schema into
+//!   an elicitation form.
+//!
+//! This file holds the context itself: the call's identity, deadline, cancellation and progress.
+
+mod client;
+mod elicit;
+mod form;
+mod link;
+mod logging;
 
 use std::fmt;
 use std::sync::Arc;
@@ -9,8 +25,29 @@ use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio_util::sync::CancellationToken;
 
+pub use client::ClientError;
+pub use elicit::Elicitation;
+pub(crate) use link::{Link, Session};
+pub use logging::LogLevel;
+
 /// The call a tool body is running for. Declare a parameter of this type (any name) to get it;
 /// it is never part of the tool's input schema.
+///
+/// # Talking to the client
+///
+/// - [`Context::log`] (and [`Context::debug`], [`Context::info`], [`Context::warning`],
+///   [`Context::error`], [`Context::log_data`]) sends MCP log messages at the level the client
+///   asked for, and to `tracing`;
+/// - [`Context::progress`] sends progress notifications;
+/// - [`Context::sample`] asks the client's model ([`Context::create_message`] for the whole
+///   request);
+/// - [`Context::elicit`] asks the user to fill in a form made from a `#[derive(ToolSchema)]`
+///   type, and checks the answer against it ([`Context::elicit_with_schema`] for a form of your
+///   own).
+///
+/// Requests to the client fail with a [`ClientError`] that says why (no client in-process, a
+/// client without the capability, protocol 2026-07-28, the call told to stop while waiting);
+/// it converts into a [`ToolError`](crate::ToolError), so `?` works.
 ///
 /// # Being told to stop
 ///
@@ -51,7 +88,8 @@ pub struct Context {
 struct Inner {
     tool: Arc<str>,
     trace_id: String,
-    peer: Option<Peer<RoleServer>>,
+    /// The client's connection (`None` in-process).
+    link: Option<Link>,
     progress_token: Option<ProgressToken>,
     cancel: CancellationToken,
     deadline: Option<Instant>,
@@ -131,7 +169,7 @@ impl Context {
     pub(crate) fn new(
         tool: Arc<str>,
         trace_id: String,
-        peer: Option<Peer<RoleServer>>,
+        link: Option<Link>,
         progress_token: Option<ProgressToken>,
         cancel: CancellationToken,
         deadline: Option<Instant>,
@@ -140,7 +178,7 @@ impl Context {
             inner: Arc::new(Inner {
                 tool,
                 trace_id,
-                peer,
+                link,
                 progress_token,
                 cancel,
                 deadline,
@@ -150,7 +188,8 @@ impl Context {
     }
 
     /// A context for a call made in-process (no client): no progress, no deadline, never
-    /// cancelled.
+    /// cancelled. Its log messages go to `tracing` only, and asking the client
+    /// ([`Context::sample`], [`Context::elicit`]) fails with [`ClientError::NoClient`].
     pub fn detached(tool: &str) -> Self {
         Self::new(
             Arc::from(tool),
@@ -184,9 +223,11 @@ impl Context {
         &self.inner.trace_id
     }
 
-    /// The client connection, for logging or sampling through rmcp (`None` in-process).
+    /// The client connection, for what rmcp offers beyond this context (`None` in-process).
+    /// Prefer [`Context::log`], [`Context::sample`] and [`Context::elicit`], which check the
+    /// client's capabilities, its protocol version and the call's cancellation.
     pub fn peer(&self) -> Option<&Peer<RoleServer>> {
-        self.inner.peer.as_ref()
+        self.inner.link.as_ref().map(|link| &link.peer)
     }
 
     /// Whether the client asked for progress notifications (sent a progress token).
@@ -197,9 +238,10 @@ impl Context {
     /// Reports progress as an MCP `notifications/progress`, when the client sent a progress
     /// token; otherwise does nothing. `progress` should increase with every call.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
-        let (Some(peer), Some(token)) = (&self.inner.peer, &self.inner.progress_token) else {
+        let (Some(link), Some(token)) = (&self.inner.link, &self.inner.progress_token) else {
             return;
         };
+        let peer = &link.peer;
         let mut param = ProgressNotificationParam::new(token.clone(), progress);
         param.total = total;
         param.message = message;

@@ -1,0 +1,379 @@
+//! Requests from a tool body to the client: what is checked before one is sent (a client, its
+//! protocol, its capability), the wait for the answer (bounded by the call's cancellation),
+//! [`ClientError`], and sampling (`sampling/createMessage`).
+
+use std::fmt;
+
+use rmcp::model::{CancelledNotificationParam, ClientCapabilities, ClientResult, ServerRequest};
+use rmcp::service::PeerRequestOptions;
+
+use super::Context;
+use super::link::Link;
+use crate::ToolError;
+
+/// Why a request to the client ([`Context::sample`], [`Context::elicit`]) got no usable answer.
+///
+/// Its message is written for the model (and the user) reading the tool's result, and it
+/// converts into a [`ToolError`], so a body can use `?`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The call was made in-process ([`Toolbox::call`](crate::Toolbox::call), the CLI's
+    /// `call`): there is no client to ask.
+    NoClient {
+        /// What the body asked for: `"sampling"` or `"elicitation"`.
+        request: &'static str,
+    },
+    /// The client did not declare the capability the request needs.
+    NotSupported {
+        /// What the body asked for: `"sampling"` or `"elicitation"`.
+        request: &'static str,
+        /// The capability it lacks: `sampling`, `elicitation` or `elicitation.form`.
+        capability: &'static str,
+    },
+    /// The client speaks MCP protocol 2026-07-28 or later, where a server sends no requests to
+    /// the client while a tool runs.
+    Protocol {
+        /// What the body asked for: `"sampling"` or `"elicitation"`.
+        request: &'static str,
+        /// The protocol version of the call.
+        version: String,
+    },
+    /// The call was told to stop (its deadline passed, or the client cancelled it) before the
+    /// client answered.
+    Cancelled,
+    /// The client answered, but not with what was asked: the problems, in words.
+    InvalidAnswer(String),
+    /// The request cannot be sent as the body made it (a bug in the tool, not in the client):
+    /// a type or schema [`Context::elicit`] or [`Context::elicit_with_schema`] cannot make a
+    /// form of, or sampling parameters rmcp refuses.
+    InvalidRequest {
+        /// What the body asked for: `"sampling"` or `"elicitation"`.
+        request: &'static str,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The request failed: the connection broke, or the client answered with an error.
+    Failed {
+        /// What the body asked for: `"sampling"` or `"elicitation"`.
+        request: &'static str,
+        /// The error, as rmcp reports it.
+        error: String,
+    },
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::NoClient { request } => write!(
+                f,
+                "no client: this call was made in-process, so there is no client to ask for \
+                 {request}"
+            ),
+            ClientError::NotSupported {
+                request,
+                capability,
+            } => write!(
+                f,
+                "the client does not support {request} (it did not declare the `{capability}` \
+                 capability)"
+            ),
+            ClientError::Protocol { request, version } => write!(
+                f,
+                "the client uses MCP protocol {version}; on protocol 2026-07-28 or later a \
+                 server cannot send {request} requests to the client while a tool runs"
+            ),
+            ClientError::Cancelled => {
+                f.write_str("the call was cancelled while waiting for the client")
+            }
+            ClientError::InvalidAnswer(problems) => {
+                write!(f, "the client's answer is invalid: {problems}")
+            }
+            ClientError::InvalidRequest { request, problem } => {
+                write!(f, "cannot send the {request} request: {problem}")
+            }
+            ClientError::Failed { request, error } => {
+                write!(f, "the {request} request to the client failed: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+impl From<ClientError> for ToolError {
+    fn from(error: ClientError) -> Self {
+        ToolError::new(error.to_string())
+    }
+}
+
+/// A request to the client, with the capability it needs.
+#[derive(Clone, Copy)]
+pub(super) enum Request {
+    Sampling,
+    Elicitation,
+}
+
+impl Request {
+    fn name(self) -> &'static str {
+        match self {
+            Request::Sampling => "sampling",
+            Request::Elicitation => "elicitation",
+        }
+    }
+
+    /// The capability the client lacks for this request, if it lacks one.
+    fn missing_capability(self, capabilities: &ClientCapabilities) -> Option<&'static str> {
+        match self {
+            Request::Sampling => capabilities.sampling.is_none().then_some("sampling"),
+            // An `elicitation: {}` that names no mode means form (rmcp and the spec agree).
+            Request::Elicitation => match &capabilities.elicitation {
+                None => Some("elicitation"),
+                Some(e) if e.form.is_none() && e.url.is_some() => Some("elicitation.form"),
+                Some(_) => None,
+            },
+        }
+    }
+}
+
+impl Context {
+    /// The client connection to send `request` on, once the call has a client, its protocol
+    /// allows server-to-client requests, and the client declared the capability.
+    pub(super) fn link_for(&self, request: Request) -> Result<&Link, ClientError> {
+        let link = self.inner.link.as_ref().ok_or(ClientError::NoClient {
+            request: request.name(),
+        })?;
+        if link.on_2026_protocol() {
+            return Err(ClientError::Protocol {
+                request: request.name(),
+                version: link.protocol().map(|v| v.to_string()).unwrap_or_default(),
+            });
+        }
+        if let Some(capability) = link.with_capabilities(|c| request.missing_capability(c)) {
+            return Err(ClientError::NotSupported {
+                request: request.name(),
+                capability,
+            });
+        }
+        Ok(link)
+    }
+
+    /// Sends `message` and waits for the client's answer, unless the call is told to stop
+    /// first: then the client is told the request is cancelled (`notifications/cancelled`, so
+    /// it can close its form or stop its model), and the answer is dropped when it comes.
+    pub(super) async fn send(
+        &self,
+        link: &Link,
+        request: Request,
+        message: ServerRequest,
+    ) -> Result<ClientResult, ClientError> {
+        let failed = |e: rmcp::ServiceError| ClientError::Failed {
+            request: request.name(),
+            error: e.to_string(),
+        };
+        if self.is_cancelled() {
+            return Err(ClientError::Cancelled);
+        }
+        let handle = link
+            .peer
+            .send_cancellable_request(message, PeerRequestOptions::no_options())
+            .await
+            .map_err(failed)?;
+        let id = handle.id.clone();
+        tokio::select! {
+            biased;
+            () = self.cancelled() => {
+                let reason = format!("the tool `{}` stopped waiting: its call was cancelled", self.tool_name());
+                let cancel = CancelledNotificationParam::new(Some(id), Some(reason));
+                if let Err(e) = link.peer.notify_cancelled(cancel).await {
+                    tracing::debug!(error = %e, "cancellation not delivered to the client");
+                }
+                Err(ClientError::Cancelled)
+            }
+            answer = handle.await_response() => answer.map_err(failed),
+        }
+    }
+
+    /// Asks the client's model to answer `prompt` (MCP sampling, `sampling/createMessage`) in
+    /// at most `max_tokens` tokens, and returns the text of its answer.
+    ///
+    /// Fails with a [`ClientError`] saying why when the call was made in-process, when the
+    /// client did not declare the `sampling` capability, on protocol 2026-07-28 or later, when
+    /// the call is told to stop before the answer comes, or when the answer holds no text.
+    ///
+    /// ```rust,no_run
+    /// # use toolwright::{Context, ToolError, tool};
+    /// /// Summarize the arm's error log.
+    /// #[tool]
+    /// async fn summarize_errors(ctx: Context) -> Result<String, ToolError> {
+    ///     let log = "E42 joint 3 overcurrent\nE42 joint 3 overcurrent\nE07 gripper timeout";
+    ///     let summary = ctx.sample(format!("Summarize in one line:\n{log}"), 100).await?;
+    ///     Ok(summary)
+    /// }
+    /// ```
+    pub async fn sample(
+        &self,
+        prompt: impl Into<String>,
+        max_tokens: u32,
+    ) -> Result<String, ClientError> {
+        // rmcp's sampling types are deprecated by SEP-2577 (protocol 2026-07-28 replaces
+        // server-to-client requests): toolwright still serves the clients that use them.
+        #[allow(deprecated)]
+        let params = {
+            use rmcp::model::{
+                CreateMessageRequestParams, Role, SamplingMessage, SamplingMessageContentBlock,
+            };
+            CreateMessageRequestParams::new(
+                vec![SamplingMessage::new(
+                    Role::User,
+                    SamplingMessageContentBlock::text(prompt),
+                )],
+                max_tokens,
+            )
+        };
+        let result = self.create_message(params).await?;
+        text_of(result)
+    }
+
+    /// Sends a raw `sampling/createMessage` request (several messages, a system prompt, model
+    /// preferences, …) and returns the client's whole answer, with the same checks as
+    /// [`Context::sample`].
+    // rmcp's sampling types are deprecated by SEP-2577 (see `sample`).
+    #[allow(deprecated)]
+    pub async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+    ) -> Result<rmcp::model::CreateMessageResult, ClientError> {
+        let link = self.link_for(Request::Sampling)?;
+        // What rmcp's `Peer::create_message` checks, which this sends without (to be able to
+        // cancel the request).
+        if (params.tools.is_some() || params.tool_choice.is_some())
+            && !link.peer.supports_sampling_tools()
+        {
+            return Err(ClientError::NotSupported {
+                request: "sampling with tools",
+                capability: "sampling.tools",
+            });
+        }
+        params
+            .validate()
+            .map_err(|problem| ClientError::InvalidRequest {
+                request: "sampling",
+                problem,
+            })?;
+        let message = ServerRequest::CreateMessageRequest(rmcp::model::Request::new(params));
+        match self.send(link, Request::Sampling, message).await? {
+            ClientResult::CreateMessageResult(result) => Ok(*result),
+            other => Err(unexpected(&other)),
+        }
+    }
+}
+
+/// An answer of the wrong kind.
+pub(super) fn unexpected(answer: &ClientResult) -> ClientError {
+    let kind = match answer {
+        ClientResult::CreateMessageResult(_) => "a sampling result",
+        ClientResult::ListRootsResult(_) => "a list of roots",
+        ClientResult::ElicitResult(_) => "an elicitation result",
+        ClientResult::EmptyResult(_) => "an empty result",
+        _ => "a result of another kind",
+    };
+    ClientError::InvalidAnswer(format!("it is {kind}"))
+}
+
+/// The text of a sampling answer: its text blocks, joined by newlines.
+// rmcp's sampling types are deprecated by SEP-2577 (see `Context::sample`).
+#[allow(deprecated)]
+fn text_of(result: rmcp::model::CreateMessageResult) -> Result<String, ClientError> {
+    use rmcp::model::SamplingMessageContentBlock as Block;
+    let blocks = result.message.content.into_vec();
+    let mut kinds = Vec::new();
+    let mut texts = Vec::new();
+    for block in blocks {
+        match block {
+            Block::Text(t) => texts.push(t.text),
+            Block::Image(_) => kinds.push("image"),
+            Block::Audio(_) => kinds.push("audio"),
+            Block::ToolUse(_) => kinds.push("tool_use"),
+            Block::ToolResult(_) => kinds.push("tool_result"),
+            _ => kinds.push("unknown"),
+        }
+    }
+    if texts.is_empty() {
+        return Err(ClientError::InvalidAnswer(if kinds.is_empty() {
+            "it has no content".to_owned()
+        } else {
+            format!("it has no text, only {}", kinds.join(", "))
+        }));
+    }
+    Ok(texts.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_say_what_happened() {
+        let cases = [
+            (
+                ClientError::NotSupported {
+                    request: "sampling",
+                    capability: "sampling",
+                },
+                "the client does not support sampling (it did not declare the `sampling` capability)",
+            ),
+            (
+                ClientError::Protocol {
+                    request: "elicitation",
+                    version: "2026-07-28".into(),
+                },
+                "the client uses MCP protocol 2026-07-28; on protocol 2026-07-28 or later a server cannot send elicitation requests to the client while a tool runs",
+            ),
+            (
+                ClientError::NoClient {
+                    request: "sampling",
+                },
+                "no client: this call was made in-process, so there is no client to ask for sampling",
+            ),
+            (
+                ClientError::Cancelled,
+                "the call was cancelled while waiting for the client",
+            ),
+            (
+                ClientError::InvalidAnswer("age: must be at least 0, got -1".into()),
+                "the client's answer is invalid: age: must be at least 0, got -1",
+            ),
+        ];
+        for (error, text) in cases {
+            assert_eq!(error.to_string(), text);
+            assert_eq!(ToolError::from(error).message(), text);
+        }
+    }
+
+    #[test]
+    fn an_elicitation_capability_naming_only_url_lacks_forms() {
+        use rmcp::model::{ElicitationCapability, FormElicitationCapability};
+        let mut capabilities = ClientCapabilities::default();
+        assert_eq!(
+            Request::Elicitation.missing_capability(&capabilities),
+            Some("elicitation")
+        );
+        capabilities.elicitation = Some(ElicitationCapability::default());
+        assert_eq!(Request::Elicitation.missing_capability(&capabilities), None);
+        capabilities.elicitation = Some(
+            ElicitationCapability::new().with_url(rmcp::model::UrlElicitationCapability::default()),
+        );
+        assert_eq!(
+            Request::Elicitation.missing_capability(&capabilities),
+            Some("elicitation.form")
+        );
+        capabilities.elicitation =
+            Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
+        assert_eq!(Request::Elicitation.missing_capability(&capabilities), None);
+        assert_eq!(
+            Request::Sampling.missing_capability(&capabilities),
+            Some("sampling")
+        );
+    }
+}

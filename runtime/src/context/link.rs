@@ -1,0 +1,119 @@
+//! Where a call came from, as its [`Context`](super::Context) needs it to talk back: the client's
+//! connection ([`Link`]) and what the client's session set ([`Session`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rmcp::model::{ClientCapabilities, ProtocolVersion, RequestMetaObject};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
+
+use super::logging::LogLevel;
+
+/// What one client session holds: the log level it asked for with `logging/setLevel`.
+///
+/// A [`Toolbox`](crate::Toolbox) holds one; its clones share it, and every served connection
+/// (a stdio or in-process transport, each streamable HTTP session) gets its own.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    /// 0 until the client sets a level, else a [`LogLevel`] as `u8` + 1.
+    log_level: AtomicU8,
+}
+
+impl Session {
+    /// Records the level the client set (`logging/setLevel`).
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        self.log_level.store(level as u8 + 1, Ordering::Relaxed);
+    }
+
+    /// The level the client set, if it did.
+    pub(crate) fn log_level(&self) -> Option<LogLevel> {
+        match self.log_level.load(Ordering::Relaxed) {
+            0 => None,
+            code => LogLevel::ALL.get(usize::from(code) - 1).copied(),
+        }
+    }
+}
+
+/// The client connection of a call: taken from the request when it arrives, read only when the
+/// body talks to the client (so a call that does not costs a few map lookups).
+#[derive(Clone)]
+pub(crate) struct Link {
+    pub(super) peer: Peer<RoleServer>,
+    /// The protocol version the request names (protocol 2026-07-28 sends it with every request).
+    request_protocol: Option<ProtocolVersion>,
+    /// The capabilities the request carries (protocol 2026-07-28 sends them with every request).
+    request_capabilities: Option<ClientCapabilities>,
+    /// The log level the request asks for (`_meta["io.modelcontextprotocol/logLevel"]`).
+    pub(super) request_level: Option<LogLevel>,
+    /// The session the request belongs to (`None`: served by a handler that is not a toolbox).
+    pub(super) session: Option<Arc<Session>>,
+}
+
+impl Link {
+    /// The link of a request served by rmcp; `request_meta` is the `_meta` of its parameters.
+    pub(crate) fn from_request(
+        context: &RequestContext<RoleServer>,
+        request_meta: Option<&RequestMetaObject>,
+        session: Option<Arc<Session>>,
+    ) -> Self {
+        // rmcp's logging types are deprecated by SEP-2577 (logging becomes opt-in per request):
+        // toolwright still serves the clients that use it.
+        #[allow(deprecated)]
+        let request_level = request_meta
+            .and_then(RequestMetaObject::log_level)
+            .or_else(|| context.meta.log_level())
+            .map(LogLevel::from_rmcp);
+        Link {
+            peer: context.peer.clone(),
+            request_protocol: context.meta.protocol_version(),
+            request_capabilities: context.meta.client_capabilities(),
+            request_level,
+            session,
+        }
+    }
+
+    /// The protocol version of the request: the one it names, else the session's.
+    pub(super) fn protocol(&self) -> Option<ProtocolVersion> {
+        self.request_protocol.clone().or_else(|| {
+            self.peer
+                .peer_info()
+                .map(|info| info.protocol_version.clone())
+        })
+    }
+
+    /// Whether the request's protocol is 2026-07-28 or later: there a server sends no requests
+    /// to the client (sampling and elicitation go through `InputRequiredResult` instead), and
+    /// logging is opt-in per request.
+    pub(super) fn on_2026_protocol(&self) -> bool {
+        self.protocol()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+    }
+
+    /// Reads the client's capabilities: the request's, else those it declared when it
+    /// initialized the session.
+    pub(super) fn with_capabilities<R>(&self, read: impl FnOnce(&ClientCapabilities) -> R) -> R {
+        if let Some(capabilities) = &self.request_capabilities {
+            return read(capabilities);
+        }
+        match self.peer.peer_info() {
+            Some(info) => read(&info.capabilities),
+            None => read(&ClientCapabilities::default()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_remembers_the_level_it_set() {
+        let session = Session::default();
+        assert_eq!(session.log_level(), None);
+        for level in LogLevel::ALL {
+            session.set_log_level(level);
+            assert_eq!(session.log_level(), Some(level));
+        }
+    }
+}
