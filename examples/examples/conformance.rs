@@ -26,10 +26,11 @@ use rmcp::model::{
 use rmcp::model::{Prompt, PromptArgument, PromptMessage, Resource, ResourceTemplate, Role};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
-    Audio, Content, Context, EmbeddedResource, Image, ToolError, Toolbox, delegate_tools, tool,
-    tools,
+    Audio, Content, Context, Elicitation, EmbeddedResource, Image, ToolError, ToolSchema, Toolbox,
+    delegate_tools, tool, tools,
 };
 
 /// A 1×1 red PNG.
@@ -114,6 +115,160 @@ async fn test_tool_with_progress(ctx: Context) -> String {
         ctx.progress(progress, Some(100.0), None).await;
     }
     "Progress reported.".to_owned()
+}
+
+/// Log three messages at level info, 50 ms apart.
+#[tool(read_only)]
+async fn test_tool_with_logging(ctx: Context) -> String {
+    ctx.info("Tool execution started").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool processing data").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool execution completed").await;
+    "Logged three messages.".to_owned()
+}
+
+/// Ask the client's model to answer a prompt.
+#[tool(read_only)]
+async fn test_sampling(
+    /// What to ask the model.
+    #[param(min_length = 1, max_length = 1000)]
+    prompt: String,
+    ctx: Context,
+) -> Result<String, ToolError> {
+    let answer = ctx.sample(prompt, 100).await?;
+    Ok(format!("LLM response: {answer}"))
+}
+
+/// What the user is asked for.
+#[derive(Debug, Deserialize, Serialize, ToolSchema)]
+struct UserInfo {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+/// Ask the user for their name and email.
+#[tool(read_only)]
+async fn test_elicitation(
+    /// What to tell the user.
+    #[param(min_length = 1, max_length = 1000)]
+    message: String,
+    ctx: Context,
+) -> Result<String, ToolError> {
+    Ok(match ctx.elicit::<UserInfo>(message).await? {
+        Elicitation::Accepted(info) => format!(
+            "User response: accept, {}",
+            serde_json::to_string(&info).unwrap_or_default()
+        ),
+        Elicitation::Declined => "User response: decline".to_owned(),
+        Elicitation::Cancelled => "User response: cancel".to_owned(),
+    })
+}
+
+/// An account's status.
+#[derive(Debug, Deserialize, Serialize, ToolSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    /// in use
+    Active,
+    /// not in use
+    Inactive,
+    /// waiting for approval
+    Pending,
+}
+
+/// A form whose every field has a default (SEP-1034).
+#[derive(Debug, Deserialize, Serialize, ToolSchema)]
+struct Defaults {
+    /// The user's name.
+    #[param(default = "John Doe")]
+    name: String,
+    /// The user's age.
+    #[param(default = 30)]
+    age: i64,
+    /// A score.
+    #[param(default = 95.5)]
+    score: f64,
+    /// The account's status.
+    #[param(default = Status::Active)]
+    status: Status,
+    /// Whether the account is verified.
+    #[param(default = true)]
+    verified: bool,
+}
+
+/// Ask the user to review a form with defaults.
+#[tool(read_only)]
+async fn test_elicitation_sep1034_defaults(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx
+        .elicit::<Defaults>("Please review and update the form fields with defaults")
+        .await?;
+    Ok(match answer {
+        Elicitation::Accepted(form) => format!(
+            "Elicitation completed: accept, {}",
+            serde_json::to_string(&form).unwrap_or_default()
+        ),
+        Elicitation::Declined => "Elicitation completed: decline".to_owned(),
+        Elicitation::Cancelled => "Elicitation completed: cancel".to_owned(),
+    })
+}
+
+/// Ask the user to pick from enums of every shape (SEP-1330: untitled, titled and legacy
+/// single-select, untitled and titled multi-select), a form toolwright's derive does not write,
+/// so it is sent as given.
+#[tool(read_only)]
+async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, ToolError> {
+    let titled = |values: [(&str, &str); 3]| -> Vec<Value> {
+        values
+            .iter()
+            .map(|(value, title)| json!({"const": value, "title": title}))
+            .collect()
+    };
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {
+                "type": "string",
+                "description": "Pick one",
+                "enum": ["option1", "option2", "option3"]
+            },
+            "titledSingle": {
+                "type": "string",
+                "description": "Pick one",
+                "oneOf": titled([("value1", "First Option"), ("value2", "Second Option"), ("value3", "Third Option")])
+            },
+            "legacyEnum": {
+                "type": "string",
+                "description": "Pick one",
+                "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"]
+            },
+            "untitledMulti": {
+                "type": "array",
+                "description": "Pick any",
+                "items": {"type": "string", "enum": ["option1", "option2", "option3"]}
+            },
+            "titledMulti": {
+                "type": "array",
+                "description": "Pick any",
+                "items": {"anyOf": titled([("value1", "First Choice"), ("value2", "Second Choice"), ("value3", "Third Choice")])}
+            }
+        },
+        "required": []
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("an object literal")
+    };
+    let answer = ctx
+        .elicit_with_schema("Please select options from the enum fields", schema)
+        .await?;
+    Ok(match answer {
+        Elicitation::Accepted(content) => format!("Elicitation completed: accept, {content}"),
+        Elicitation::Declined => "Elicitation completed: decline".to_owned(),
+        Elicitation::Cancelled => "Elicitation completed: cancel".to_owned(),
+    })
 }
 
 /// Fail on purpose, to test error handling.
@@ -364,8 +519,13 @@ fn toolbox() -> Toolbox<()> {
         test_audio_content,
         test_embedded_resource,
         test_multiple_content_types,
+        test_tool_with_logging,
         test_tool_with_progress,
         test_error_handling,
+        test_sampling,
+        test_elicitation,
+        test_elicitation_sep1034_defaults,
+        test_elicitation_sep1330_enums,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
 }
