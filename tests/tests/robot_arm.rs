@@ -20,7 +20,7 @@ fn arm() -> Toolbox<RobotArm> {
 
 #[tokio::test]
 async fn tools_list_matches_the_committed_docs() {
-    // As examples/robot_arm.rs serves it: the seven tools, then `describe_tool`.
+    // As examples/robot_arm.rs serves it: the eight tools, then `describe_tool`.
     let client = connect(robot_arm::server(SimConfig {
         time_scale: 0.0,
         seed: 7,
@@ -39,6 +39,7 @@ async fn tools_list_matches_the_committed_docs() {
             "read_ft_sensor",
             "plan_trajectory",
             "get_arm_state",
+            "capture_image",
             "describe_tool"
         ]
     );
@@ -381,7 +382,7 @@ async fn unknown_tool_is_invalid_params_naming_the_tools() {
             assert_eq!(
                 e.message,
                 "unknown tool `move_arm`; available tools: move_arm_to_pose, grasp_object_force_control, \
-                 release_object, stop_arm, read_ft_sensor, plan_trajectory, get_arm_state"
+                 release_object, stop_arm, read_ft_sensor, plan_trajectory, get_arm_state, capture_image"
             );
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
