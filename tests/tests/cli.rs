@@ -182,7 +182,15 @@ async fn serve_groups_serves_a_subset() {
         .iter()
         .map(|t| t.name.to_string())
         .collect();
-    assert_eq!(names, ["read_ft_sensor", "get_arm_state", "describe_tool"]);
+    assert_eq!(
+        names,
+        [
+            "read_ft_sensor",
+            "get_arm_state",
+            "capture_image",
+            "describe_tool"
+        ]
+    );
     client.cancel().await.unwrap();
 
     let o = run(&["serve", "--groups", "legs"]);

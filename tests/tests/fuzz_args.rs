@@ -72,7 +72,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     #[test]
-    fn arbitrary_arguments_always_get_a_result(tool in 0usize..7, args in any_json()) {
+    fn arbitrary_arguments_always_get_a_result(tool in 0usize..8, args in any_json()) {
         let rt = runtime();
         let toolbox = Toolbox::new(RobotArm::new(SimConfig { time_scale: 0.0, seed: 1, ..SimConfig::default() }));
         let name = toolbox.tools()[tool].name.to_string();

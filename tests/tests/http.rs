@@ -28,7 +28,7 @@ async fn sessions_over_http_share_one_arm() {
 
     let first = ().serve(StreamableHttpClientTransport::from_uri(url.clone())).await.unwrap();
     let second = ().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
-    assert_eq!(first.list_all_tools().await.unwrap().len(), 7);
+    assert_eq!(first.list_all_tools().await.unwrap().len(), 8);
 
     let r = first
         .call_tool(

@@ -20,7 +20,7 @@ fn arm() -> Toolbox<RobotArm> {
 
 #[tokio::test]
 async fn tools_list_matches_the_committed_docs() {
-    // As examples/robot_arm.rs serves it: the seven tools, then `describe_tool`.
+    // As examples/robot_arm.rs serves it: the eight tools, then `describe_tool`.
     let client = connect(robot_arm::server(SimConfig {
         time_scale: 0.0,
         seed: 7,
@@ -39,6 +39,7 @@ async fn tools_list_matches_the_committed_docs() {
             "read_ft_sensor",
             "plan_trajectory",
             "get_arm_state",
+            "capture_image",
             "describe_tool"
         ]
     );
@@ -381,7 +382,7 @@ async fn unknown_tool_is_invalid_params_naming_the_tools() {
             assert_eq!(
                 e.message,
                 "unknown tool `move_arm`; available tools: move_arm_to_pose, grasp_object_force_control, \
-                 release_object, stop_arm, read_ft_sensor, plan_trajectory, get_arm_state"
+                 release_object, stop_arm, read_ft_sensor, plan_trajectory, get_arm_state, capture_image"
             );
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
@@ -555,4 +556,276 @@ async fn the_force_torque_filters_do_what_they_say() {
         kalman < average * 0.75,
         "kalman {kalman} vs average {average}"
     );
+}
+
+/// A `capture_image` result: how to read the image, and its pixels decoded from the PNG.
+struct Capture {
+    view: Value,
+    width: usize,
+    height: usize,
+    rgb: Vec<u8>,
+}
+
+impl Capture {
+    /// The colour (`#rrggbb`) of the pixel showing the point (x, y) mm, by the view's mapping;
+    /// `None` outside the image.
+    fn at(&self, x: f64, y: f64) -> Option<String> {
+        let mm = self.view["mm_per_px"].as_f64().unwrap();
+        let base = &self.view["base_pixel"];
+        let col = (base["col"].as_f64().unwrap() - y / mm).round();
+        let row = (base["row"].as_f64().unwrap() - x / mm).round();
+        if col < 0.0 || row < 0.0 || col >= self.width as f64 || row >= self.height as f64 {
+            return None;
+        }
+        let i = (row as usize * self.width + col as usize) * 3;
+        let [r, g, b] = [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]];
+        Some(format!("#{r:02x}{g:02x}{b:02x}"))
+    }
+
+    /// The legend entry of `name`, if it shows.
+    fn legend(&self, name: &str) -> Option<&Value> {
+        self.view["legend"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+    }
+
+    /// The legend colour of `name`.
+    fn color(&self, name: &str) -> String {
+        let entry = self
+            .legend(name)
+            .unwrap_or_else(|| panic!("{name} not in {}", self.view));
+        entry["color"].as_str().unwrap().to_owned()
+    }
+}
+
+/// Calls `capture_image` with `camera` and decodes the PNG it returns.
+async fn capture(client: &common::Client, camera: &str) -> Capture {
+    use base64::Engine as _;
+    use rmcp::model::ContentBlock;
+
+    let r = call(client, "capture_image", json!({"camera": camera})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let view = r.structured_content.clone().unwrap();
+    assert_eq!(view["camera"], camera);
+    assert_eq!(r.content.len(), 2, "the view as JSON text, then the image");
+    assert_eq!(
+        r.content[0].as_text().unwrap().text,
+        serde_json::to_string(&view).unwrap()
+    );
+    let ContentBlock::Image(image) = &r.content[1] else {
+        panic!("{:?}", r.content[1])
+    };
+    assert_eq!(image.mime_type, "image/png");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&image.data)
+        .unwrap();
+    // An indexed PNG: decode its palette to 8-bit RGB.
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a valid PNG");
+    let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut rgb).expect("a valid PNG");
+    assert_eq!(
+        (info.color_type, info.bit_depth),
+        (png::ColorType::Rgb, png::BitDepth::Eight)
+    );
+    assert_eq!(
+        (json!(info.width), json!(info.height)),
+        (view["width"].clone(), view["height"].clone()),
+        "the view says the image's size"
+    );
+    rgb.truncate(info.buffer_size());
+    let capture = Capture {
+        width: info.width as usize,
+        height: info.height as usize,
+        rgb,
+        view,
+    };
+    // Every colour is one thing: the legend's colours are distinct, and every pixel has one.
+    let colors: Vec<String> = capture.view["legend"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["color"].as_str().unwrap().to_owned())
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = colors.iter().collect();
+    assert_eq!(distinct.len(), colors.len(), "{}", capture.view);
+    let mut seen = std::collections::BTreeSet::new();
+    for px in capture.rgb.chunks_exact(3) {
+        seen.insert(format!("#{:02x}{:02x}{:02x}", px[0], px[1], px[2]));
+    }
+    assert_eq!(
+        seen,
+        colors.into_iter().collect(),
+        "the image shows exactly the legend's colours"
+    );
+    capture
+}
+
+/// What get_arm_state says.
+async fn arm_state(client: &common::Client) -> Value {
+    let r = call(client, "get_arm_state", json!({})).await;
+    r.structured_content.unwrap()
+}
+
+/// Asserts that `capture` shows each object of `state` on the table in its colour, and the
+/// gripper where `state` says it is (a held object inside its ring).
+fn assert_shows(capture: &Capture, state: &Value) {
+    for object in state["objects"].as_array().unwrap() {
+        let name = object["name"].as_str().unwrap();
+        let (x, y) = (
+            object["position"]["x"].as_f64().unwrap(),
+            object["position"]["y"].as_f64().unwrap(),
+        );
+        if let Some(color) = capture.at(x, y) {
+            assert_eq!(color, capture.color(name), "{name} at ({x}, {y}) mm");
+            let drawn_as = capture.legend(name).unwrap()["drawn_as"].as_str().unwrap();
+            assert!(drawn_as.ends_with("on the table"), "{drawn_as}");
+        }
+    }
+    let (x, y) = (
+        state["position"]["x"].as_f64().unwrap(),
+        state["position"]["y"].as_f64().unwrap(),
+    );
+    // The ring is 64 to 90 mm across: 38.5 mm from the tool point is on it, on every side.
+    for (dx, dy) in [(38.5, 0.0), (-38.5, 0.0), (0.0, 38.5), (0.0, -38.5)] {
+        assert_eq!(
+            capture.at(x + dx, y + dy),
+            Some(capture.color("gripper")),
+            "the gripper ring around ({x}, {y}) mm"
+        );
+    }
+    let centre = capture.at(x, y).unwrap();
+    let gripper = capture.legend("gripper").unwrap()["drawn_as"]
+        .as_str()
+        .unwrap();
+    match state["gripper"]["held_object"].as_str() {
+        Some(held) => {
+            assert_eq!(
+                centre,
+                capture.color(held),
+                "{held} is drawn in the gripper"
+            );
+            assert!(gripper.ends_with(&format!("closed on {held}")), "{gripper}");
+            let drawn_as = capture.legend(held).unwrap()["drawn_as"].as_str().unwrap();
+            assert!(drawn_as.ends_with("held, not on the table"), "{drawn_as}");
+        }
+        None => {
+            assert!(gripper.ends_with("open"), "{gripper}");
+            // The open ring is hollow, and the arm stops at its rim: what is below shows.
+            assert_ne!(centre, capture.color("gripper"));
+            if capture.legend("arm").is_some() {
+                assert_ne!(centre, capture.color("arm"));
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn capture_image_shows_the_objects_where_get_arm_state_says() {
+    let client = connect(arm()).await;
+    let s = arm_state(&client).await;
+    let overhead = capture(&client, "overhead").await;
+    assert_eq!((overhead.width, overhead.height), (360, 360));
+    assert_eq!(overhead.view["mm_per_px"], json!(5.0));
+    assert_eq!(
+        overhead.view["base_pixel"],
+        json!({"col": 180.0, "row": 180.0})
+    );
+    assert_eq!(
+        (&overhead.view["image_up"], &overhead.view["image_left"]),
+        (&json!("+x"), &json!("+y"))
+    );
+    assert_shows(&overhead, &s);
+    assert_eq!(overhead.at(0.0, 0.0), Some(overhead.color("base")));
+    let pixels_of = |c: &Capture, name: &str| -> Vec<(usize, usize)> {
+        let color = c.color(name);
+        (0..c.width * c.height)
+            .filter(|i| {
+                let px = &c.rgb[i * 3..i * 3 + 3];
+                format!("#{:02x}{:02x}{:02x}", px[0], px[1], px[2]) == color
+            })
+            .map(|i| (i % c.width, i / c.width))
+            .collect()
+    };
+    let cube = pixels_of(&overhead, "red_cube");
+    assert_eq!(cube.len(), 100, "a 50 mm square at 5 mm per pixel");
+    assert!(
+        cube.iter()
+            .all(|&(col, row)| (175..185).contains(&col) && (95..105).contains(&row))
+    );
+    // Up is +x, left is +y, whatever the mapping says: the bottle (y = 250) is left of the cube
+    // (y = 0), the sponge (y = -300) right of it, and the cube (x = 400) above the gripper
+    // (x = 300).
+    let cols = |pixels: &[(usize, usize)]| {
+        let cols = pixels.iter().map(|p| p.0);
+        (cols.clone().min().unwrap(), cols.max().unwrap())
+    };
+    let rows = |pixels: &[(usize, usize)]| {
+        let rows = pixels.iter().map(|p| p.1);
+        (rows.clone().min().unwrap(), rows.max().unwrap())
+    };
+    assert!(cols(&pixels_of(&overhead, "glass_bottle")).1 < cols(&cube).0);
+    assert!(cols(&pixels_of(&overhead, "sponge")).0 > cols(&cube).1);
+    assert!(rows(&cube).1 < rows(&pixels_of(&overhead, "gripper")).0);
+    let red = overhead.color("red_cube");
+    assert_eq!(overhead.at(400.0, 0.0), Some(red.clone()));
+
+    // The wrist camera, at 1 mm per pixel, sees only the cube, 100 mm ahead of the gripper.
+    let wrist = capture(&client, "wrist").await;
+    assert_eq!(wrist.view["mm_per_px"], json!(1.0));
+    assert_eq!(
+        wrist.view["base_pixel"],
+        json!({"col": 180.0, "row": 480.0})
+    );
+    assert_shows(&wrist, &s);
+    assert!(wrist.legend("glass_bottle").is_none() && wrist.legend("sponge").is_none());
+    assert_eq!(pixels_of(&wrist, "red_cube").len(), 50 * 50);
+
+    // Grasp the cube and carry it away: it is no longer on the table but in the gripper.
+    let r = call(
+        &client,
+        "grasp_object_force_control",
+        json!({"target_position": {"x": 400, "y": 0, "z": 25}}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 200, "y": -150, "z": 300}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let s = arm_state(&client).await;
+    assert_eq!(s["gripper"]["held_object"], "red_cube");
+    let overhead = capture(&client, "overhead").await;
+    assert_shows(&overhead, &s);
+    assert_eq!(overhead.at(200.0, -150.0), Some(red.clone()));
+    assert_ne!(
+        overhead.at(400.0, 0.0),
+        Some(red.clone()),
+        "not where it was"
+    );
+    let wrist = capture(&client, "wrist").await;
+    assert_shows(&wrist, &s);
+    assert_eq!(wrist.at(200.0, -150.0), Some(red.clone()));
+
+    // Put it down there and go home: it lies where it was released.
+    let r = call(&client, "release_object", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let r = call(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 300, "y": 0, "z": 400}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let s = arm_state(&client).await;
+    let overhead = capture(&client, "overhead").await;
+    assert_shows(&overhead, &s);
+    assert_eq!(overhead.at(200.0, -150.0), Some(red));
+    client.cancel().await.unwrap();
 }

@@ -30,8 +30,12 @@ const TOOLS = [
   "read_ft_sensor",
   "plan_trajectory",
   "get_arm_state",
+  "capture_image",
   "describe_tool",
 ];
+// The tools that return an image block (a PNG) after their JSON.
+const IMAGE_TOOLS = new Set(["capture_image"]);
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const HOME = { x: 300, y: 0, z: 400 };
 const CUBE = { x: 400, y: 0, z: 25 };
 const FIX = "The tool did not run. Fix the arguments above and call it again.";
@@ -132,7 +136,19 @@ test("every tool with valid arguments; structuredContent matches the outputSchem
       assert.ok(!r.isError, `${name}: ${JSON.stringify(r)}`);
       const validate = validators[name];
       assert.ok(validate(r.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`);
-      assert.deepEqual(JSON.parse(text(r)), r.structuredContent, "the text block mirrors structuredContent");
+      const images = r.content.filter((block) => block.type === "image");
+      for (const image of images) {
+        assert.ok(IMAGE_TOOLS.has(name), `${name} sent an image`);
+        assert.equal(image.mimeType, "image/png");
+        const png = Buffer.from(image.data, "base64");
+        assert.deepEqual([...png.subarray(0, 8)], PNG_SIGNATURE);
+        // The IHDR chunk: the size the structured result says.
+        const { width, height } = r.structuredContent;
+        assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [width, height]);
+      }
+      assert.equal(images.length, IMAGE_TOOLS.has(name) ? 1 : 0, JSON.stringify(r.content));
+      const rest = { ...r, content: r.content.filter((block) => block.type !== "image") };
+      assert.deepEqual(JSON.parse(text(rest)), r.structuredContent, "the text block mirrors structuredContent");
       return r.structuredContent;
     };
 
@@ -144,6 +160,11 @@ test("every tool with valid arguments; structuredContent matches the outputSchem
     const grasp = await call("grasp_object_force_control", { target_position: CUBE });
     assert.equal(grasp.object, "red_cube");
     assert.equal(grasp.applied_force, 15);
+    const view = await call("capture_image", { camera: "wrist" });
+    assert.deepEqual([view.camera, view.width, view.height, view.mm_per_px], ["wrist", 360, 360, 1]);
+    const legend = Object.fromEntries(view.legend.map((e) => [e.name, e.drawn_as]));
+    assert.match(legend.red_cube, /held, not on the table$/);
+    assert.match(legend.gripper, /closed on red_cube$/);
     const reading = await call("read_ft_sensor", { axes: ["Fz"] });
     assert.ok(Math.abs(reading.readings[0].value + 0.2 * 9.81) < 0.2, JSON.stringify(reading));
     const plan = await call("plan_trajectory", {

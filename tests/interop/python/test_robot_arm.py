@@ -14,9 +14,11 @@ pinned requirements file (`requirements-mcp1.txt`, `requirements-mcp2.txt`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib.metadata
 import json
 import os
+import struct
 import tempfile
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -48,8 +50,13 @@ TOOLS = [
     "read_ft_sensor",
     "plan_trajectory",
     "get_arm_state",
+    "capture_image",
     "describe_tool",
 ]
+
+# The tools that return an image block (a PNG) after their JSON.
+IMAGE_TOOLS = {"capture_image"}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 HOME = {"x": 300.0, "y": 0.0, "z": 400.0}
 CUBE = {"x": 400, "y": 0, "z": 25}
@@ -74,6 +81,8 @@ class Result:
     is_error: bool
     structured: Any
     texts: list[str]
+    # The decoded bytes of each image block (PNG files; only the IMAGE_TOOLS send them).
+    images: list[bytes]
 
     @property
     def text(self) -> str:
@@ -100,11 +109,21 @@ class Conn:
     async def call(self, name: str, arguments: dict[str, Any]) -> Result:
         r = await self._session.call_tool(name, arguments)
         texts = [block.text for block in r.content if getattr(block, "type", None) == "text"]
-        assert len(texts) == len(r.content), f"non-text content: {r.content}"
+        images = []
+        for block in r.content:
+            if getattr(block, "type", None) != "image":
+                continue
+            assert name in IMAGE_TOOLS, f"{name} sent an image: {r.content}"
+            assert attr(block, "mimeType", "mime_type") == "image/png", block
+            data = base64.b64decode(block.data, validate=True)
+            assert data.startswith(PNG_SIGNATURE), data[:16]
+            images.append(data)
+        assert len(texts) + len(images) == len(r.content), f"content neither text nor image: {r.content}"
         return Result(
             is_error=bool(attr(r, "isError", "is_error")),
             structured=attr(r, "structuredContent", "structured_content"),
             texts=texts,
+            images=images,
         )
 
     async def state(self) -> dict[str, Any]:
@@ -311,6 +330,19 @@ def test_every_tool_with_valid_arguments(mode: str) -> None:
         assert grasp["object"] == "red_cube"
         assert grasp["applied_force"] == 15.0, "the default force was applied"
         assert grasp["strategy"] == "parallel"
+
+        # The cameras see the cube in the gripper: the view as JSON, then a PNG of the size it says.
+        for camera in ["overhead", "wrist"]:
+            called.add("capture_image")
+            r = await conn.call("capture_image", {"camera": camera})
+            view = check_output(tools["capture_image"], r)
+            assert view["camera"] == camera
+            assert len(r.images) == 1, r
+            width, height = struct.unpack(">II", r.images[0][16:24])  # the IHDR chunk
+            assert (width, height) == (view["width"], view["height"]) == (360, 360)
+            legend = {e["name"]: e for e in view["legend"]}
+            assert legend["red_cube"]["drawn_as"].endswith("held, not on the table"), legend
+            assert legend["gripper"]["drawn_as"].endswith("closed on red_cube"), legend
 
         reading = await call("read_ft_sensor", {"axes": ["Fz", "Mx"], "filter": "raw"})
         assert reading["filter"] == "raw"
