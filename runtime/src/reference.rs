@@ -24,7 +24,7 @@
 //! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
 //! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
-//! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` (`isError`) before the tool runs; one that fails on the result gets the same envelope after. `false` opts a tool out of its toolbox's `projection` |
+//! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
 //! | `over_budget` | `over_budget = "envelope"` (or `"cut"`, the default) | with `max_output_bytes`: a larger result is answered `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}` (the hint names `jmespath`/`summary` when the tool takes them) instead of being cut; only on `read_only` or `idempotent` tools (a compile error otherwise: the result of a write would be lost) |
 //!
@@ -292,5 +292,7 @@
 //! 2026-07-28 or later, where a server sends no requests to the client while a tool runs. The
 //! wait for the answer ends when the call is told to stop (its deadline, or the client
 //! cancelling): the request is then cancelled on the client (`notifications/cancelled`) and
-//! the body gets `ClientError::Cancelled`. All these methods are `async`: use them from
-//! `async` tools.
+//! the body gets `ClientError::Cancelled`. A call without a deadline waits at most
+//! [`CLIENT_ANSWER_LIMIT`](crate::CLIENT_ANSWER_LIMIT) (10 minutes), then cancels the request the
+//! same way and gets `ClientError::TimedOut`, so a silent client cannot hold a resource's queue.
+//! All these methods are `async`: use them from `async` tools.

@@ -261,3 +261,50 @@ fn every_export_says_what_comes_back() {
         serde_json::from_str(&export::render(toolbox.tools(), Format::OpenAi)).unwrap();
     assert_eq!(export::check_openai(&openai), Vec::<String>::new());
 }
+
+#[test]
+fn content_types_where_they_cannot_be_blocks_stop_the_build() {
+    /// Maybe an image.
+    #[tool(read_only)]
+    fn maybe() -> Option<Image> {
+        None
+    }
+    /// Images by camera.
+    #[tool(read_only)]
+    fn by_camera() -> std::collections::BTreeMap<String, Image> {
+        Default::default()
+    }
+    /// An image inside a struct.
+    #[derive(Serialize, ToolSchema)]
+    struct Shot {
+        /// The image.
+        image: Image,
+    }
+    /// A shot.
+    #[tool(read_only)]
+    fn shot() -> Shot {
+        Shot {
+            image: Image::png(Vec::new()),
+        }
+    }
+    /// A cut image.
+    #[tool(read_only, max_output_bytes = 1000)]
+    fn cut() -> Image {
+        Image::png(Vec::new())
+    }
+    let e = Toolbox::try_from_tools((), toolwright::tool_defs![maybe, by_camera, shot, cut])
+        .unwrap_err();
+    assert_eq!(e.problems.len(), 4, "{e}");
+    for (problem, tool) in e.problems.iter().zip(["maybe", "by_camera", "shot"]) {
+        assert!(
+            problem.starts_with(&format!("tool `{tool}`: output: content types"))
+                && problem.contains("not inside an `Option`, a struct field, a map"),
+            "{problem}"
+        );
+    }
+    assert_eq!(
+        e.problems[3],
+        "tool `cut`: `max_output_bytes` does not apply to content blocks (images, audio, \
+         resources are never cut): size them in the tool, and remove the budget"
+    );
+}

@@ -241,6 +241,23 @@ async fn an_expression_that_does_not_parse_is_answered_before_the_tool_runs() {
     );
     assert!(e["hint"].as_str().unwrap().starts_with("The tool ran"));
 
+    // An expression that could multiply the result (2^85 copies here) is refused before it runs.
+    let r = call(
+        &client,
+        "read_sensor",
+        json!({"count": 1, "jmespath": format!("@{}", "|[@,@]".repeat(85))}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    let e = r.structured_content.unwrap();
+    assert!(
+        e["_jmespath_error"]
+            .as_str()
+            .unwrap()
+            .contains("could repeat the result"),
+        "{e}"
+    );
+
     // Too long, or not a string: refused like any other argument.
     let r = call(
         &client,
@@ -569,6 +586,12 @@ impl Sensors {
     fn state(&self) -> Pose {
         Pose { x: 3.0, z: 4.0 }
     }
+
+    /// The sensor's name: text, which no projection applies to (left off without a word).
+    #[tool(read_only)]
+    fn name(&self) -> String {
+        "ft-1".to_owned()
+    }
 }
 
 #[tokio::test]
@@ -589,6 +612,11 @@ async fn a_toolbox_opts_every_tool_in() {
         .await
         .unwrap();
     assert_eq!(r.structured_content, Some(json!({"projection": 2.0})));
+    assert!(
+        toolbox.tool("name").unwrap().input_schema["properties"]
+            .get("jmespath")
+            .is_none()
+    );
     // Not a known argument of `state`: refused like any unknown argument.
     let r = toolbox
         .call("state", json!({"jmespath": "z"}).as_object().cloned())

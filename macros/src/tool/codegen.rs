@@ -68,6 +68,7 @@ impl ToolModel {
         let scopes = &self.scopes;
         let rate_limit = policy::rate_tokens(&self.rate_limit);
         let (projection, summary) = (self.projection, self.summary);
+        let projection_from_toolbox = self.projection_from_toolbox;
         let over_budget = if self.envelope {
             quote!(#p::OverBudget::Envelope)
         } else {
@@ -173,6 +174,7 @@ impl ToolModel {
                             projection: #projection,
                             summary: #summary,
                             over_budget: #over_budget,
+                            projection_from_toolbox: #projection_from_toolbox,
                         },
                         ..::core::default::Default::default()
                     },

@@ -49,6 +49,8 @@ pub struct ToolModel {
     pub(super) rate_limit: Option<darling::util::SpannedValue<String>>,
     /// `projection` (its own, else its toolbox's).
     pub(super) projection: bool,
+    /// `projection` came from `#[toolbox(projection)]`.
+    pub(super) projection_from_toolbox: bool,
     pub(super) summary: bool,
     /// `over_budget = "envelope"`.
     pub(super) envelope: bool,
@@ -245,10 +247,12 @@ impl ToolModel {
                 }
             }
         }
+        let projection_from_toolbox =
+            attr.projection.is_none() && toolbox.is_some_and(|t| t.projection.is_present());
         let projection = attr
             .projection
             .as_ref()
-            .map_or(toolbox.is_some_and(|t| t.projection.is_present()), |p| **p);
+            .map_or(projection_from_toolbox, |p| **p);
         let summary = attr.summary.as_ref().is_some_and(|s| **s);
         let envelope = policy::over_budget(cx, &attr.over_budget, attr.max_output_bytes.is_some());
         if envelope
@@ -301,6 +305,7 @@ impl ToolModel {
             scopes,
             rate_limit: attr.rate_limit.clone(),
             projection,
+            projection_from_toolbox,
             summary,
             envelope,
             blocking,

@@ -42,6 +42,7 @@ fn __toolwright_tool_move_arm_to_pose<
                     projection: false,
                     summary: false,
                     over_budget: ::toolwright::__private::OverBudget::Cut,
+                    projection_from_toolbox: false,
                 },
                 ..::core::default::Default::default()
             },

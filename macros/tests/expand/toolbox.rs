@@ -40,6 +40,7 @@ impl ::toolwright::ToolSet for RobotArm {
                             projection: false,
                             summary: false,
                             over_budget: ::toolwright::__private::OverBudget::Cut,
+                            projection_from_toolbox: false,
                         },
                         ..::core::default::Default::default()
                     },
@@ -102,6 +103,7 @@ impl ::toolwright::ToolSet for RobotArm {
                             projection: false,
                             summary: false,
                             over_budget: ::toolwright::__private::OverBudget::Cut,
+                            projection_from_toolbox: false,
                         },
                         ..::core::default::Default::default()
                     },

@@ -281,10 +281,14 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
             let (b, new_envelopes) = result_shapes(b);
             schema(&a, &b, "output", Side::Output, &mut d);
             for added in new_envelopes.iter().filter(|k| !old_envelopes.contains(k)) {
-                d.compatible(
-                    "output",
-                    format!("may now answer `{{\"{added}\": ..}}` instead of the result."),
-                );
+                let change = format!("may now answer `{{\"{added}\": ..}}` instead of the result.");
+                // A projection or a summary comes only when the call asks for it; the budget
+                // envelope replaces a result unasked, which a client reading it must handle.
+                if added == crate::output::budget::EXCEEDED_KEY {
+                    d.breaking("output", change);
+                } else {
+                    d.compatible("output", change);
+                }
             }
             for removed in old_envelopes.iter().filter(|k| !new_envelopes.contains(k)) {
                 d.compatible(

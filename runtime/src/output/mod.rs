@@ -126,7 +126,56 @@ impl OutputMode {
 pub fn output_schema(info: TypeInfo) -> Result<(Option<Value>, OutputMode), SchemaError> {
     let mut generator = schema::generator(Contract::Serialize);
     let schema = schema::type_schema(&mut generator, info)?;
+    check_content_shape(&schema)?;
     Ok(OutputMode::for_schema(schema))
+}
+
+/// Refuses content types where they cannot be sent as content blocks: inside an `Option`, a
+/// struct field, a map or a `Vec` of anything but `Content`, or as `WithContent`'s value. (Such
+/// a result could not become blocks, and would publish the private marker.)
+fn check_content_shape(schema: &Value) -> Result<(), SchemaError> {
+    fn marked(v: &Value) -> bool {
+        match v {
+            Value::Object(map) => map.contains_key(CONTENT_KEY) || map.values().any(marked),
+            Value::Array(items) => items.iter().any(marked),
+            _ => false,
+        }
+    }
+    let is_object = |v: &Value| v.get("type") == Some(&Value::from("object"));
+    let kind = |v: &Value| {
+        v.get(CONTENT_KEY)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let fits = match kind(schema) {
+        Some(k) if k == "with" => {
+            is_object(schema)
+                && !schema
+                    .get("properties")
+                    .and_then(|p| p.get("value"))
+                    .is_some_and(marked)
+        }
+        Some(_) => is_object(schema),
+        None => match schema.get("items") {
+            Some(items)
+                if schema.get("type") == Some(&Value::from("array")) && kind(items).is_some() =>
+            {
+                kind(items).as_deref() != Some("with") && is_object(items)
+            }
+            _ => !marked(schema),
+        },
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(SchemaError {
+        path: String::new(),
+        message: "content types (`Image`, `Audio`, `EmbeddedResource`, `ResourceLink`, \
+                  `Content`) are sent as content blocks only as the return type itself, in a \
+                  `Vec<Content>`, or after a value with `WithContent<T>`; not inside an `Option`, \
+                  a struct field, a map or another collection, nor as `WithContent`'s value"
+            .to_owned(),
+    })
 }
 
 /// An output schema as a toolbox publishes it (objects only), shared between tools.

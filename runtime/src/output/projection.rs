@@ -27,20 +27,45 @@ pub const DESCRIPTION: &str = "Optional JMESPath expression applied to this tool
     {\"projection\": value}. Omit it to get the whole result.";
 
 /// A compiled expression.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Projection {
-    expression: jmespath::Expression<'static>,
+    expression: std::sync::Arc<jmespath::Expression<'static>>,
 }
+
+/// The most an expression may multiply the result: multi-selects repeat what they select
+/// (`[@, @]` twice), and chained through pipes or projections they multiply
+/// (`@ | [@, @] | [@, @]` four times), so 85 of them in 512 characters would ask for 2^85 copies.
+/// Expressions that could exceed this are refused before anything runs.
+pub const MAX_GROWTH: u64 = 64;
+
+/// How many expressions are parsed or evaluated at once (each on a thread of its own); the
+/// others wait.
+const SLOTS: usize = 4;
 
 impl Projection {
     /// Compiles `expression`, or says why it cannot be (for the model: what is wrong, where).
-    pub fn compile(expression: &str) -> Result<Projection, String> {
+    pub async fn compile(expression: &str) -> Result<Projection, String> {
         let expression = expression.to_owned();
         on_deep_stack(move || {
-            jmespath::compile(&expression)
-                .map(|expression| Projection { expression })
-                .map_err(|e| describe(&e))
+            let compiled = jmespath::compile(&expression).map_err(|e| describe(&e))?;
+            let growth = growth(compiled.as_ast());
+            if growth > MAX_GROWTH {
+                return Err(format!(
+                    "the expression could repeat the result up to {} times (multi-selects \
+                     inside multi-selects, pipes or projections multiply); at most {MAX_GROWTH} \
+                     are allowed: select less, or in fewer nested steps",
+                    if growth == u64::MAX {
+                        "an astronomical number of".to_owned()
+                    } else {
+                        growth.to_string()
+                    }
+                ));
+            }
+            Ok(Projection {
+                expression: std::sync::Arc::new(compiled),
+            })
         })
+        .await
     }
 
     /// The expression as the caller wrote it.
@@ -49,13 +74,96 @@ impl Projection {
     }
 
     /// The value the expression selects from `payload` (JSON `null` when it selects nothing).
-    pub fn apply(&self, payload: &Value) -> Result<Value, String> {
-        on_deep_stack(|| {
+    /// The answer is at most [`MAX_GROWTH`] times the payload's size (in values), plus a margin
+    /// for what functions make.
+    pub async fn apply(&self, payload: Value) -> Result<Value, String> {
+        let expression = std::sync::Arc::clone(&self.expression);
+        on_deep_stack(move || {
+            let limit = count_values(&payload)
+                .saturating_mul(MAX_GROWTH as usize)
+                .saturating_add(10_000);
             let data = jmespath::Variable::try_from(payload).map_err(|e| describe(&e))?;
-            let found = self.expression.search(data).map_err(|e| describe(&e))?;
-            serde_json::to_value(&*found).map_err(|e| e.to_string())
+            let found = expression.search(data).map_err(|e| describe(&e))?;
+            let mut budget = limit;
+            to_json(&found, &mut budget).ok_or_else(|| {
+                format!("the selected value is too large (over {limit} values); select less")
+            })
         })
+        .await
     }
+}
+
+/// How many times the value an expression yields can repeat its input (see [`MAX_GROWTH`]):
+/// multi-selects add their parts, chaining multiplies, saturating at `u64::MAX`.
+fn growth(ast: &jmespath::ast::Ast) -> u64 {
+    use jmespath::ast::Ast;
+    match ast {
+        Ast::Subexpr { lhs, rhs, .. } | Ast::Projection { lhs, rhs, .. } => {
+            growth(lhs).saturating_mul(growth(rhs))
+        }
+        Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => growth(lhs).max(growth(rhs)),
+        Ast::Comparison { .. } | Ast::Not { .. } => 1,
+        Ast::Condition { then, .. } => growth(then),
+        Ast::Flatten { node, .. }
+        | Ast::ObjectValues { node, .. }
+        | Ast::Expref { ast: node, .. } => growth(node),
+        Ast::MultiList { elements, .. } => elements
+            .iter()
+            .fold(0u64, |sum, e| sum.saturating_add(growth(e)))
+            .max(1),
+        Ast::MultiHash { elements, .. } => elements
+            .iter()
+            .fold(0u64, |sum, kv| sum.saturating_add(growth(&kv.value)))
+            .max(1),
+        // A function can combine its arguments (`map(&expr, list)` applies one to the other).
+        Ast::Function { args, .. } => args
+            .iter()
+            .fold(1u64, |product, a| product.saturating_mul(growth(a))),
+        Ast::Identity { .. }
+        | Ast::Field { .. }
+        | Ast::Index { .. }
+        | Ast::Literal { .. }
+        | Ast::Slice { .. } => 1,
+    }
+}
+
+/// The number of values in a document (every scalar, array and object counts one).
+fn count_values(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// A jmespath value as JSON, spending one of `budget` per value written; `None` when it runs
+/// out (the crate shares repeated values, and writing them out is where they multiply).
+fn to_json(value: &jmespath::Variable, budget: &mut usize) -> Option<Value> {
+    use jmespath::Variable;
+    *budget = budget.checked_sub(1)?;
+    Some(match value {
+        Variable::Null | Variable::Expref(_) => Value::Null,
+        Variable::Bool(b) => Value::Bool(*b),
+        Variable::Number(n) => Value::Number(n.clone()),
+        Variable::String(s) => Value::String(s.clone()),
+        Variable::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| to_json(item, budget))
+                .collect::<Option<_>>()?,
+        ),
+        Variable::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| Some((k.clone(), to_json(v, budget)?)))
+                .collect::<Option<_>>()?,
+        ),
+    })
 }
 
 /// The stack an expression is parsed and evaluated on. The crate's parser and interpreter
@@ -64,24 +172,30 @@ impl Projection {
 /// 2 MiB of a tokio worker. Only touched pages are committed.
 const DEEP_STACK: usize = 16 << 20;
 
-/// Runs `f` on a thread of its own with a [`DEEP_STACK`]: a hostile expression cannot overflow
-/// the caller's stack (an overflow aborts the whole server), and a panic in the crate becomes
-/// an error.
-fn on_deep_stack<T: Send>(f: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("toolwright-jmespath".to_owned())
-            .stack_size(DEEP_STACK)
-            .spawn_scoped(scope, f);
-        match spawned {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|_| Err("the expression could not be evaluated".to_owned())),
-            Err(e) => Err(format!(
-                "the server could not evaluate the expression now ({e})"
-            )),
-        }
-    })
+/// Runs `f` on a thread of its own with a [`DEEP_STACK`], at most [`SLOTS`] at once, and waits
+/// for it without holding up the async runtime: a hostile expression cannot overflow the
+/// caller's stack (an overflow aborts the whole server), and a panic in the crate becomes an
+/// error. A call abandoned while it waits leaves the thread to finish, holding its slot.
+async fn on_deep_stack<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    static RUNNING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(SLOTS);
+    let slot = RUNNING
+        .acquire()
+        .await
+        .map_err(|_| "the server is shutting down".to_owned())?;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("toolwright-jmespath".to_owned())
+        .stack_size(DEEP_STACK)
+        .spawn(move || {
+            let _slot = slot;
+            let _ = tx.send(f());
+        })
+        .map_err(|e| format!("the server could not evaluate the expression now ({e})"))?;
+    // The sender is dropped without a value only if `f` panicked.
+    rx.await
+        .unwrap_or_else(|_| Err("the expression could not be evaluated".to_owned()))
 }
 
 /// A jmespath error in one line: the reason and the column (the crate's own `Display` draws a
@@ -188,69 +302,122 @@ mod tests {
         })
     }
 
-    fn project(expr: &str, v: &Value) -> Result<Value, String> {
-        Projection::compile(expr)?.apply(v)
+    async fn project(expr: &str, v: &Value) -> Result<Value, String> {
+        Projection::compile(expr).await?.apply(v.clone()).await
     }
 
-    #[test]
-    fn selects_nested_fields_and_filters() {
+    #[tokio::test]
+    async fn selects_nested_fields_and_filters() {
         let v = ft();
         assert_eq!(
-            project("readings[?axis=='Fz'].value", &v),
+            project("readings[?axis=='Fz'].value", &v).await,
             Ok(json!([-9.8]))
         );
-        assert_eq!(project("pose.position.z", &v), Ok(json!(200)));
+        assert_eq!(project("pose.position.z", &v).await, Ok(json!(200)));
         assert_eq!(
-            project("{f: filter, n: length(readings)}", &v),
+            project("{f: filter, n: length(readings)}", &v).await,
             Ok(json!({"f": "kalman", "n": 3}))
         );
         assert_eq!(
-            project("readings[].axis", &v),
+            project("readings[].axis", &v).await,
             Ok(json!(["Fx", "Fz", "Mz"]))
         );
         // Integers stay integers.
-        assert_eq!(project("pose.position.x", &v), Ok(json!(400)));
+        assert_eq!(project("pose.position.x", &v).await, Ok(json!(400)));
         // Nothing selected is null.
-        assert_eq!(project("missing.key", &v), Ok(Value::Null));
+        assert_eq!(project("missing.key", &v).await, Ok(Value::Null));
     }
 
-    #[test]
-    fn errors_say_what_and_where() {
-        let e = Projection::compile("readings[?axis=='Fz'.value").unwrap_err();
+    #[tokio::test]
+    async fn errors_say_what_and_where() {
+        let e = Projection::compile("readings[?axis=='Fz'.value")
+            .await
+            .unwrap_err();
         assert!(e.contains("Parse error"), "{e}");
         assert!(e.contains("column"), "{e}");
-        let e = project("length(filter_missing_fn(readings))", &ft()).unwrap_err();
+        let e = project("length(filter_missing_fn(readings))", &ft())
+            .await
+            .unwrap_err();
         assert!(e.contains("filter_missing_fn"), "{e}");
-        let e = project("abs(filter)", &ft()).unwrap_err();
+        let e = project("abs(filter)", &ft()).await.unwrap_err();
         assert!(e.contains("Runtime error"), "{e}");
     }
 
-    #[test]
-    fn the_longest_expressions_do_not_overflow() {
-        // Every operator nested as deep as the length limit allows, from a caller with a small
-        // stack: each parses (or fails to) without taking the process down.
+    #[tokio::test]
+    async fn the_longest_expressions_parse_on_their_own_stack() {
+        // Every operator nested as deep as the length limit allows: each is parsed (or refused)
+        // on the expression's own thread, and the answer says which.
         let n = MAX_LENGTH as usize;
-        let deepest = [
-            format!("{}a{}", "(".repeat(n / 2 - 1), ")".repeat(n / 2 - 1)),
-            format!("{}a", "!".repeat(n - 1)),
-            format!("a{}", ".a".repeat(n / 2 - 1)),
-            format!("a{}", "[]".repeat(n / 2 - 1)),
-            format!("a{}", "|a".repeat(n / 2 - 1)),
-            format!("{}a{}", "[".repeat(n / 2 - 1), "]".repeat(n / 2 - 1)),
-            format!("a{}", "[?a]".repeat(n / 4 - 1)),
-            "[".repeat(n),
-        ];
-        for expr in deepest {
+        let data = json!({"a": {"a": 1}});
+        for (expr, expected) in [
+            (
+                format!("{}a{}", "(".repeat(n / 2 - 1), ")".repeat(n / 2 - 1)),
+                Ok(json!({"a": 1})),
+            ),
+            (format!("{}a", "!".repeat(n - 1)), Ok(json!(false))),
+            (format!("a{}", ".a".repeat(n / 2 - 1)), Ok(Value::Null)),
+            (format!("a{}", "[]".repeat(n / 2 - 1)), Ok(Value::Null)),
+            (format!("a{}", "|a".repeat(n / 2 - 1)), Ok(Value::Null)),
+            (format!("a{}", "[?a]".repeat(n / 4 - 1)), Ok(Value::Null)),
+            ("[".repeat(n), Err("Parse error")),
+        ] {
             assert!(expr.len() <= n);
-            let outcome = std::thread::Builder::new()
-                .stack_size(256 << 10)
-                .spawn(move || {
-                    Projection::compile(&expr).and_then(|p| p.apply(&json!({"a": {"a": 1}})))
-                })
-                .unwrap()
-                .join();
-            assert!(outcome.is_ok(), "the caller's thread survived");
+            let got = project(&expr, &data).await;
+            match expected {
+                Ok(value) => assert_eq!(got, Ok(value), "{}…", &expr[..20]),
+                Err(start) => assert!(got.as_ref().is_err_and(|e| e.starts_with(start)), "{got:?}"),
+            }
         }
+    }
+
+    #[tokio::test]
+    async fn expressions_that_multiply_the_result_are_refused_before_they_run() {
+        // 2^85 copies of the result through pipes of multi-selects; 2^63 through flattening.
+        let doubling = format!("@{}", "|[@,@]".repeat(85));
+        let flattening = format!("@{}", "|[@,@][]".repeat(63));
+        let functions = format!("{}@{}", "map(&[@,@], ".repeat(20), ")".repeat(20));
+        for expr in [doubling, flattening, functions] {
+            assert!(expr.len() <= MAX_LENGTH as usize, "{}", expr.len());
+            let e = Projection::compile(&expr).await.unwrap_err();
+            assert!(e.contains("could repeat the result"), "{e}");
+        }
+        // Up to the limit, it runs: 64 copies of a small list.
+        let sixty_four = format!("@{}", "|[@,@]".repeat(6));
+        assert_eq!(
+            growth(
+                Projection::compile(&sixty_four)
+                    .await
+                    .unwrap()
+                    .expression
+                    .as_ast()
+            ),
+            64
+        );
+        let got = project(&format!("{sixty_four}|[][][][][]"), &json!([1]))
+            .await
+            .unwrap();
+        assert_eq!(got.as_array().map(Vec::len), Some(64));
+        // Legitimate selections are far below it.
+        for (expr, expected) in [
+            ("{f: filter, r: readings[].value, z: pose.position.z}", 3),
+            ("readings[?axis=='Fz'].{v: value, u: unit}", 2),
+            ("sort_by(readings, &value)[0]", 1),
+        ] {
+            let p = Projection::compile(expr).await.unwrap();
+            assert_eq!(growth(p.expression.as_ast()), expected, "{expr}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_value_too_large_to_write_out_is_refused() {
+        // Within the growth limit, a string made from the whole result is still one value;
+        // the budget counts values written, so a result is bounded by MAX_GROWTH times its input.
+        let big = json!((0..100_000).collect::<Vec<u32>>());
+        let mut budget = 10;
+        let var = jmespath::Variable::try_from(big).unwrap();
+        assert_eq!(to_json(&var, &mut budget), None);
+        let mut budget = 100_001;
+        assert!(to_json(&var, &mut budget).is_some());
     }
 
     #[test]

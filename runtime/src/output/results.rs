@@ -12,6 +12,7 @@ use super::budget::{self, OverBudget};
 use super::projection::{self, Projection};
 use super::summary;
 use super::{OutputMode, SharedOutput};
+use crate::toolbox::ToolMeta;
 use crate::validate::{InvalidSchema, Validator, Violation};
 
 /// What a tool offers around its results, as `#[tool(projection, summary, over_budget = "..")]`
@@ -24,6 +25,9 @@ pub struct ResultOptions {
     pub summary: bool,
     /// `over_budget = "envelope"`: what a result over `max_output_bytes` becomes.
     pub over_budget: OverBudget,
+    /// `projection` comes from the toolbox (`#[toolbox(projection)]`): it is left off, without
+    /// a problem, for tools whose result cannot be projected (text, `()`, content blocks).
+    pub projection_from_toolbox: bool,
 }
 
 /// What a call asked of its result, read from the arguments the tool's options inject.
@@ -59,6 +63,8 @@ pub(crate) struct Results {
     check: Option<Validator>,
     /// The payload's top-level keys as published, for the model to write an expression with.
     keys: Vec<String>,
+    /// The payload's top-level list properties: what `summary` summarizes.
+    lists: Vec<String>,
 }
 
 impl Results {
@@ -69,6 +75,7 @@ impl Results {
             options: ResultOptions::default(),
             check: None,
             keys: Vec::new(),
+            lists: Vec::new(),
         }
     }
 
@@ -76,12 +83,35 @@ impl Results {
     /// `outputSchema` to publish; or the problems that stop the toolbox's build (an option the
     /// result's shape cannot honour), each naming the tool.
     pub(crate) fn new(
-        tool: &str,
         (payload, mode): SharedOutput,
-        options: ResultOptions,
+        meta: &ToolMeta,
     ) -> Result<(Results, Published), Vec<String>> {
+        let tool = meta.name;
+        let mut options = meta.results;
         let mut problems = Vec::new();
         let structured = matches!(mode, OutputMode::Structured | OutputMode::Wrapped);
+        if options.projection_from_toolbox && !structured {
+            options.projection = false;
+        }
+        let content = matches!(
+            mode,
+            OutputMode::Content(_) | OutputMode::WithContent { .. }
+        );
+        if content && meta.max_output_bytes.is_some() {
+            problems.push(format!(
+                "tool `{tool}`: `max_output_bytes` does not apply to content blocks (images, \
+                 audio, resources are never cut): size them in the tool, and remove the budget"
+            ));
+        }
+        if options.over_budget == OverBudget::Envelope
+            && meta.read_only != Some(true)
+            && meta.idempotent != Some(true)
+        {
+            problems.push(format!(
+                "tool `{tool}`: `over_budget = \"envelope\"` is allowed only on `read_only` or \
+                 `idempotent` tools (the result of a write would be lost)"
+            ));
+        }
         let returns = match mode {
             OutputMode::Text => "text (a `String`)",
             OutputMode::Unit => "nothing (`()`)",
@@ -128,6 +158,10 @@ impl Results {
             .and_then(Value::as_object)
             .map(|props| props.keys().cloned().collect())
             .unwrap_or_default();
+        let lists = payload_value
+            .as_ref()
+            .map(summary::list_properties)
+            .unwrap_or_default();
         let mut branches = Vec::new();
         if options.projection {
             branches.extend(projection::branches());
@@ -153,13 +187,14 @@ impl Results {
             options,
             check,
             keys,
+            lists,
         };
         Ok((results, published))
     }
 
     /// The arguments the tool's options add to its input schema: (name, schema), each
     /// described for the model.
-    pub(crate) fn arguments(&self, payload: Option<&Map<String, Value>>) -> Vec<(String, Value)> {
+    pub(crate) fn arguments(&self) -> Vec<(String, Value)> {
         let mut arguments = Vec::new();
         let list = |names: &[String]| {
             names
@@ -182,13 +217,10 @@ impl Results {
             ));
         }
         if self.options.summary {
-            let lists = payload
-                .map(|p| summary::list_properties(&Value::Object(p.clone())))
-                .unwrap_or_default();
             let description = format!(
                 "{} Lists in this tool's result: {}.",
                 summary::DESCRIPTION,
-                list(&lists)
+                list(&self.lists)
             );
             arguments.push((
                 summary::ARGUMENT.to_owned(),
@@ -221,7 +253,10 @@ impl Results {
 
     /// Takes the result arguments out of a call's validated arguments (they never reach the
     /// body) and compiles the expression, before the tool runs.
-    pub(crate) fn take_request(&self, map: &mut Map<String, Value>) -> Result<Request, Refused> {
+    pub(crate) async fn take_request(
+        &self,
+        map: &mut Map<String, Value>,
+    ) -> Result<Request, Refused> {
         if !self.options.projection && !self.options.summary {
             return Ok(Request::Whole);
         }
@@ -244,15 +279,17 @@ impl Results {
                     projection::ARGUMENT
                 )),
             })),
-            (Some(Value::String(expression)), false) => match Projection::compile(&expression) {
-                Ok(p) => Ok(Request::Projection(p)),
-                Err(message) => Err(Refused::Expression(projection::error_envelope(
-                    &message,
-                    &expression,
-                    &self.keys,
-                    false,
-                ))),
-            },
+            (Some(Value::String(expression)), false) => {
+                match Projection::compile(&expression).await {
+                    Ok(p) => Ok(Request::Projection(p)),
+                    Err(message) => Err(Refused::Expression(projection::error_envelope(
+                        &message,
+                        &expression,
+                        &self.keys,
+                        false,
+                    ))),
+                }
+            }
             (_, true) => Ok(Request::Summary),
             (_, false) => Ok(Request::Whole),
         }
@@ -260,7 +297,7 @@ impl Results {
 
     /// The result of a successful call: checked against the payload's schema when `check` is
     /// on, then projected or summarized as asked, then held to the tool's budget.
-    pub(crate) fn answer(
+    pub(crate) async fn answer(
         &self,
         tool: &str,
         value: Value,
@@ -284,18 +321,21 @@ impl Results {
                 OutputMode::Structured | OutputMode::Wrapped => (payload, false),
                 _ => return budget::hold_text(self.mode.result_of(payload), budget),
             },
-            Request::Projection(p) => match p.apply(&payload) {
-                Ok(value) => (projection::wrap(value), true),
-                Err(message) => {
-                    let keys: Vec<String> = payload
-                        .as_object()
-                        .map(|m| m.keys().cloned().collect())
-                        .unwrap_or_default();
-                    let envelope = projection::error_envelope(&message, p.as_str(), &keys, true);
-                    return CallToolResult::structured(envelope);
+            Request::Projection(p) => {
+                let keys: Vec<String> = payload
+                    .as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default();
+                match p.apply(payload).await {
+                    Ok(value) => (projection::wrap(value), true),
+                    Err(message) => {
+                        let envelope =
+                            projection::error_envelope(&message, p.as_str(), &keys, true);
+                        return CallToolResult::structured(envelope);
+                    }
                 }
-            },
-            Request::Summary => (summary::summarize(payload), false),
+            }
+            Request::Summary => (summary::summarize(payload, &self.lists), false),
         };
         let Some(budget) = budget else {
             return budget::structured_result(structured, projected);

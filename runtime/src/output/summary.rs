@@ -42,14 +42,14 @@ fn is_list(schema: &Value) -> bool {
     }
 }
 
-/// The summary of a result (an object): its lists summarized, the rest kept, wrapped as
-/// `{"summary": ..}`.
-pub fn summarize(payload: Value) -> Value {
+/// The summary of a result (an object): its `lists` (the list properties its schema declares,
+/// [`list_properties`]) summarized, the rest kept as is, wrapped as `{"summary": ..}`.
+pub fn summarize(payload: Value, lists: &[String]) -> Value {
     let summary = match payload {
         Value::Object(map) => Value::Object(
             map.into_iter()
                 .map(|(k, v)| match v {
-                    Value::Array(items) => (k, list(items)),
+                    Value::Array(items) if lists.contains(&k) => (k, list(items)),
                     other => (k, other),
                 })
                 .collect(),
@@ -145,14 +145,36 @@ mod tests {
         })
     }
 
+    fn lists() -> Vec<String> {
+        list_properties(&payload_schema())
+    }
+
+    #[test]
+    fn only_the_declared_lists_are_summarized() {
+        // An array the schema does not declare as a list property (a flattened map's values,
+        // an untagged enum) is kept as is, so the summary matches its published branch.
+        let s = summarize(
+            json!({"filter": "raw", "readings": [1, 2, 3, 4], "extra": [1, 2, 3, 4]}),
+            &lists(),
+        );
+        assert_eq!(s["summary"]["readings"]["count"], 4);
+        assert_eq!(s["summary"]["extra"], json!([1, 2, 3, 4]));
+    }
+
     #[test]
     fn empty_short_and_long_lists() {
-        let s = summarize(json!({"filter": "raw", "readings": [], "tags": null}));
+        let s = summarize(
+            json!({"filter": "raw", "readings": [], "tags": null}),
+            &lists(),
+        );
         assert_eq!(
             s,
             json!({"summary": {"filter": "raw", "readings": {"count": 0, "samples": []}, "tags": null}})
         );
-        let s = summarize(json!({"filter": "raw", "readings": [1, 2], "tags": ["a", "b", "c"]}));
+        let s = summarize(
+            json!({"filter": "raw", "readings": [1, 2], "tags": ["a", "b", "c"]}),
+            &lists(),
+        );
         assert_eq!(
             s["summary"]["readings"],
             json!({"count": 2, "samples": [1, 2]})
@@ -162,7 +184,7 @@ mod tests {
             json!({"count": 3, "samples": ["a", "b", "c"]})
         );
         let long: Vec<u32> = (0..100).collect();
-        let s = summarize(json!({"filter": "raw", "readings": long}));
+        let s = summarize(json!({"filter": "raw", "readings": long}), &lists());
         assert_eq!(
             s["summary"]["readings"],
             json!({"count": 100, "samples": [0, 50, 99]})
@@ -182,7 +204,7 @@ mod tests {
             json!({"filter": "raw", "readings": (0..10).collect::<Vec<_>>(), "tags": ["x"]}),
             json!({"filter": "raw", "readings": [1], "tags": null}),
         ] {
-            let mut s = summarize(doc);
+            let mut s = summarize(doc, &lists());
             assert_eq!(validator.check_output(&mut s), Ok(()), "{s}");
         }
         let mut wrong = json!({"summary": {"filter": "raw", "readings": [1, 2]}});

@@ -72,10 +72,17 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     let (Ok(mut input), Ok(output)) = (input, output) else {
         return Err(problems);
     };
-    let payload = output.0.clone();
-    let (results, output_schema) = Results::new(name, output, def.meta.results)?;
-    let added = results.arguments(payload.as_deref());
-    if let Some(properties) = input.get_mut("properties").and_then(Value::as_object_mut) {
+    let (results, output_schema) = Results::new(output, &def.meta)?;
+    let added = results.arguments();
+    if let Some(root) = input.as_object_mut().filter(|_| !added.is_empty()) {
+        let properties = root
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Default::default()));
+        let Some(properties) = properties.as_object_mut() else {
+            return Err(vec![format!(
+                "tool `{name}`: input `properties` is not an object"
+            )]);
+        };
         for (argument, schema) in &added {
             if properties.contains_key(argument) {
                 problems.push(format!(

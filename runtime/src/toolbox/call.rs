@@ -161,7 +161,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             return describe::answer(&this.listed, &map);
         }
         // What the call asks of its result: taken out of the arguments before the body sees them.
-        let request = match entry.results.take_request(&mut map) {
+        let request = match entry.results.take_request(&mut map).await {
             Ok(request) => request,
             Err(Refused::Conflict(violation)) => {
                 return ("invalid_arguments", invalid_arguments(name, &[violation]));
@@ -225,13 +225,16 @@ impl<S: Send + Sync + 'static> Inner<S> {
         };
         match exec::run(call, map).await {
             (outcome, Outcome::Value(value)) => {
-                let result = entry.results.answer(
-                    name,
-                    value,
-                    request,
-                    entry.policy.max_output_bytes,
-                    this.config.output_checks,
-                );
+                let result = entry
+                    .results
+                    .answer(
+                        name,
+                        value,
+                        request,
+                        entry.policy.max_output_bytes,
+                        this.config.output_checks,
+                    )
+                    .await;
                 let outcome = if result.is_error == Some(true) {
                     "broken_output"
                 } else {
