@@ -23,7 +23,7 @@ mod validate;
 pub mod __private;
 
 pub use content::{Audio, Content, EmbeddedResource, Image, ResourceLink, WithContent};
-pub use context::{CancelReason, ClientError, Context, Elicitation, LogLevel};
+pub use context::{CLIENT_ANSWER_LIMIT, CancelReason, ClientError, Context, Elicitation, LogLevel};
 pub use error::ToolError;
 pub use exec::rate::Rate;
 #[cfg(feature = "oauth")]

@@ -621,6 +621,32 @@ async fn a_call_told_to_stop_stops_waiting_for_the_client() {
     client.cancel().await.unwrap();
 }
 
+#[tokio::test(start_paused = true)]
+async fn a_client_that_never_answers_is_not_waited_for_forever() {
+    // A call without a deadline gives up after CLIENT_ANSWER_LIMIT (the paused clock jumps to
+    // it as soon as everything waits), and tells the client its request is cancelled.
+    let recorder = TestClient {
+        hang: true,
+        ..TestClient::new()
+    };
+    let client = connect(recorder.clone()).await;
+    let started = tokio::time::Instant::now();
+    let result = call(&client, "ask_model", json!({"prompt": "hello"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text(&result).contains("the client did not answer the sampling request in 600 s"),
+        "{}",
+        text(&result)
+    );
+    assert!(started.elapsed() >= toolwright::CLIENT_ANSWER_LIMIT);
+    let cancelled = Arc::clone(&recorder.cancelled);
+    assert!(
+        eventually(|| cancelled.load(std::sync::atomic::Ordering::SeqCst)).await,
+        "the client was told the request is cancelled"
+    );
+    client.cancel().await.unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Elicitation.
 

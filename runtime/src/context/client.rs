@@ -11,6 +11,11 @@ use super::Context;
 use super::link::Link;
 use crate::ToolError;
 
+/// How long a call without a deadline waits for the client to answer a sampling or elicitation
+/// request (10 minutes: a person may be filling in a form) before it gives up with
+/// [`ClientError::TimedOut`]. A call with a deadline waits at most until it.
+pub const CLIENT_ANSWER_LIMIT: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Why a request to the client ([`Context::sample`], [`Context::elicit`]) got no usable answer.
 ///
 /// Its message is written for the model (and the user) reading the tool's result, and it
@@ -42,6 +47,12 @@ pub enum ClientError {
     /// The call was told to stop (its deadline passed, or the client cancelled it) before the
     /// client answered.
     Cancelled,
+    /// The client did not answer within [`CLIENT_ANSWER_LIMIT`] (a call without a deadline: one
+    /// with a deadline is told to stop at it, [`ClientError::Cancelled`]).
+    TimedOut {
+        /// What the body asked for: `"sampling"` or `"elicitation"`.
+        request: &'static str,
+    },
     /// The client answered, but not with what was asked: the problems, in words.
     InvalidAnswer(String),
     /// The request cannot be sent as the body made it (a bug in the tool, not in the client):
@@ -86,6 +97,11 @@ impl fmt::Display for ClientError {
             ClientError::Cancelled => {
                 f.write_str("the call was cancelled while waiting for the client")
             }
+            ClientError::TimedOut { request } => write!(
+                f,
+                "the client did not answer the {request} request in {} s",
+                CLIENT_ANSWER_LIMIT.as_secs()
+            ),
             ClientError::InvalidAnswer(problems) => {
                 write!(f, "the client's answer is invalid: {problems}")
             }
@@ -180,15 +196,26 @@ impl Context {
             .await
             .map_err(failed)?;
         let id = handle.id.clone();
+        let stop = |reason: String| {
+            let cancel = CancelledNotificationParam::new(Some(id.clone()), Some(reason));
+            let peer = link.peer.clone();
+            async move {
+                if let Err(e) = peer.notify_cancelled(cancel).await {
+                    tracing::debug!(error = %e, "cancellation not delivered to the client");
+                }
+            }
+        };
         tokio::select! {
             biased;
             () = self.cancelled() => {
-                let reason = format!("the tool `{}` stopped waiting: its call was cancelled", self.tool_name());
-                let cancel = CancelledNotificationParam::new(Some(id), Some(reason));
-                if let Err(e) = link.peer.notify_cancelled(cancel).await {
-                    tracing::debug!(error = %e, "cancellation not delivered to the client");
-                }
+                stop(format!("the tool `{}` stopped waiting: its call was cancelled", self.tool_name())).await;
                 Err(ClientError::Cancelled)
+            }
+            // A call without a deadline still does not wait forever (it may hold a resource
+            // other calls queue for).
+            () = tokio::time::sleep(CLIENT_ANSWER_LIMIT), if self.deadline().is_none() => {
+                stop(format!("the tool `{}` stopped waiting: no answer in {} s", self.tool_name(), CLIENT_ANSWER_LIMIT.as_secs())).await;
+                Err(ClientError::TimedOut { request: request.name() })
             }
             answer = handle.await_response() => answer.map_err(failed),
         }

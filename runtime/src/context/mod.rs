@@ -25,7 +25,7 @@ use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-pub use client::ClientError;
+pub use client::{CLIENT_ANSWER_LIMIT, ClientError};
 pub use elicit::Elicitation;
 pub(crate) use link::{Link, Session};
 pub use logging::LogLevel;
