@@ -287,8 +287,13 @@ fn object(
 fn grid(canvas: &mut Canvas, legend: &mut Legend, view: &View) {
     let step = view.len(GRID_STEP);
     let edge = f64::from(SIZE);
-    let first = |base: f64| -((base / step).floor() as i64);
-    let last = |base: f64| ((edge - 1.0 - base) / step).floor() as i64;
+    // At most one line per pixel either way, whatever the base's position (a view far from the
+    // base, or a non-finite one, draws no more than the image holds).
+    let bound = i64::from(SIZE);
+    let first = |base: f64| (-((base / step).floor())).clamp(-bound as f64, bound as f64) as i64;
+    let last = |base: f64| {
+        (((edge - 1.0 - base) / step).floor()).clamp(-bound as f64, bound as f64) as i64
+    };
     // Rows are lines of constant x (across the image), columns lines of constant y (down it).
     let (mut grid, mut x_axis, mut y_axis) = (0, 0, 0);
     for k in first(view.base.row)..=last(view.base.row) {
