@@ -11,6 +11,8 @@
 
 pub(crate) mod adapt;
 pub mod table;
+#[cfg(feature = "uom")]
+mod uom;
 
 pub use table::{QuantityDef, QuantityTarget, unit_fits, unit_mismatch};
 
