@@ -188,7 +188,26 @@ impl Checks {
             quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
         };
         if let Some(unit) = &attr.unit {
-            self.push(target(At::span(unit.span()), "unit_target"));
+            let at = At::span(unit.span());
+            self.push(target(at, "unit_target"));
+            // A uom quantity (`uom` feature) takes only units of its quantity; any unit fits a
+            // plain number (`Probe::<T>::QUANTITY` is `None`). An unknown unit is reported once,
+            // by the macro.
+            if let Some(known) = decl.unit {
+                let symbol = known.symbol;
+                let quantity = {
+                    let ty = at.respan_type(ty);
+                    let p = crate::runtime::private_at(at.start);
+                    quote_spanned!(at.start=> <#p::Probe<#ty>>::QUANTITY)
+                };
+                let p = crate::runtime::private_at(at.start);
+                self.push(failing_if(
+                    at,
+                    quote_spanned!(at.start=> !#p::unit_fits(#quantity, #symbol)),
+                    quote_spanned!(at.start=> #p::unit_mismatch(#quantity, #symbol)),
+                    true,
+                ));
+            }
         }
         if let Some(span) = attr
             .min_length

@@ -72,6 +72,7 @@ units! {
     "W" => "watts", ["watt", "watts"];
     "kW" => "kilowatts", ["kilowatt", "kilowatts"];
     "Ω" => "ohms", ["ohm", "ohms", "Ohm"];
+    "J" => "joules", ["joule", "joules"];
     "Wh" => "watt-hours", ["watt-hour", "watt-hours"];
     "mAh" => "milliampere-hours", ["milliamp-hour", "milliamp-hours"];
     // temperature
@@ -142,6 +143,46 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The runtime's table of the units that measure a quantity (runtime/src/quantity/table.rs)
+    /// names symbols of this vocabulary, and words for the SI ones: the same.
+    #[test]
+    fn the_runtime_quantity_table_uses_this_vocabulary() {
+        let table = include_str!("../../runtime/src/quantity/table.rs");
+        let quoted = |line: &str| -> Vec<String> {
+            line.split('"')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_owned)
+                .collect()
+        };
+        let (mut units, mut quantities) = (0, 0);
+        for line in table.lines().map(str::trim) {
+            // `"mm" => LENGTH, 1.0e-3;`
+            if line.starts_with('"') && line.contains("=>") {
+                let symbol = &quoted(line)[0];
+                assert!(
+                    lookup(symbol).is_some(),
+                    "`{symbol}` is not in the vocabulary"
+                );
+                units += 1;
+            }
+            // `LENGTH = "length", "Length", "m", "meters";`
+            if let Some((_, rest)) = line.split_once(" = \"")
+                && line.ends_with("\";")
+            {
+                let q = quoted(&format!("\"{rest}"));
+                let u = lookup(&q[2]).unwrap_or_else(|| panic!("SI unit `{}` unknown", q[2]));
+                assert_eq!(u.words, q[3], "the words of `{}`", q[2]);
+                quantities += 1;
+            }
+        }
+        assert!(units > 40, "{units} units read from the table");
+        assert!(
+            quantities > 15,
+            "{quantities} quantities read from the table"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod export;
 mod http;
 mod output;
 mod policy;
+mod quantity;
 #[cfg(feature = "redis")]
 mod redis;
 pub mod reference;

@@ -23,6 +23,7 @@ pub use crate::context::Context;
 pub use crate::error::ToolError;
 pub use crate::exec::rate::Rate;
 pub use crate::output::{OverBudget, ResultOptions};
+pub use crate::quantity::{QuantityDef, QuantityTarget, unit_fits, unit_mismatch};
 pub use crate::schema::{
     Bound, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant, VariantShape,
 };
@@ -871,12 +872,18 @@ impl<T: SchemaShape> Probe<T> {
     pub const PROPERTIES: usize = T::PROPERTIES;
 }
 
+impl<T: QuantityTarget> Probe<T> {
+    /// What `T`'s numbers measure (a uom quantity, or a list of them), for the check of a
+    /// declared `unit`.
+    pub const QUANTITY: Option<&'static QuantityDef> = Some(T::QUANTITY);
+}
+
 impl Probe<crate::Context> {
     /// A [`Context`](crate::Context) parameter is not published.
     pub const PUBLISHED: bool = false;
 }
 
-/// What `Probe::<T>::{WIDTH, DEPTH, PROPERTIES, PUBLISHED}` are for types without the inherent consts
+/// What `Probe::<T>::{WIDTH, DEPTH, PROPERTIES, PUBLISHED, QUANTITY}` are for types without the inherent consts
 /// above (inherent consts win when their bounds hold): a type toolwright does not know (a
 /// `JsonSchema` type not derived with `ToolSchema`, such as `serde_json::Value`, or a list of
 /// them) counts as one level deep and adds no flattened property; every type but `Context` is
@@ -890,6 +897,8 @@ pub trait ProbeFallback {
     const PROPERTIES: usize = 0;
     /// Published.
     const PUBLISHED: bool = true;
+    /// Not a quantity: any `unit` fits.
+    const QUANTITY: Option<&'static QuantityDef> = None;
 }
 impl<T> ProbeFallback for Probe<T> {}
 

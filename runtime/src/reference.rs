@@ -188,7 +188,9 @@
 //!   type; `min_items` and `max_items` a list. Value keys apply through `Option` and to the items
 //!   of lists (`Vec<f64>` with `unit = "V"`), item keys to the list itself; a newtype deriving
 //!   `ToolSchema` takes the keys of its field. The error names the key and the type.
-//! - `unit` must be a known unit (with a did-you-mean).
+//! - `unit` must be a known unit (with a did-you-mean); on a uom quantity (`uom` feature), a
+//!   unit of its quantity (`unit = "N"` on a `Length` names the units of length). A uom
+//!   quantity type with no unit in the vocabulary (`MagneticFluxDensity`) is refused at its type.
 //! - `range`: no empty range (`30.0..=5.0`, `3..3`); each bound must fit the integer type
 //!   (`0..=300` on a `u8`, `-1..` on a `u32`, `0.5` on an integer). Bounds given by `const`s are
 //!   checked by `const` evaluation.
@@ -237,6 +239,43 @@
 //!   schema is inlined and normalized, and every keyword toolwright knows is enforced; anything
 //!   else about it is checked by serde only.
 //! - Recursive types cannot be inlined and are refused when the toolbox is built, naming the path.
+//!
+//! ### Physical quantities (the `uom` feature)
+//!
+//! With the `uom` feature of `toolwright` (off by default), the quantity types of
+//! [uom](https://docs.rs/uom) 0.38 (`uom::si::f64::{Length, Angle, Time, Frequency, Velocity,
+//! AngularVelocity, Acceleration, AngularAcceleration, Force, Torque, Mass, Pressure,
+//! ElectricPotential, ElectricCurrent, Power, ElectricalResistance, Energy,
+//! ThermodynamicTemperature, Information, Illuminance}`), and `Option` and `Vec` of them, are
+//! parameters, fields of `ToolSchema` types and outputs (also `Result<Length, _>`):
+//!
+//! ```rust,ignore
+//! /// Reach out.
+//! #[tool]
+//! fn reach(
+//!     /// How far to reach.
+//!     #[param(unit = "mm", range = 0.0..=500.0)]
+//!     reach: Length, // a call with 250 gives `Length::new::<millimeter>(250.0)`, 0.25 m
+//!     /// Grip force.
+//!     force: Force, // published in N
+//! ) -> Motion { .. }
+//! ```
+//!
+//! - The model reads and writes plain numbers in the published unit: the declared `unit`, which
+//!   must measure the quantity (checked at compile time), or else the quantity's SI unit
+//!   (`Length` in m, `Angle` in rad, `Torque` in N·m, `Mass` in kg), with `x-unit` and the unit
+//!   in words in the description as for any number.
+//! - `range`, `default` and examples are written in the published unit, and checked and
+//!   published as for an `f64`; the messages name the unit (`reach: must be between 0 and 500
+//!   mm, got 900`).
+//! - After validation, the toolbox converts the arguments to the SI values uom's serde reads
+//!   (uom's own formulas, so the body's `reach.get::<millimeter>()` is 250.0); outputs are
+//!   converted back from what uom serializes, before they are checked and sent.
+//! - A quantity in a unit other than its SI unit cannot yet be inside a data-carrying enum, an
+//!   untagged type or a `WithContent` result: the toolbox refuses to build, naming the path.
+//!   (Without `unit` it works there, in SI.) Quantities stored as `f32` (`uom::si::f32`) are not
+//!   supported. Your `uom` dependency must be 0.38, with its `serde` feature (toolwright enables
+//!   it).
 //!
 //! ## Calls
 //!

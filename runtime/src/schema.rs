@@ -448,6 +448,10 @@ pub fn property_schema(
         return Ok((Value::Object(wrapper), required));
     };
 
+    // A quantity (with the `uom` feature) is published in its SI unit unless one is declared.
+    let unit = spec
+        .unit
+        .or_else(|| crate::quantity::si_unit(scalar_of(obj)));
     let type_description = obj
         .get("description")
         .and_then(Value::as_str)
@@ -458,7 +462,7 @@ pub fn property_schema(
         (Some(d), _) => Some(d.trim().to_owned()),
         (None, t) => t,
     };
-    if let Some(unit) = spec.unit {
+    if let Some(unit) = unit {
         description = Some(describe_unit(description.as_deref(), unit));
     }
     if let Some(d) = description {
@@ -472,9 +476,13 @@ pub fn property_schema(
     // Value constraints (unit, range, lengths, pattern) describe the scalar: on an array
     // (`Vec<f64>`, `Vec<Vec<String>>`) they apply to its items.
     let scalar = scalar_of(obj);
-    if let Some(unit) = spec.unit {
+    if let Some(unit) = unit {
         scalar.insert("x-unit".into(), unit.symbol.into());
     }
+    crate::quantity::settle_unit(scalar, spec.unit).map_err(|message| SchemaError {
+        path: spec.name.to_owned(),
+        message,
+    })?;
     if let Some(b) = spec.minimum {
         tighten(scalar, b, true);
     }

@@ -239,6 +239,18 @@ const _: () = {
     const _: () = ::toolwright::__private::unit_target::<
         ::toolwright::__private::Id<__TwT0>,
     >();
+    const _: () = if !::toolwright::__private::unit_fits(
+        <::toolwright::__private::Probe<::toolwright::__private::Id<__TwT0>>>::QUANTITY,
+        "mm",
+    ) {
+        const __TW_MSG: ::toolwright::__private::Msg = ::toolwright::__private::unit_mismatch(
+            <::toolwright::__private::Probe<
+                ::toolwright::__private::Id<__TwT0>,
+            >>::QUANTITY,
+            "mm",
+        );
+        ::core::panic!("{}", __TW_MSG.as_str())
+    };
     const _: () = ::toolwright::__private::range_target::<
         ::toolwright::__private::Id<__TwT0>,
     >();

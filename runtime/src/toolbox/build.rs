@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::{MetaObject, Tool};
 use schemars::generate::Contract;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
 use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
@@ -19,8 +19,9 @@ use super::meta::{CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
 use super::{Entry, Inner, Toolbox};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::rate::Limiter;
-use crate::output::Results;
+use crate::output::{OutputMode, Results, SharedOutput};
 use crate::policy::{Policy, Resource};
+use crate::quantity::adapt::{self, Adapter};
 use crate::schema;
 use crate::validate::{Coercion, Validator};
 
@@ -72,6 +73,10 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     let (Ok(mut input), Ok(output)) = (input, output) else {
         return Err(problems);
     };
+    let (output, output_adapter) = match output_adapter(output) {
+        Ok(adapted) => adapted,
+        Err(e) => return Err(vec![format!("tool `{name}`: output: {e}")]),
+    };
     let (results, output_schema) = Results::new(output, &def.meta)?;
     let added = results.arguments();
     if let Some(root) = input.as_object_mut().filter(|_| !added.is_empty()) {
@@ -96,6 +101,9 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     if !problems.is_empty() {
         return Err(problems);
     }
+    let input_adapter =
+        Adapter::compile(&input).map_err(|e| vec![format!("tool `{name}`: input: {e}")])?;
+    adapt::strip(&mut input);
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
     let Value::Object(input) = input else {
         return Err(vec![format!(
@@ -140,11 +148,42 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         name: Arc::from(name),
         tool,
         validator,
+        input_adapter,
+        output_adapter,
         results,
         handler: def.handler,
         meta: def.meta,
         policy: Policy::default(),
     })
+}
+
+/// The adapter of an output's quantities in a declared unit (see `crate::quantity`), and the
+/// output schema without the private keywords it was compiled from.
+fn output_adapter(output: SharedOutput) -> Result<(SharedOutput, Option<Adapter>), String> {
+    let (Some(schema), mode) = output else {
+        return Ok((output, None));
+    };
+    let mut stripped = Value::Object(Map::clone(&schema));
+    if !adapt::strip(&mut stripped) {
+        return Ok(((Some(schema), mode), None));
+    }
+    let raw = Value::Object(Map::clone(&schema));
+    let adapter = match mode {
+        OutputMode::Structured => Adapter::compile(&raw)?,
+        OutputMode::Wrapped => Adapter::compile(&raw["properties"]["result"])?,
+        _ if Adapter::compile(&raw)?.is_some() => {
+            return Err(
+                "a quantity in a unit other than its SI unit cannot be in a \
+                        `WithContent` result yet; declare it without `unit` there"
+                    .to_owned(),
+            );
+        }
+        _ => None,
+    };
+    let Value::Object(stripped) = stripped else {
+        unreachable!("stripping keeps an object");
+    };
+    Ok(((Some(Arc::new(stripped)), mode), adapter))
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {

@@ -153,6 +153,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracing::debug!(problems = violations.len(), "invalid arguments");
             return ("invalid_arguments", invalid_arguments(name, &violations));
         }
+        if let Some(adapter) = &entry.input_adapter {
+            adapter.published_to_si(&mut value);
+        }
         let Value::Object(mut map) = value else {
             // The validator only accepts objects at the root.
             return ("invalid_arguments", invalid_arguments(name, &[]));
@@ -224,7 +227,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracker: &this.calls,
         };
         match exec::run(call, map).await {
-            (outcome, Outcome::Value(value)) => {
+            (outcome, Outcome::Value(mut value)) => {
+                if let Some(adapter) = &entry.output_adapter {
+                    adapter.si_to_published(&mut value);
+                }
                 let result = entry
                     .results
                     .answer(

@@ -90,6 +90,8 @@ pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         name: Arc::from(DESCRIBE_TOOL),
         tool,
         validator,
+        input_adapter: None,
+        output_adapter: None,
         results: Results::plain(OutputMode::Structured),
         handler: |_, _| {
             Body::Async(Box::pin(async {

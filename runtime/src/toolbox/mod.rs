@@ -42,6 +42,7 @@ use crate::context::Session;
 use crate::exec::rate::Limiter;
 use crate::output::Results;
 use crate::policy::{Policy, Resource};
+use crate::quantity::adapt::Adapter;
 use crate::validate::Validator;
 
 pub use build::BuildError;
@@ -69,6 +70,10 @@ struct Entry<S> {
     name: Arc<str>,
     tool: Tool,
     validator: Validator,
+    /// Converts arguments in declared units to the SI values serde reads (uom quantities).
+    input_adapter: Option<Adapter>,
+    /// Converts results from SI values to their published units.
+    output_adapter: Option<Adapter>,
     /// How its results are shaped, checked and answered.
     results: Results,
     handler: Handler<S>,

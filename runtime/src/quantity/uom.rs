@@ -1,0 +1,375 @@
+//! uom's quantity types (`uom::si::f64::{Length, Force, ..}`) as parameters, fields and outputs.
+//!
+//! uom's types implement neither `JsonSchema` nor any trait of toolwright's, and the orphan rule
+//! keeps toolwright from implementing `JsonSchema` for them. So generated code reaches them through
+//! inherent methods of `Probe<Quantity<..>>` (and of `Probe<Option<..>>`, `Probe<Vec<..>>`,
+//! `Probe<Result<..>>` of one): inherent methods are chosen before the trait methods of
+//! `ParamOptional`, `ParamPlain`, `ReturnResult` and `ReturnPlain` at the same receiver, so the
+//! generated expressions (`(&Probe::<T>::new()).type_info()`, ..) are the same as for any type.
+//! The bound `QuantityTarget` sits on the methods, so a quantity without a unit in the
+//! vocabulary is an error at the parameter's type saying so.
+
+// A failed argument is recorded in `Args` and reported with the others (as in private.rs).
+#![allow(clippy::result_unit_err)]
+
+use schemars::Schema;
+use schemars::generate::SchemaGenerator;
+use serde_json::{Value, json};
+
+use super::QUANTITY_KEY;
+use super::table::{self, QuantityDef, QuantityTarget};
+use crate::__private::{
+    AcceptsError, Args, CallError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json,
+};
+use crate::error::ToolError;
+use crate::schema::TypeInfo;
+
+/// A uom quantity of the SI system, stored as an `f64` (the `uom::si::f64` types).
+type Q<D> = uom::si::Quantity<D, uom::si::SI<f64>, f64>;
+
+macro_rules! quantities {
+    ($($ty:ident => $def:ident;)*) => {$(
+        impl QuantityTarget for uom::si::f64::$ty {
+            const QUANTITY: &'static QuantityDef = &table::$def;
+        }
+        impl RangeTarget for uom::si::f64::$ty {
+            const NAME: &'static str = stringify!($ty);
+            const INTEGER: bool = false;
+            const MIN: i128 = i128::MIN;
+            const MAX: i128 = i128::MAX;
+        }
+        impl UnitTarget for uom::si::f64::$ty {}
+        impl SchemaShape for uom::si::f64::$ty {
+            const DEPTH: usize = 0;
+            const PROPERTIES: usize = 0;
+        }
+    )*};
+}
+
+quantities! {
+    Length => LENGTH;
+    Angle => ANGLE;
+    Time => TIME;
+    Frequency => FREQUENCY;
+    Velocity => VELOCITY;
+    AngularVelocity => ANGULAR_VELOCITY;
+    Acceleration => ACCELERATION;
+    AngularAcceleration => ANGULAR_ACCELERATION;
+    Force => FORCE;
+    Torque => TORQUE;
+    Mass => MASS;
+    Pressure => PRESSURE;
+    ElectricPotential => VOLTAGE;
+    ElectricCurrent => CURRENT;
+    Power => POWER;
+    ElectricalResistance => RESISTANCE;
+    Energy => ENERGY;
+    ThermodynamicTemperature => TEMPERATURE;
+    Information => INFORMATION;
+    Illuminance => ILLUMINANCE;
+}
+
+/// A number in the quantity's SI unit; `schema::property_schema` switches it to a declared unit.
+fn number_schema<T: QuantityTarget>() -> Value {
+    let q = T::QUANTITY;
+    json!({"type": "number", "x-unit": q.si, QUANTITY_KEY: q.name})
+}
+
+fn quantity_schema<T: QuantityTarget>(_: &mut SchemaGenerator) -> Schema {
+    crate::schema::to_schemars(number_schema::<T>())
+}
+
+fn list_schema<T: QuantityTarget>(_: &mut SchemaGenerator) -> Schema {
+    crate::schema::to_schemars(json!({"type": "array", "items": number_schema::<T>()}))
+}
+
+fn info<T: QuantityTarget>(optional: bool) -> TypeInfo {
+    TypeInfo {
+        optional,
+        context: false,
+        schema: quantity_schema::<T>,
+    }
+}
+
+fn list_info<T: QuantityTarget>(optional: bool) -> TypeInfo {
+    TypeInfo {
+        optional,
+        context: false,
+        schema: list_schema::<T>,
+    }
+}
+
+fn output<T: serde::Serialize>(value: &T) -> Result<Value, CallError> {
+    serde_json::to_value(value).map_err(|e| {
+        CallError::Tool(ToolError::new(format!(
+            "the tool's result could not be serialized: {e}"
+        )))
+    })
+}
+
+impl<D> Probe<Q<D>>
+where
+    D: uom::si::Dimension + ?Sized,
+{
+    /// A quantity parameter: a number in its unit.
+    pub fn type_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        info::<Q<D>>(false)
+    }
+    /// A quantity field.
+    pub fn field_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        info::<Q<D>>(false)
+    }
+    /// Takes the argument (already in SI: the toolbox converts the published unit).
+    pub fn take_arg(&self, args: &mut Args, name: &str) -> Result<Q<D>, ()>
+    where
+        Q<D>: QuantityTarget,
+    {
+        args.take(name)
+    }
+    /// A declared `default` or example: a number in the published unit.
+    pub fn value_json(&self, value: f64) -> Value {
+        to_json(value)
+    }
+    /// A quantity output: a number in its SI unit.
+    pub fn output_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        info::<Q<D>>(false)
+    }
+    /// Serializes a returned quantity (its SI value).
+    pub fn output_value(&self, ret: Q<D>) -> Result<Value, CallError>
+    where
+        Q<D>: QuantityTarget,
+    {
+        output(&ret)
+    }
+}
+
+impl<D> Probe<Option<Q<D>>>
+where
+    D: uom::si::Dimension + ?Sized,
+{
+    /// An optional quantity parameter.
+    pub fn type_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        info::<Q<D>>(true)
+    }
+    /// An optional quantity field.
+    pub fn field_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        info::<Q<D>>(true)
+    }
+    /// Takes the argument, if given.
+    pub fn take_arg(&self, args: &mut Args, name: &str) -> Result<Option<Q<D>>, ()>
+    where
+        Q<D>: QuantityTarget,
+    {
+        args.take(name)
+    }
+    /// A declared `default` or example: a number in the published unit.
+    pub fn value_json(&self, value: f64) -> Value {
+        to_json(value)
+    }
+}
+
+impl<D> Probe<Vec<Q<D>>>
+where
+    D: uom::si::Dimension + ?Sized,
+{
+    /// A list of quantities: numbers in their unit.
+    pub fn type_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        list_info::<Q<D>>(false)
+    }
+    /// A list field.
+    pub fn field_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        list_info::<Q<D>>(false)
+    }
+    /// Takes the argument.
+    pub fn take_arg(&self, args: &mut Args, name: &str) -> Result<Vec<Q<D>>, ()>
+    where
+        Q<D>: QuantityTarget,
+    {
+        args.take(name)
+    }
+    /// A declared `default` or example: numbers in the published unit.
+    pub fn value_json(&self, value: Vec<f64>) -> Value {
+        to_json(value)
+    }
+    /// A list output.
+    pub fn output_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        list_info::<Q<D>>(false)
+    }
+    /// Serializes a returned list (SI values).
+    pub fn output_value(&self, ret: Vec<Q<D>>) -> Result<Value, CallError>
+    where
+        Q<D>: QuantityTarget,
+    {
+        output(&ret)
+    }
+}
+
+impl<D, E> Probe<Result<Q<D>, E>>
+where
+    D: uom::si::Dimension + ?Sized,
+{
+    /// A quantity output of a fallible tool.
+    pub fn output_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        info::<Q<D>>(false)
+    }
+    /// Serializes the quantity, or makes the error an `isError` result.
+    pub fn output_value(&self, ret: Result<Q<D>, E>) -> Result<Value, CallError>
+    where
+        Q<D>: QuantityTarget,
+        ToolError: AcceptsError<E>,
+    {
+        match ret {
+            Ok(value) => output(&value),
+            Err(e) => Err(CallError::Tool(ToolError::from(e))),
+        }
+    }
+}
+
+impl<D, E> Probe<Result<Vec<Q<D>>, E>>
+where
+    D: uom::si::Dimension + ?Sized,
+{
+    /// A list output of a fallible tool.
+    pub fn output_info(&self) -> TypeInfo
+    where
+        Q<D>: QuantityTarget,
+    {
+        list_info::<Q<D>>(false)
+    }
+    /// Serializes the list, or makes the error an `isError` result.
+    pub fn output_value(&self, ret: Result<Vec<Q<D>>, E>) -> Result<Value, CallError>
+    where
+        Q<D>: QuantityTarget,
+        ToolError: AcceptsError<E>,
+    {
+        match ret {
+            Ok(value) => output(&value),
+            Err(e) => Err(CallError::Tool(ToolError::from(e))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table::unit;
+    use uom::Conversion;
+    use uom::si::{
+        acceleration, angle, angular_acceleration, angular_velocity, electric_current,
+        electric_potential, electrical_resistance, energy, force, frequency, illuminance,
+        information, length, mass, power, pressure, thermodynamic_temperature, time, torque,
+        velocity,
+    };
+
+    fn factor<U: Conversion<f64, T = f64>>() -> f64 {
+        U::coefficient()
+    }
+
+    /// Every factor in the table is uom's (so 250 mm converted here is uom's 250 mm).
+    #[test]
+    fn factors_are_uoms() {
+        let cases: &[(&str, f64)] = &[
+            ("nm", factor::<length::nanometer>()),
+            ("µm", factor::<length::micrometer>()),
+            ("mm", factor::<length::millimeter>()),
+            ("cm", factor::<length::centimeter>()),
+            ("m", factor::<length::meter>()),
+            ("km", factor::<length::kilometer>()),
+            ("in", factor::<length::inch>()),
+            ("ft", factor::<length::foot>()),
+            ("deg", factor::<angle::degree>()),
+            ("rad", factor::<angle::radian>()),
+            ("ns", factor::<time::nanosecond>()),
+            ("µs", factor::<time::microsecond>()),
+            ("ms", factor::<time::millisecond>()),
+            ("s", factor::<time::second>()),
+            ("min", factor::<time::minute>()),
+            ("h", factor::<time::hour>()),
+            ("Hz", factor::<frequency::hertz>()),
+            ("kHz", factor::<frequency::kilohertz>()),
+            ("mm/s", factor::<velocity::millimeter_per_second>()),
+            ("m/s", factor::<velocity::meter_per_second>()),
+            ("deg/s", factor::<angular_velocity::degree_per_second>()),
+            ("rad/s", factor::<angular_velocity::radian_per_second>()),
+            ("rpm", factor::<angular_velocity::revolution_per_minute>()),
+            (
+                "mm/s^2",
+                factor::<acceleration::millimeter_per_second_squared>(),
+            ),
+            ("m/s^2", factor::<acceleration::meter_per_second_squared>()),
+            (
+                "deg/s^2",
+                factor::<angular_acceleration::degree_per_second_squared>(),
+            ),
+            (
+                "rad/s^2",
+                factor::<angular_acceleration::radian_per_second_squared>(),
+            ),
+            ("mN", factor::<force::millinewton>()),
+            ("N", factor::<force::newton>()),
+            ("kN", factor::<force::kilonewton>()),
+            ("mN·m", factor::<torque::millinewton_meter>()),
+            ("N·m", factor::<torque::newton_meter>()),
+            ("g", factor::<mass::gram>()),
+            ("kg", factor::<mass::kilogram>()),
+            ("Pa", factor::<pressure::pascal>()),
+            ("kPa", factor::<pressure::kilopascal>()),
+            ("MPa", factor::<pressure::megapascal>()),
+            ("bar", factor::<pressure::bar>()),
+            ("mV", factor::<electric_potential::millivolt>()),
+            ("V", factor::<electric_potential::volt>()),
+            ("mA", factor::<electric_current::milliampere>()),
+            ("A", factor::<electric_current::ampere>()),
+            ("W", factor::<power::watt>()),
+            ("kW", factor::<power::kilowatt>()),
+            ("Ω", factor::<electrical_resistance::ohm>()),
+            ("J", factor::<energy::joule>()),
+            ("Wh", factor::<energy::watt_hour>()),
+            ("K", factor::<thermodynamic_temperature::kelvin>()),
+            ("°C", factor::<thermodynamic_temperature::degree_celsius>()),
+            ("B", factor::<information::byte>()),
+            ("KiB", factor::<information::kibibyte>()),
+            ("MiB", factor::<information::mebibyte>()),
+            ("lx", factor::<illuminance::lux>()),
+        ];
+        for (symbol, expected) in cases {
+            let u = unit(symbol).unwrap_or_else(|| panic!("{symbol} is not in the table"));
+            assert_eq!(u.factor, *expected, "{symbol}");
+        }
+        let celsius = unit("°C").unwrap();
+        assert_eq!(
+            celsius.offset,
+            <thermodynamic_temperature::degree_celsius as Conversion<f64>>::constant(
+                uom::ConstantOp::Add
+            )
+        );
+        // Every unit with a uom counterpart is checked above (milliradians have none in uom).
+        assert_eq!(cases.len() + 1, super::table::UNITS.len());
+    }
+}
