@@ -345,7 +345,7 @@ fn a_changed_unit_is_a_breaking_change() {
         [
             "2 breaking changes, 1 compatible change to the published tools:",
             "- breaking: `reach` reach: unit changed from \"mm\" to \"m\": the same number now means something else. Instead, keep `reach` as published and add the new version as `reach_v2`.",
-            "- breaking: `reach` reach: maximum lowered from 500 m to 0.5 m: calls that were valid before can now be refused. Instead, keep `reach` as published and add the new version as `reach_v2`.",
+            "- breaking: `reach` reach: maximum lowered from 500 mm to 0.5 m: calls that were valid before can now be refused. Instead, keep `reach` as published and add the new version as `reach_v2`.",
             "- compatible: `reach` reach: description changed (text only).",
         ],
         "{lines:#?}"

@@ -577,12 +577,15 @@ fn schema(old: &Value, new: &Value, path: &str, side: Side, d: &mut Diff<'_>) {
             ),
         }
     }
-    let unit = b
-        .get("x-unit")
-        .or(a.get("x-unit"))
-        .and_then(Value::as_str)
-        .map(|u| format!(" {u}"))
-        .unwrap_or_default();
+    // Each bound in its own unit: after a unit change, "500 mm" before, "0.5 m" after.
+    let unit_of = |n: &Map<String, Value>, other: &Map<String, Value>| {
+        n.get("x-unit")
+            .or(other.get("x-unit"))
+            .and_then(Value::as_str)
+            .map(|u| format!(" {u}"))
+            .unwrap_or_default()
+    };
+    let (unit_a, unit_b) = (unit_of(a, b), unit_of(b, a));
 
     // Range.
     let (la, lb) = (lower(a), lower(b));
@@ -596,8 +599,8 @@ fn schema(old: &Value, new: &Value, path: &str, side: Side, d: &mut Diff<'_>) {
             c,
             format!(
                 "minimum {verb} from {} to {}",
-                show(la, &unit),
-                show(lb, &unit)
+                show(la, &unit_a),
+                show(lb, &unit_b)
             ),
         );
     }
@@ -612,8 +615,8 @@ fn schema(old: &Value, new: &Value, path: &str, side: Side, d: &mut Diff<'_>) {
             c,
             format!(
                 "maximum {verb} from {} to {}",
-                show(ua, &unit),
-                show(ub, &unit)
+                show(ua, &unit_a),
+                show(ub, &unit_b)
             ),
         );
     }
