@@ -476,8 +476,11 @@ pub fn property_schema(
     // Value constraints (unit, range, lengths, pattern) describe the scalar: on an array
     // (`Vec<f64>`, `Vec<Vec<String>>`) they apply to its items.
     let scalar = scalar_of(obj);
-    if let Some(unit) = unit {
-        scalar.insert("x-unit".into(), unit.symbol.into());
+    // After the description, wherever the type's own schema put it (a uom quantity's SI unit),
+    // so a quantity publishes exactly what an `f64` with the same unit does.
+    let own_unit = scalar.shift_remove("x-unit");
+    if let Some(symbol) = unit.map(|u| Value::from(u.symbol)).or(own_unit) {
+        scalar.insert("x-unit".into(), symbol);
     }
     crate::quantity::settle_unit(scalar, spec.unit).map_err(|message| SchemaError {
         path: spec.name.to_owned(),

@@ -34,6 +34,7 @@ mod sim;
 
 use serde::{Deserialize, Serialize};
 use toolwright::{Context, Image, ToolError, ToolSchema, Toolbox, WithContent, toolbox};
+use uom::si::f64::{Force, Time};
 
 pub use sim::{GRASP_TOLERANCE, HOME, MAX_SPEED, RobotArm, SimConfig};
 
@@ -393,16 +394,20 @@ impl RobotArm {
         target_position: Position,
         /// Grip force to apply once the fingers touch.
         #[param(unit = "N", range = 5.0..=30.0, default = 15.0)]
-        force: f64,
+        force: Force,
         /// How to hold the object.
         #[param(default = GraspStrategy::Parallel)]
         grasp_strategy: GraspStrategy,
         /// Give up if the grasp is not stable within this time.
         #[param(unit = "s", range = 1.0..=60.0, default = 10.0)]
-        timeout: f64,
+        timeout: Time,
         /// The call: its deadline, and whether it was told to stop.
         ctx: Context,
     ) -> Result<GraspResult, ToolError> {
+        // uom quantities (the `uom` feature): the model sends newtons and seconds, the compiler
+        // checks the units against the types, and the simulation reads them in its own units.
+        let force = force.get::<uom::si::force::newton>();
+        let timeout = timeout.get::<uom::si::time::second>();
         self.grasp(target_position, force, grasp_strategy, timeout, &ctx)
             .await
     }
