@@ -124,31 +124,21 @@ impl Validator {
     /// unknown properties in document order, depth first). When validation fails, the document may
     /// have been partially coerced and should not be used.
     pub fn validate(&self, value: &mut Value, coercion: Coercion) -> Result<(), Vec<Violation>> {
-        let mut ctx = Ctx {
-            lax: coercion == Coercion::Lax,
-            apply: true,
-            collect: true,
-            fails: 0,
-            mutated: false,
-            errors: Vec::new(),
-        };
-        self.root.check(value, &Path::ROOT, &mut ctx);
-        if ctx.fails == 0 {
-            Ok(())
-        } else {
-            Err(ctx.errors)
-        }
+        self.walk(value, coercion == Coercion::Lax, true)
     }
-}
 
-impl Validator {
     /// Checks a tool's result against its output schema: strictly (no coercion), inserting no
     /// defaults, so `value` is never changed (it is `&mut` only because the walk is shared with
     /// [`Validator::validate`]).
     pub fn check_output(&self, value: &mut Value) -> Result<(), Vec<Violation>> {
+        self.walk(value, false, false)
+    }
+
+    /// The walk both share: `lax` repairs, `apply` writes repairs and defaults into `value`.
+    fn walk(&self, value: &mut Value, lax: bool, apply: bool) -> Result<(), Vec<Violation>> {
         let mut ctx = Ctx {
-            lax: false,
-            apply: false,
+            lax,
+            apply,
             collect: true,
             fails: 0,
             mutated: false,
