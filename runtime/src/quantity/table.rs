@@ -240,6 +240,7 @@ pub trait QuantityTarget {
 
 macro_rules! containers {
     ($([$($g:tt)*] $t:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<$($g)*> QuantityTarget for $t {
             const QUANTITY: &'static QuantityDef = T::QUANTITY;
         }

@@ -29,6 +29,8 @@ type Q<D> = uom::si::Quantity<D, uom::si::SI<f64>, f64>;
 
 macro_rules! quantities {
     ($($ty:ident => $def:ident;)*) => {$(
+        // Not listed to the user when a quantity has no unit: the list would be typenum noise.
+        #[diagnostic::do_not_recommend]
         impl QuantityTarget for uom::si::f64::$ty {
             const QUANTITY: &'static QuantityDef = &table::$def;
         }
