@@ -37,8 +37,15 @@ impl Session {
 
 /// The client connection of a call: taken from the request when it arrives, read only when the
 /// body talks to the client (so a call that does not costs a few map lookups).
+///
+/// A handle (one pointer): it is moved through every future of a call (the call site, the
+/// attempt, the context), whose sizes rmcp and tokio copy when they spawn the request's task, so
+/// what it holds lives behind it.
 #[derive(Clone)]
-pub(crate) struct Link {
+pub(crate) struct Link(Arc<LinkData>);
+
+/// What a [`Link`] holds.
+pub(crate) struct LinkData {
     pub(super) peer: Peer<RoleServer>,
     /// The protocol version the request names (protocol 2026-07-28 sends it with every request).
     request_protocol: Option<ProtocolVersion>,
@@ -48,6 +55,14 @@ pub(crate) struct Link {
     pub(super) request_level: Option<LogLevel>,
     /// The session the request belongs to (`None`: served by a handler that is not a toolbox).
     pub(super) session: Option<Arc<Session>>,
+}
+
+impl std::ops::Deref for Link {
+    type Target = LinkData;
+
+    fn deref(&self) -> &LinkData {
+        &self.0
+    }
 }
 
 impl Link {
@@ -64,13 +79,13 @@ impl Link {
             .and_then(RequestMetaObject::log_level)
             .or_else(|| context.meta.log_level())
             .map(LogLevel::from_rmcp);
-        Link {
+        Link(Arc::new(LinkData {
             peer: context.peer.clone(),
             request_protocol: context.meta.protocol_version(),
             request_capabilities: context.meta.client_capabilities(),
             request_level,
             session,
-        }
+        }))
     }
 
     /// The protocol version of the request: the one it names, else the session's.
@@ -106,6 +121,12 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_is_one_pointer() {
+        // Every future of a call holds it (see `Link`): what it holds must not grow them.
+        assert_eq!(size_of::<Option<Link>>(), size_of::<usize>());
+    }
 
     #[test]
     fn a_session_remembers_the_level_it_set() {
