@@ -276,6 +276,49 @@ async fn an_expression_that_does_not_parse_is_answered_before_the_tool_runs() {
     client.cancel().await.unwrap();
 }
 
+/// Many samples.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+struct Samples {
+    /// The samples, in the order taken.
+    values: Vec<u32>,
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_projection_is_held_to_the_call_deadline() {
+    /// Takes its samples at once, then has 5 s to answer.
+    #[tool(read_only, projection, timeout = "5s")]
+    async fn samples() -> Samples {
+        Samples {
+            values: (0..200_000).rev().collect(),
+        }
+    }
+    let client = connect(tools![samples]).await;
+    let started = tokio::time::Instant::now();
+    // Sorting 200,000 numbers takes milliseconds on the projection's thread; the paused clock
+    // reaches the deadline as soon as the call only waits for it.
+    let r = call(&client, "samples", json!({"jmespath": "sort(values)"})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let e = r.structured_content.unwrap();
+    assert!(
+        e["_jmespath_error"]
+            .as_str()
+            .unwrap()
+            .contains("did not finish before the call's deadline"),
+        "{e}"
+    );
+    assert!(
+        e["hint"].as_str().unwrap().starts_with("The tool ran"),
+        "{e}"
+    );
+    assert_eq!(e["original_keys"], json!(["values"]));
+    let waited = started.elapsed();
+    assert!(
+        waited >= std::time::Duration::from_secs(5) && waited < std::time::Duration::from_secs(6),
+        "answered after {waited:?}"
+    );
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn an_unparsable_expression_never_runs_the_body() {
     static COUNTED: AtomicUsize = AtomicUsize::new(0);

@@ -68,8 +68,12 @@ pub(crate) struct Call<'a, S> {
 
 /// How a call ended.
 pub(crate) enum Outcome {
-    /// The body's value, to shape as the tool's output.
-    Value(Value),
+    /// The body's value, to shape as the tool's output by `answer_by` (the call's deadline, or
+    /// the end of its grace period when it finished in it; `None`: no deadline).
+    Value {
+        value: Value,
+        answer_by: Option<Instant>,
+    },
     /// An error for the model: the text, and whether calling again may succeed.
     Error { text: String, retryable: bool },
 }
@@ -294,7 +298,13 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                 match finished {
                     Ok(Ok(value)) => {
                         flight.cleanup = None;
-                        return ("ok", Outcome::Value(value));
+                        return (
+                            "ok",
+                            Outcome::Value {
+                                value,
+                                answer_by: deadline,
+                            },
+                        );
                     }
                     Ok(Err(CallError::Invalid(violations))) => {
                         flight.cleanup = None;
@@ -341,7 +351,13 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                 flight.running = None;
                 flight.cleanup = None;
                 tracing::info!(?after, "finished within its grace period");
-                return ("ok", Outcome::Value(value));
+                return (
+                    "ok",
+                    Outcome::Value {
+                        value,
+                        answer_by: told.checked_add(grace),
+                    },
+                );
             }
             Ok(Ok(Err(e))) => {
                 flight.running = None;

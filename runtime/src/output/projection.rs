@@ -5,6 +5,8 @@
 //! Expressions are compiled with the maintained [`jmespath`] crate (its `sync` variables, so a
 //! compiled expression can wait in the call's future while the tool runs).
 
+use std::time::Instant;
+
 use serde_json::{Map, Value, json};
 
 /// The injected argument's name.
@@ -75,10 +77,11 @@ impl Projection {
 
     /// The value the expression selects from `payload` (JSON `null` when it selects nothing).
     /// The answer is at most [`MAX_GROWTH`] times the payload's size (in values), plus a margin
-    /// for what functions make.
-    pub async fn apply(&self, payload: Value) -> Result<Value, String> {
+    /// for what functions make. When it is not ready by `answer_by` (the call's deadline) the
+    /// call stops waiting for it and errs; the evaluation finishes on its thread, unseen.
+    pub async fn apply(&self, payload: Value, answer_by: Option<Instant>) -> Result<Value, String> {
         let expression = std::sync::Arc::clone(&self.expression);
-        on_deep_stack(move || {
+        let evaluation = on_deep_stack(move || {
             let limit = count_values(&payload)
                 .saturating_mul(MAX_GROWTH as usize)
                 .saturating_add(10_000);
@@ -88,10 +91,19 @@ impl Projection {
             to_json(&found, &mut budget).ok_or_else(|| {
                 format!("the selected value is too large (over {limit} values); select less")
             })
-        })
-        .await
+        });
+        let Some(answer_by) = answer_by else {
+            return evaluation.await;
+        };
+        tokio::time::timeout_at(answer_by.into(), evaluation)
+            .await
+            .unwrap_or_else(|_| Err(TOO_SLOW.to_owned()))
     }
 }
+
+/// Why a projection was not answered: the call's deadline came first.
+const TOO_SLOW: &str = "the expression did not finish before the call's deadline (the tool's \
+                        timeout); select less, or call without a jmespath expression";
 
 /// How many times the value an expression yields can repeat its input (see [`MAX_GROWTH`]):
 /// multi-selects add their parts, chaining multiplies, saturating at `u64::MAX`.
@@ -303,7 +315,10 @@ mod tests {
     }
 
     async fn project(expr: &str, v: &Value) -> Result<Value, String> {
-        Projection::compile(expr).await?.apply(v.clone()).await
+        Projection::compile(expr)
+            .await?
+            .apply(v.clone(), None)
+            .await
     }
 
     #[tokio::test]
@@ -418,6 +433,22 @@ mod tests {
         assert_eq!(to_json(&var, &mut budget), None);
         let mut budget = 100_001;
         assert!(to_json(&var, &mut budget).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_projection_is_not_waited_for_past_the_call_deadline() {
+        let big = json!({"items": (0..100_000).map(|i| json!({"v": i})).collect::<Vec<_>>()});
+        let p = Projection::compile("sort_by(items, &v)[*].v")
+            .await
+            .unwrap();
+        // A deadline already past: the evaluation (milliseconds for 100,000 items) is not
+        // waited for.
+        let late = p.apply(big.clone(), Some(Instant::now())).await;
+        assert_eq!(late, Err(TOO_SLOW.to_owned()));
+        // A deadline far enough: the answer.
+        let far = Instant::now() + std::time::Duration::from_secs(600);
+        let answer = p.apply(big, Some(far)).await.unwrap();
+        assert_eq!(answer.as_array().map(Vec::len), Some(100_000));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! take (`anyOf`, the payload first), and the check of every result against the payload's schema.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
@@ -296,7 +297,8 @@ impl Results {
     }
 
     /// The result of a successful call: checked against the payload's schema when `check` is
-    /// on, then projected or summarized as asked, then held to the tool's budget.
+    /// on, then projected or summarized as asked, then held to the tool's budget. A projection
+    /// not done by `answer_by` (the call's deadline) is answered as a failed expression.
     pub(crate) async fn answer(
         &self,
         tool: &str,
@@ -304,6 +306,7 @@ impl Results {
         request: Request,
         budget: Option<usize>,
         check: bool,
+        answer_by: Option<Instant>,
     ) -> CallToolResult {
         if let OutputMode::Content(_) | OutputMode::WithContent { .. } = self.mode {
             // Blocks are neither projected, summarized nor cut: a tool returning images sizes them.
@@ -326,7 +329,7 @@ impl Results {
                     .as_object()
                     .map(|m| m.keys().cloned().collect())
                     .unwrap_or_default();
-                match p.apply(payload).await {
+                match p.apply(payload, answer_by).await {
                     Ok(value) => (projection::wrap(value), true),
                     Err(message) => {
                         let envelope =

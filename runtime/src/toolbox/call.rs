@@ -227,7 +227,13 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracker: &this.calls,
         };
         match exec::run(call, map).await {
-            (outcome, Outcome::Value(mut value)) => {
+            (
+                outcome,
+                Outcome::Value {
+                    mut value,
+                    answer_by,
+                },
+            ) => {
                 if let Some(adapter) = &entry.output_adapter {
                     adapter.si_to_published(&mut value);
                 }
@@ -239,6 +245,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                         request,
                         entry.policy.max_output_bytes,
                         this.config.output_checks,
+                        answer_by,
                     )
                     .await;
                 let outcome = if result.is_error == Some(true) {
