@@ -90,7 +90,7 @@ impl ToolModel {
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
-                    use #p::{ReturnResult as _, ReturnPlain as _};
+                    use #p::{ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _, RosResult as _};
                     (&#p::Probe::<#ret>::new()).output_info()
                 }
             }
@@ -113,7 +113,7 @@ impl ToolModel {
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
-                    use #p::{ReturnResult as _, ReturnPlain as _};
+                    use #p::{ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _, RosResult as _};
                     (&#p::Probe::<#ret>::new()).output_value(__tw_ret)
                 }
             }
@@ -135,7 +135,7 @@ impl ToolModel {
                     quote_spanned! {ty.span()=>
                         {
                             #[allow(unused_imports)]
-                            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+                            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
                             (&#p::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
                         }
                     }
