@@ -59,6 +59,7 @@ impl ToolModel {
             Some(v) => quote!(#p::Some(#v)),
             None => quote!(#p::None),
         };
+        let deep_nesting = self.deep_nesting;
         let timeout_ms = opt(self.timeout_ms.map(|t| quote!(#t)));
         let resources = policy::resources_tokens(&self.resources);
         let retry = self.retry;
@@ -170,6 +171,7 @@ impl ToolModel {
                         grace_ms: #grace_ms,
                         scopes: &[#(#scopes),*],
                         rate_limit: #rate_limit,
+                        deep_nesting: #deep_nesting,
                         results: #p::ResultOptions {
                             projection: #projection,
                             summary: #summary,

@@ -42,36 +42,64 @@ use crate::schema::{ERROR_KEY, TypeInfo, Unit, describe_unit};
 pub(crate) const UNIT_NORM_KEY: &str = "x-toolwright-unit-norm";
 /// The tolerance published with [`UNIT_NORM_KEY`].
 const UNIT_NORM_TOLERANCE: f64 = 1e-3;
+/// Marks the root of a message's schema until the toolbox is built (which counts its real depth;
+/// removed before publication).
+pub(crate) const ROS_KEY: &str = "x-toolwright-ros";
+/// The deepest nesting of a tool's input unless `allow(deep_nesting)` (the macros' `MAX_DEPTH`).
+const MAX_DEPTH: usize = 3;
 /// Messages nest a few levels; a definition deeper than this is malformed (a cycle).
 const MAX_NESTING: usize = 32;
 
-/// The schema of a ROS message type: from the cache, or built from its definition.
-pub(crate) fn schema_of<T: RosMessageType>() -> Value {
+/// The schema of a ROS message type (`output`: as a tool's output), from the cache or built from
+/// its definition.
+pub(crate) fn schema_of<T: RosMessageType>(output: bool) -> Value {
     let d = &T::DESCRIPTION;
-    message_schema(d.ros_type_name, d.definition)
+    message_schema(d.ros_type_name, d.definition, output)
 }
 
 /// The schema of the message `name` with the full definition `definition`, cached (a schema is
-/// built once per type and process). A definition that cannot be read gives a schema carrying
-/// the problem, reported with its path when the toolbox is built.
-pub(crate) fn message_schema(name: &'static str, definition: &'static str) -> Value {
-    type Cache = Mutex<HashMap<(&'static str, &'static str), Value>>;
+/// built once per type, direction and process). A definition that cannot be read gives a schema
+/// carrying the problem, reported with its path when the toolbox is built.
+///
+/// As input, a field with a ROS 2 default may be left out (the validator inserts the default, as
+/// roslibrust's serde needs every field); as output every field is always there.
+pub(crate) fn message_schema(name: &'static str, definition: &'static str, output: bool) -> Value {
+    type Cache = Mutex<HashMap<(&'static str, &'static str, bool), Value>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(v) = cache
-        .lock()
-        .ok()
-        .and_then(|c| c.get(&(name, definition)).cloned())
-    {
+    let key = (name, definition, output);
+    if let Some(v) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return v;
     }
-    let schema = build(name, definition).unwrap_or_else(|message| {
-        json!({ERROR_KEY: {"path": "", "message": format!("ROS message `{name}`: {message}")}})
-    });
+    let schema = build(name, definition)
+        .map(|mut s| {
+            if output {
+                all_required(&mut s);
+            }
+            s
+        })
+        .unwrap_or_else(|message| {
+            json!({ERROR_KEY: {"path": "", "message": format!("ROS message `{name}`: {message}")}})
+        });
     if let Ok(mut c) = cache.lock() {
-        c.insert((name, definition), schema.clone());
+        c.insert(key, schema.clone());
     }
     schema
+}
+
+/// Makes every property of every (message) object required: serde writes them all.
+fn all_required(schema: &mut Value) {
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(props)) = obj.get_mut("properties") {
+        let names: Vec<Value> = props.keys().cloned().map(Value::from).collect();
+        props.values_mut().for_each(all_required);
+        obj.insert("required".into(), names.into());
+    }
+    if let Some(items) = obj.get_mut("items") {
+        all_required(items);
+    }
 }
 
 /// Builds the schema of a message from its definition.
@@ -308,6 +336,61 @@ fn default_value(field: &msg::Field, text: &str) -> Result<Value, String> {
     }
 }
 
+/// The parameters of an input schema (not yet stripped) that hold a ROS message and nest deeper
+/// than 3 levels, as problems. The macros' check counts a ROS message as one level (they cannot
+/// see inside it), so its real depth is counted here, the same way: each object, list or map
+/// is a level.
+pub(crate) fn depth_problems(tool: &str, input: &Value) -> Vec<String> {
+    let Some(Value::Object(props)) = input.get("properties") else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .filter(|(_, s)| has_ros(s))
+        .filter_map(|(name, s)| {
+            let depth = depth(s);
+            (depth > MAX_DEPTH).then(|| {
+                format!(
+                    "tool `{tool}`: input `{name}` nests {depth} levels deep, ROS messages \
+                     included (each object, list or map is a level); past {MAX_DEPTH}, models \
+                     build arguments less reliably: flatten the structure or split the tool; to \
+                     keep it, add `#[tool(allow(deep_nesting))]`"
+                )
+            })
+        })
+        .collect()
+}
+
+fn has_ros(schema: &Value) -> bool {
+    match schema {
+        Value::Object(obj) => obj.contains_key(ROS_KEY) || obj.values().any(has_ros),
+        Value::Array(items) => items.iter().any(has_ros),
+        _ => false,
+    }
+}
+
+/// Levels of objects, lists and maps in a schema's values.
+fn depth(schema: &Value) -> usize {
+    let Some(obj) = schema.as_object() else {
+        return 0;
+    };
+    let mut levels = 0;
+    if let Some(Value::Object(props)) = obj.get("properties") {
+        levels = levels.max(1 + props.values().map(depth).max().unwrap_or(0));
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(sub @ Value::Object(_)) = obj.get(key) {
+            levels = levels.max(1 + depth(sub));
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(Value::Array(branches)) = obj.get(key) {
+            levels = levels.max(branches.iter().map(depth).max().unwrap_or(0));
+        }
+    }
+    levels
+}
+
 // ---------------------------------------------------------------------------------------------
 // Selection by generated code.
 
@@ -333,7 +416,12 @@ fn type_schema<T: RosMessageType>(generator: &mut SchemaGenerator) -> Schema {
     if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
         return crate::schema::subschema::<()>(generator);
     }
-    crate::schema::to_schemars(schema_of::<T>())
+    let output = generator.contract().is_serialize();
+    let mut schema = schema_of::<T>(output);
+    if let Some(obj) = schema.as_object_mut() {
+        obj.insert(ROS_KEY.into(), T::DESCRIPTION.ros_type_name.into());
+    }
+    crate::schema::to_schemars(schema)
 }
 
 fn list_schema<T: RosMessageType>(generator: &mut SchemaGenerator) -> Schema {
@@ -457,7 +545,7 @@ mod tests {
         assert_eq!(x["description"], "X coordinate, in meters (m).");
         assert_eq!(
             s["properties"]["position"]["description"],
-            "Position of the origin"
+            "Position of the origin."
         );
         assert_eq!(
             s["properties"]["position"]["required"],
@@ -485,7 +573,7 @@ mod tests {
             p["angular"]["properties"]["x"]["description"],
             "X component, in radians per second (rad/s)."
         );
-        assert_eq!(p["linear"]["description"], "Linear velocity");
+        assert_eq!(p["linear"]["description"], "Linear velocity.");
     }
 
     #[test]
@@ -552,6 +640,25 @@ mod tests {
     }
 
     #[test]
+    fn depth_counts_messages_at_their_real_depth() {
+        let pose = json!({ROS_KEY: "geometry_msgs/Pose", "type": "object", "properties": {"position": {"type": "object", "properties": {"x": {"type": "number"}}}}});
+        assert_eq!(depth(&pose), 2);
+        let input = json!({"type": "object", "properties": {
+            "pose": pose.clone(),
+            "poses": {"type": "array", "items": pose.clone()},
+            "goal": {"type": "object", "properties": {"path": {"type": "array", "items": pose}}},
+            "deep": {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "object"}}}}}}}
+        }});
+        let problems = depth_problems("go", &input);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0]
+                .starts_with("tool `go`: input `goal` nests 4 levels deep, ROS messages included"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
     fn a_missing_dependency_or_bad_default_is_an_error() {
         let e = build("geometry_msgs/Pose", "Point position").unwrap_err();
         assert!(e.contains("`geometry_msgs/Point`"), "{e}");
@@ -562,10 +669,21 @@ mod tests {
     #[test]
     fn schemas_are_cached_and_problems_carried() {
         let def: &'static str = Box::leak(pose().into_boxed_str());
-        let a = message_schema("geometry_msgs/Pose", def);
-        assert_eq!(a, message_schema("geometry_msgs/Pose", def));
+        let a = message_schema("geometry_msgs/Pose", def, false);
+        assert_eq!(a, message_schema("geometry_msgs/Pose", def, false));
         assert_eq!(a, build("geometry_msgs/Pose", def).unwrap());
-        let bad = message_schema("p/Bad", "Missing m");
+        assert_eq!(a["properties"]["orientation"]["required"], json!([]));
+        // As an output, every field is always there (defaults included).
+        let out = message_schema("geometry_msgs/Pose", def, true);
+        assert_eq!(
+            out["properties"]["orientation"]["required"],
+            json!(["x", "y", "z", "w"])
+        );
+        assert_eq!(
+            out["properties"]["orientation"]["properties"]["w"]["default"],
+            1.0
+        );
+        let bad = message_schema("p/Bad", "Missing m", false);
         assert!(
             bad[ERROR_KEY]["message"]
                 .as_str()

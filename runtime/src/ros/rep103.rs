@@ -62,116 +62,132 @@ const TABLE: &[(&str, &str, Entry)] = &[
     (
         "geometry_msgs/Point",
         "x",
-        described(Some(M), "X coordinate"),
+        described(Some(M), "X coordinate."),
     ),
     (
         "geometry_msgs/Point",
         "y",
-        described(Some(M), "Y coordinate"),
+        described(Some(M), "Y coordinate."),
     ),
     (
         "geometry_msgs/Point",
         "z",
-        described(Some(M), "Z coordinate"),
+        described(Some(M), "Z coordinate."),
     ),
     (
         "geometry_msgs/Point32",
         "x",
-        described(Some(M), "X coordinate"),
+        described(Some(M), "X coordinate."),
     ),
     (
         "geometry_msgs/Point32",
         "y",
-        described(Some(M), "Y coordinate"),
+        described(Some(M), "Y coordinate."),
     ),
     (
         "geometry_msgs/Point32",
         "z",
-        described(Some(M), "Z coordinate"),
+        described(Some(M), "Z coordinate."),
     ),
     (
         "geometry_msgs/Pose",
         "position",
-        described(None, "Position of the origin"),
+        described(None, "Position of the origin."),
     ),
     (
         "geometry_msgs/Pose",
         "orientation",
-        described(None, "Orientation, as a unit quaternion (x, y, z, w)"),
+        described(None, "Orientation, as a unit quaternion (x, y, z, w)."),
     ),
     (
         "geometry_msgs/Quaternion",
         "x",
-        described(None, "X component of the quaternion's vector part"),
+        described(None, "X component of the quaternion's vector part."),
     ),
     (
         "geometry_msgs/Quaternion",
         "y",
-        described(None, "Y component of the quaternion's vector part"),
+        described(None, "Y component of the quaternion's vector part."),
     ),
     (
         "geometry_msgs/Quaternion",
         "z",
-        described(None, "Z component of the quaternion's vector part"),
+        described(None, "Z component of the quaternion's vector part."),
     ),
     (
         "geometry_msgs/Quaternion",
         "w",
-        described(None, "Scalar part of the quaternion"),
+        described(None, "Scalar part of the quaternion."),
     ),
-    ("geometry_msgs/Vector3", "x", described(None, "X component")),
-    ("geometry_msgs/Vector3", "y", described(None, "Y component")),
-    ("geometry_msgs/Vector3", "z", described(None, "Z component")),
+    (
+        "geometry_msgs/Vector3",
+        "x",
+        described(None, "X component."),
+    ),
+    (
+        "geometry_msgs/Vector3",
+        "y",
+        described(None, "Y component."),
+    ),
+    (
+        "geometry_msgs/Vector3",
+        "z",
+        described(None, "Z component."),
+    ),
     (
         "geometry_msgs/Pose2D",
         "x",
-        described(Some(M), "X coordinate"),
+        described(Some(M), "X coordinate."),
     ),
     (
         "geometry_msgs/Pose2D",
         "y",
-        described(Some(M), "Y coordinate"),
+        described(Some(M), "Y coordinate."),
     ),
     (
         "geometry_msgs/Pose2D",
         "theta",
-        described(Some(RAD), "Heading"),
+        described(Some(RAD), "Heading."),
     ),
     (
         "geometry_msgs/Transform",
         "translation",
-        described(Some(M), "Translation"),
+        described(Some(M), "Translation."),
     ),
     (
         "geometry_msgs/Transform",
         "rotation",
-        described(None, "Rotation, as a unit quaternion"),
+        described(None, "Rotation, as a unit quaternion."),
     ),
     (
         "geometry_msgs/Twist",
         "linear",
-        described(Some(M_S), "Linear velocity"),
+        described(Some(M_S), "Linear velocity."),
     ),
     (
         "geometry_msgs/Twist",
         "angular",
-        described(Some(RAD_S), "Angular velocity"),
+        described(Some(RAD_S), "Angular velocity."),
     ),
     (
         "geometry_msgs/Accel",
         "linear",
-        described(Some(M_S2), "Linear acceleration"),
+        described(Some(M_S2), "Linear acceleration."),
     ),
     (
         "geometry_msgs/Accel",
         "angular",
-        described(Some(RAD_S2), "Angular acceleration"),
+        described(Some(RAD_S2), "Angular acceleration."),
     ),
-    ("geometry_msgs/Wrench", "force", described(Some(N), "Force")),
+    (
+        "geometry_msgs/Wrench",
+        "force",
+        described(Some(N), "Force."),
+    ),
     (
         "geometry_msgs/Wrench",
         "torque",
-        described(Some(NM), "Torque"),
+        described(Some(NM), "Torque."),
     ),
     ("geometry_msgs/Inertia", "m", unit(KG)),
     // builtin_interfaces: time and durations as seconds plus nanoseconds.
@@ -199,14 +215,14 @@ const TABLE: &[(&str, &str, Entry)] = &[
     (
         "sensor_msgs/JointState",
         "name",
-        described(None, "Joint names, one per joint"),
+        described(None, "Joint names, one per joint."),
     ),
     (
         "sensor_msgs/JointState",
         "position",
         described(
             None,
-            "Position of each joint, in the order of `name`: radians (rad) for a revolute joint, meters (m) for a prismatic one",
+            "Position of each joint, in the order of `name`: radians (rad) for a revolute joint, meters (m) for a prismatic one.",
         ),
     ),
     (
@@ -214,7 +230,7 @@ const TABLE: &[(&str, &str, Entry)] = &[
         "velocity",
         described(
             None,
-            "Velocity of each joint, in the order of `name`: rad/s for a revolute joint, m/s for a prismatic one",
+            "Velocity of each joint, in the order of `name`: rad/s for a revolute joint, m/s for a prismatic one.",
         ),
     ),
     (
@@ -222,7 +238,7 @@ const TABLE: &[(&str, &str, Entry)] = &[
         "effort",
         described(
             None,
-            "Effort applied in each joint, in the order of `name`: N·m for a revolute joint, N for a prismatic one",
+            "Effort applied in each joint, in the order of `name`: N·m for a revolute joint, N for a prismatic one.",
         ),
     ),
     ("sensor_msgs/Range", "field_of_view", unit(RAD)),
