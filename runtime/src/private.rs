@@ -42,8 +42,14 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// Type-level probe for autoref specialization: `(&Probe::<T>::new()).type_info()` picks the
-/// `Option<T>` impl when it applies, the general one otherwise.
+/// Type-level probe for autoref specialization. Generated code writes
+/// `(&Probe::<T>::new()).type_info()` (and `field_info`, `take_arg`, `output_info`, ..); method
+/// lookup tries, in order:
+/// 1. receiver `&Probe<T>`: uom's inherent methods (runtime/src/quantity/uom.rs), `ParamContext`,
+///    and with the `ros` feature the ROS traits (`RosPlain`, `RosOptional`, `RosList`,
+///    `RosResult`), whose impls require `T: RosMessageType`;
+/// 2. receiver `&&Probe<T>` (autoref): `ParamOptional`, `ReturnResult`;
+/// 3. receiver `Probe<T>` (deref, by value: `Probe` is `Copy`): `ParamPlain`, `ReturnPlain`.
 pub struct Probe<T>(PhantomData<fn() -> T>);
 
 impl<T> Probe<T> {

@@ -239,7 +239,7 @@ fn is_number(ty: &str) -> bool {
 
 /// A built-in type's schema (`x-unit` on numbers that have a unit).
 fn scalar(field: &msg::Field, unit: Option<Unit>, entry: Option<&rep103::Entry>) -> Value {
-    let int = |min: i64, max: u64| json!({"type": "integer", "minimum": min, "maximum": max});
+    let int = |min: i32, max: u32| json!({"type": "integer", "minimum": min, "maximum": max});
     let mut s = match field.ty.as_str() {
         "bool" => json!({"type": "boolean"}),
         "string" | "wstring" => {
@@ -250,14 +250,15 @@ fn scalar(field: &msg::Field, unit: Option<Unit>, entry: Option<&rep103::Entry>)
             s
         }
         "float32" | "float64" => json!({"type": "number"}),
-        "int8" => int(i8::MIN.into(), 127),
+        "int8" => int(i8::MIN.into(), i8::MAX as u32),
         "byte" | "char" | "uint8" => int(0, u8::MAX.into()),
-        "int16" => int(i16::MIN.into(), 32_767),
+        "int16" => int(i16::MIN.into(), i16::MAX as u32),
         "uint16" => int(0, u16::MAX.into()),
-        "int32" => int(i32::MIN.into(), 2_147_483_647),
-        "uint32" => int(0, u32::MAX.into()),
-        "int64" => int(i64::MIN, i64::MAX as u64),
-        _ => int(0, u64::MAX),
+        "int32" => int(i32::MIN, i32::MAX as u32),
+        "uint32" => int(0, u32::MAX),
+        // 64-bit bounds are not exact JSON numbers: published as for `i64`/`u64`.
+        "int64" => json!({"type": "integer"}),
+        _ => json!({"type": "integer", "minimum": 0}),
     };
     if let Some(u) = unit.filter(|_| is_number(&field.ty)) {
         s["x-unit"] = u.symbol.into();
@@ -656,6 +657,17 @@ mod tests {
                 .starts_with("tool `go`: input `goal` nests 4 levels deep, ROS messages included"),
             "{problems:?}"
         );
+    }
+
+    #[test]
+    fn sixty_four_bit_integers_publish_only_exact_bounds() {
+        let s = build("p/Wide", "int64 a\nuint64 b\nuint32 c").unwrap();
+        let p = &s["properties"];
+        assert_eq!(p["a"]["type"], "integer");
+        assert!(p["a"].get("minimum").is_none() && p["a"].get("maximum").is_none());
+        assert_eq!(p["b"]["minimum"], 0);
+        assert!(p["b"].get("maximum").is_none());
+        assert_eq!(p["c"]["maximum"], u64::from(u32::MAX));
     }
 
     #[test]
