@@ -557,6 +557,21 @@ mod tests {
         assert_eq!(q["properties"]["w"]["default"], 1.0);
         assert_eq!(q["required"], json!([]));
         assert!(q["properties"]["w"].get("x-unit").is_none());
+        // Where no field describes it, the quaternion's own description states the constraint.
+        let alone = build(
+            "geometry_msgs/Quaternion",
+            pose()
+                .split(SEP)
+                .nth(2)
+                .unwrap()
+                .trim_start_matches("MSG: geometry_msgs/Quaternion\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            alone["description"],
+            "This represents an orientation in free space in quaternion form. It must have unit norm: x² + y² + z² + w² = 1."
+        );
+        assert_eq!(alone[UNIT_NORM_KEY], 0.001);
     }
 
     #[test]
