@@ -17,3 +17,11 @@ fn committed_docs_match_the_code() {
     });
     toolwright::assert_tools_snapshot!(toolbox, "docs/robot_arm");
 }
+
+/// The ROS arm's docs (examples/docs/ros_arm): the schemas toolwright builds from the vendored
+/// `.msg` files. After an intended change: `TOOLWRIGHT_SNAPSHOT=overwrite cargo test -p
+/// toolwright-examples --test docs_drift`, then review the diff.
+#[test]
+fn committed_ros_arm_docs_match_the_code() {
+    toolwright::assert_tools_snapshot!(toolwright_examples::ros_arm::server(), "docs/ros_arm");
+}

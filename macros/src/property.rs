@@ -386,7 +386,7 @@ pub fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
     quote_spanned! {expr.span()=>
         {
             #[allow(unused_imports)]
-            use #p::{ParamOptional as _, ParamPlain as _};
+            use #p::{ParamOptional as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
             #probe.#method(#expr)
         }
     }
@@ -415,7 +415,7 @@ fn info_tokens(ty: &Type, method: &str) -> TokenStream {
     quote_spanned! {ty.span()=>
         {
             #[allow(unused_imports)]
-            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
             #probe.#method()
         }
     }

@@ -15,6 +15,8 @@ mod quantity;
 #[cfg(feature = "redis")]
 mod redis;
 pub mod reference;
+#[cfg(feature = "ros")]
+mod ros;
 mod schema;
 mod toolbox;
 mod validate;

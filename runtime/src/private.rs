@@ -42,8 +42,14 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// Type-level probe for autoref specialization: `(&Probe::<T>::new()).type_info()` picks the
-/// `Option<T>` impl when it applies, the general one otherwise.
+/// Type-level probe for autoref specialization. Generated code writes
+/// `(&Probe::<T>::new()).type_info()` (and `field_info`, `take_arg`, `output_info`, ..); method
+/// lookup tries, in order:
+/// 1. receiver `&Probe<T>`: uom's inherent methods (runtime/src/quantity/uom.rs), `ParamContext`,
+///    and with the `ros` feature the ROS traits (`RosPlain`, `RosOptional`, `RosList`,
+///    `RosResult`), whose impls require `T: RosMessageType`;
+/// 2. receiver `&&Probe<T>` (autoref): `ParamOptional`, `ReturnResult`;
+/// 3. receiver `Probe<T>` (deref, by value: `Probe` is `Copy`): `ParamPlain`, `ReturnPlain`.
 pub struct Probe<T>(PhantomData<fn() -> T>);
 
 impl<T> Probe<T> {
@@ -52,6 +58,16 @@ impl<T> Probe<T> {
         Probe(PhantomData)
     }
 }
+
+// A zero-sized marker: `ParamPlain`/`ReturnPlain` take it by value through the `&Probe` that
+// generated code writes.
+impl<T> Clone for Probe<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Probe<T> {}
 
 impl<T> Default for Probe<T> {
     fn default() -> Self {
@@ -90,7 +106,7 @@ pub trait ParamOptional {
         Self::Schema: FromStrLiteral;
 }
 
-impl<T> ParamOptional for Probe<Option<T>> {
+impl<T> ParamOptional for &Probe<Option<T>> {
     type Schema = T;
     type Value = Option<T>;
     fn type_info(&self) -> TypeInfo
@@ -153,55 +169,55 @@ pub trait ParamPlain {
     /// The parameter's type.
     type Value;
     /// The parameter's type information.
-    fn type_info(&self) -> TypeInfo
+    fn type_info(self) -> TypeInfo
     where
         Self::Schema: ParamSchema;
     /// The type information of a struct field.
-    fn field_info(&self) -> TypeInfo
+    fn field_info(self) -> TypeInfo
     where
         Self::Schema: FieldSchema;
     /// Takes the argument from a call.
-    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Self::Value, ()>
+    fn take_arg(self, args: &mut Args, name: &str) -> Result<Self::Value, ()>
     where
         Self::Value: ParamDeserialize;
     /// A declared `default` or example, typed as the parameter.
-    fn value_json(&self, value: Self::Schema) -> Value
+    fn value_json(self, value: Self::Schema) -> Value
     where
         Self::Schema: DeclaredValue;
     /// A declared `default` or example written as a string literal.
-    fn str_json(&self, value: &'static str) -> Value
+    fn str_json(self, value: &'static str) -> Value
     where
         Self::Schema: FromStrLiteral;
 }
 
-impl<T> ParamPlain for &Probe<T> {
+impl<T> ParamPlain for Probe<T> {
     type Schema = T;
     type Value = T;
-    fn type_info(&self) -> TypeInfo
+    fn type_info(self) -> TypeInfo
     where
         T: ParamSchema,
     {
         TypeInfo::of::<T>(false)
     }
-    fn field_info(&self) -> TypeInfo
+    fn field_info(self) -> TypeInfo
     where
         T: FieldSchema,
     {
         TypeInfo::of::<T>(false)
     }
-    fn take_arg(&self, args: &mut Args, name: &str) -> Result<T, ()>
+    fn take_arg(self, args: &mut Args, name: &str) -> Result<T, ()>
     where
         T: ParamDeserialize,
     {
         args.take(name)
     }
-    fn value_json(&self, value: T) -> Value
+    fn value_json(self, value: T) -> Value
     where
         T: DeclaredValue,
     {
         to_json(value)
     }
-    fn str_json(&self, value: &'static str) -> Value
+    fn str_json(self, value: &'static str) -> Value
     where
         T: FromStrLiteral,
     {
@@ -226,7 +242,7 @@ pub trait ReturnResult {
         ToolError: AcceptsError<Self::Err>;
 }
 
-impl<T, E> ReturnResult for Probe<Result<T, E>> {
+impl<T, E> ReturnResult for &Probe<Result<T, E>> {
     type Ok = T;
     type Err = E;
     fn output_info(&self) -> TypeInfo
@@ -252,24 +268,24 @@ pub trait ReturnPlain {
     /// The fn's return type.
     type Ret;
     /// The output type's information.
-    fn output_info(&self) -> TypeInfo
+    fn output_info(self) -> TypeInfo
     where
         Self::Ret: OutputSchema;
     /// Converts a returned value.
-    fn output_value(&self, ret: Self::Ret) -> Result<Value, CallError>
+    fn output_value(self, ret: Self::Ret) -> Result<Value, CallError>
     where
         Self::Ret: OutputSerialize;
 }
 
-impl<T> ReturnPlain for &Probe<T> {
+impl<T> ReturnPlain for Probe<T> {
     type Ret = T;
-    fn output_info(&self) -> TypeInfo
+    fn output_info(self) -> TypeInfo
     where
         T: OutputSchema,
     {
         TypeInfo::of::<T>(false)
     }
-    fn output_value(&self, ret: T) -> Result<Value, CallError>
+    fn output_value(self, ret: T) -> Result<Value, CallError>
     where
         T: OutputSerialize,
     {
@@ -283,6 +299,79 @@ fn to_output<T: Serialize>(value: &T) -> Result<Value, CallError> {
             "the tool's result could not be serialized: {e}"
         )))
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// ROS messages (implemented in runtime/src/ros/mod.rs with the `ros` feature; without it nothing
+// implements these, and generated code imports them all the same).
+//
+// Implemented for `Probe<T>`, `Probe<Option<T>>`, `Probe<Vec<T>>` and `Probe<Result<T, E>>` with
+// `T: RosMessageType` on the impl: their `&self` methods are candidates at the first step of
+// method lookup on `&Probe<_>`, before `ParamOptional`/`ReturnResult` (`&&Probe`, the autoref
+// step) and `ParamPlain`/`ReturnPlain` (`Probe` by value, after the deref), and only for ROS types.
+
+/// A ROS message parameter, field or output.
+pub trait RosPlain {
+    /// The message type.
+    type Message;
+    /// The parameter's type information.
+    fn type_info(&self) -> TypeInfo;
+    /// The type information of a struct field.
+    fn field_info(&self) -> TypeInfo;
+    /// Takes the argument from a call.
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Self::Message, ()>;
+    /// A declared `default` or example.
+    fn value_json(&self, value: Self::Message) -> Value;
+    /// The output's type information.
+    fn output_info(&self) -> TypeInfo;
+    /// Serializes a returned message.
+    fn output_value(&self, ret: Self::Message) -> Result<Value, CallError>;
+}
+
+/// An optional ROS message parameter or field.
+pub trait RosOptional {
+    /// The message type.
+    type Message;
+    /// The parameter's type information.
+    fn type_info(&self) -> TypeInfo;
+    /// The type information of a struct field.
+    fn field_info(&self) -> TypeInfo;
+    /// Takes the argument, if given.
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Option<Self::Message>, ()>;
+    /// A declared `default` or example, typed as the message.
+    fn value_json(&self, value: Self::Message) -> Value;
+}
+
+/// A list of ROS messages as a parameter, field or output.
+pub trait RosList {
+    /// The message type.
+    type Message;
+    /// The parameter's type information.
+    fn type_info(&self) -> TypeInfo;
+    /// The type information of a struct field.
+    fn field_info(&self) -> TypeInfo;
+    /// Takes the argument from a call.
+    fn take_arg(&self, args: &mut Args, name: &str) -> Result<Vec<Self::Message>, ()>;
+    /// A declared `default` or example.
+    fn value_json(&self, value: Vec<Self::Message>) -> Value;
+    /// The output's type information.
+    fn output_info(&self) -> TypeInfo;
+    /// Serializes the returned messages.
+    fn output_value(&self, ret: Vec<Self::Message>) -> Result<Value, CallError>;
+}
+
+/// A ROS message output of a fallible tool.
+pub trait RosResult {
+    /// The message type.
+    type Message;
+    /// The error type.
+    type Err;
+    /// The output's type information.
+    fn output_info(&self) -> TypeInfo;
+    /// Serializes the message, or makes the error an `isError` result.
+    fn output_value(&self, ret: Result<Self::Message, Self::Err>) -> Result<Value, CallError>
+    where
+        ToolError: AcceptsError<Self::Err>;
 }
 
 /// The body of an async tool (or of a sync one declared `blocking = false`): polled on the async

@@ -59,6 +59,7 @@ impl ToolModel {
             Some(v) => quote!(#p::Some(#v)),
             None => quote!(#p::None),
         };
+        let deep_nesting = self.deep_nesting;
         let timeout_ms = opt(self.timeout_ms.map(|t| quote!(#t)));
         let resources = policy::resources_tokens(&self.resources);
         let retry = self.retry;
@@ -90,7 +91,7 @@ impl ToolModel {
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
-                    use #p::{ReturnResult as _, ReturnPlain as _};
+                    use #p::{ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _, RosResult as _};
                     (&#p::Probe::<#ret>::new()).output_info()
                 }
             }
@@ -113,7 +114,7 @@ impl ToolModel {
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
-                    use #p::{ReturnResult as _, ReturnPlain as _};
+                    use #p::{ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _, RosResult as _};
                     (&#p::Probe::<#ret>::new()).output_value(__tw_ret)
                 }
             }
@@ -135,7 +136,7 @@ impl ToolModel {
                     quote_spanned! {ty.span()=>
                         {
                             #[allow(unused_imports)]
-                            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _};
+                            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
                             (&#p::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
                         }
                     }
@@ -170,6 +171,7 @@ impl ToolModel {
                         grace_ms: #grace_ms,
                         scopes: &[#(#scopes),*],
                         rate_limit: #rate_limit,
+                        deep_nesting: #deep_nesting,
                         results: #p::ResultOptions {
                             projection: #projection,
                             summary: #summary,

@@ -52,6 +52,9 @@ pub struct ToolModel {
     /// `projection` came from `#[toolbox(projection)]`.
     pub(super) projection_from_toolbox: bool,
     pub(super) summary: bool,
+    /// `allow(deep_nesting)` (its own or its toolbox's): also told to the runtime, which checks
+    /// the nesting of types the compile-time check cannot see (ROS messages).
+    pub(super) deep_nesting: bool,
     /// `over_budget = "envelope"`.
     pub(super) envelope: bool,
     /// A sync fn run on tokio's blocking pool (every sync fn but those declared
@@ -306,6 +309,7 @@ impl ToolModel {
             rate_limit: attr.rate_limit.clone(),
             projection,
             projection_from_toolbox,
+            deep_nesting: settings.deep_nesting,
             summary,
             envelope,
             blocking,

@@ -55,6 +55,7 @@ const _: () = {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::{
                                             ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                            RosList as _, RosOptional as _, RosPlain as _,
                                         };
                                         (&::toolwright::__private::Probe::<f64>::new()).field_info()
                                     },
@@ -88,6 +89,7 @@ const _: () = {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::{
                                             ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                            RosList as _, RosOptional as _, RosPlain as _,
                                         };
                                         (&::toolwright::__private::Probe::<Position>::new())
                                             .field_info()

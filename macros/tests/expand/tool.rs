@@ -38,6 +38,7 @@ fn __toolwright_tool_move_arm_to_pose<
                 grace_ms: ::toolwright::__private::None,
                 scopes: &[],
                 rate_limit: ::core::option::Option::None,
+                deep_nesting: false,
                 results: ::toolwright::__private::ResultOptions {
                     projection: false,
                     summary: false,
@@ -81,6 +82,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             #[allow(unused_imports)]
                             use ::toolwright::__private::{
                                 ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                RosList as _, RosOptional as _, RosPlain as _,
                             };
                             (&::toolwright::__private::Probe::<__TwT0>::new())
                                 .type_info()
@@ -110,7 +112,8 @@ fn __toolwright_tool_move_arm_to_pose<
                             default: ::toolwright::__private::Some(|| {
                                 #[allow(unused_imports)]
                                 use ::toolwright::__private::{
-                                    ParamOptional as _, ParamPlain as _,
+                                    ParamOptional as _, ParamPlain as _, RosList as _,
+                                    RosOptional as _, RosPlain as _,
                                 };
                                 (&::toolwright::__private::Probe::<__TwT1>::new())
                                     .value_json(0.5)
@@ -124,6 +127,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             #[allow(unused_imports)]
                             use ::toolwright::__private::{
                                 ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                RosList as _, RosOptional as _, RosPlain as _,
                             };
                             (&::toolwright::__private::Probe::<__TwT1>::new())
                                 .type_info()
@@ -152,6 +156,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             #[allow(unused_imports)]
                             use ::toolwright::__private::{
                                 ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                RosList as _, RosOptional as _, RosPlain as _,
                             };
                             (&::toolwright::__private::Probe::<__TwT2>::new())
                                 .type_info()
@@ -162,7 +167,10 @@ fn __toolwright_tool_move_arm_to_pose<
             ),
             output: {
                 #[allow(unused_imports)]
-                use ::toolwright::__private::{ReturnResult as _, ReturnPlain as _};
+                use ::toolwright::__private::{
+                    ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _,
+                    RosResult as _,
+                };
                 (&::toolwright::__private::Probe::<__TwT3>::new()).output_info()
             },
             handler: |
@@ -177,6 +185,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             #[allow(unused_imports)]
                             use ::toolwright::__private::{
                                 ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                RosList as _, RosOptional as _, RosPlain as _,
                             };
                             (&::toolwright::__private::Probe::<__TwT0>::new())
                                 .take_arg(&mut __tw_args, "x")
@@ -185,6 +194,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             #[allow(unused_imports)]
                             use ::toolwright::__private::{
                                 ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                RosList as _, RosOptional as _, RosPlain as _,
                             };
                             (&::toolwright::__private::Probe::<__TwT1>::new())
                                 .take_arg(&mut __tw_args, "speed")
@@ -193,6 +203,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             #[allow(unused_imports)]
                             use ::toolwright::__private::{
                                 ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                RosList as _, RosOptional as _, RosPlain as _,
                             };
                             (&::toolwright::__private::Probe::<__TwT2>::new())
                                 .take_arg(&mut __tw_args, "ctx")
@@ -212,7 +223,8 @@ fn __toolwright_tool_move_arm_to_pose<
                             {
                                 #[allow(unused_imports)]
                                 use ::toolwright::__private::{
-                                    ReturnResult as _, ReturnPlain as _,
+                                    ReturnResult as _, ReturnPlain as _, RosList as _,
+                                    RosPlain as _, RosResult as _,
                                 };
                                 (&::toolwright::__private::Probe::<__TwT3>::new())
                                     .output_value(__tw_ret)

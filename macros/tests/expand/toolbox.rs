@@ -36,6 +36,7 @@ impl ::toolwright::ToolSet for RobotArm {
                         grace_ms: ::toolwright::__private::None,
                         scopes: &[],
                         rate_limit: ::core::option::Option::None,
+                        deep_nesting: false,
                         results: ::toolwright::__private::ResultOptions {
                             projection: false,
                             summary: false,
@@ -50,7 +51,8 @@ impl ::toolwright::ToolSet for RobotArm {
                     output: {
                         #[allow(unused_imports)]
                         use ::toolwright::__private::{
-                            ReturnResult as _, ReturnPlain as _,
+                            ReturnResult as _, ReturnPlain as _, RosList as _,
+                            RosPlain as _, RosResult as _,
                         };
                         (&::toolwright::__private::Probe::<__TwT0>::new()).output_info()
                     },
@@ -67,7 +69,8 @@ impl ::toolwright::ToolSet for RobotArm {
                                 {
                                     #[allow(unused_imports)]
                                     use ::toolwright::__private::{
-                                        ReturnResult as _, ReturnPlain as _,
+                                        ReturnResult as _, ReturnPlain as _, RosList as _,
+                                        RosPlain as _, RosResult as _,
                                     };
                                     (&::toolwright::__private::Probe::<__TwT0>::new())
                                         .output_value(__tw_ret)
@@ -99,6 +102,7 @@ impl ::toolwright::ToolSet for RobotArm {
                         grace_ms: ::toolwright::__private::None,
                         scopes: &["arm:move"],
                         rate_limit: ::core::option::Option::None,
+                        deep_nesting: false,
                         results: ::toolwright::__private::ResultOptions {
                             projection: false,
                             summary: false,
@@ -133,7 +137,8 @@ impl ::toolwright::ToolSet for RobotArm {
                                     default: ::toolwright::__private::Some(|| {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::{
-                                            ParamOptional as _, ParamPlain as _,
+                                            ParamOptional as _, ParamPlain as _, RosList as _,
+                                            RosOptional as _, RosPlain as _,
                                         };
                                         (&::toolwright::__private::Probe::<__TwT0>::new())
                                             .value_json(15.0)
@@ -147,6 +152,7 @@ impl ::toolwright::ToolSet for RobotArm {
                                     #[allow(unused_imports)]
                                     use ::toolwright::__private::{
                                         ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                        RosList as _, RosOptional as _, RosPlain as _,
                                     };
                                     (&::toolwright::__private::Probe::<__TwT0>::new())
                                         .type_info()
@@ -158,7 +164,8 @@ impl ::toolwright::ToolSet for RobotArm {
                     output: {
                         #[allow(unused_imports)]
                         use ::toolwright::__private::{
-                            ReturnResult as _, ReturnPlain as _,
+                            ReturnResult as _, ReturnPlain as _, RosList as _,
+                            RosPlain as _, RosResult as _,
                         };
                         (&::toolwright::__private::Probe::<__TwT1>::new()).output_info()
                     },
@@ -174,6 +181,7 @@ impl ::toolwright::ToolSet for RobotArm {
                                     #[allow(unused_imports)]
                                     use ::toolwright::__private::{
                                         ParamOptional as _, ParamContext as _, ParamPlain as _,
+                                        RosList as _, RosOptional as _, RosPlain as _,
                                     };
                                     (&::toolwright::__private::Probe::<__TwT0>::new())
                                         .take_arg(&mut __tw_args, "force")
@@ -185,7 +193,8 @@ impl ::toolwright::ToolSet for RobotArm {
                                     {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::{
-                                            ReturnResult as _, ReturnPlain as _,
+                                            ReturnResult as _, ReturnPlain as _, RosList as _,
+                                            RosPlain as _, RosResult as _,
                                         };
                                         (&::toolwright::__private::Probe::<__TwT1>::new())
                                             .output_value(__tw_ret)

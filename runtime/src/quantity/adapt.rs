@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{QUANTITY_KEY, SCALE_KEY};
+use super::SCALE_KEY;
 
 /// Where the scaled numbers of a value are.
 #[derive(Debug, PartialEq)]
@@ -166,15 +166,32 @@ fn apply(node: &Node, value: &mut Value, to_si: bool) {
     }
 }
 
-/// Removes the private keywords from a schema before it is published; returns whether there
-/// were any.
+/// The prefix of toolwright's private keywords (`x-toolwright-quantity`, `x-toolwright-scale`,
+/// `x-toolwright-unit-norm`, ..): they drive the toolbox and are never published.
+pub(crate) const PRIVATE_PREFIX: &str = "x-toolwright-";
+
+/// Removes the private keywords (every `x-toolwright-*` key) from a schema before it is
+/// published; returns whether there were any. Property names and values (`default`, `enum`, ..)
+/// are data, not keywords, and are left alone.
 pub(crate) fn strip(schema: &mut Value) -> bool {
     match schema {
         Value::Object(obj) => {
-            let mut found = obj.shift_remove(QUANTITY_KEY).is_some();
-            found |= obj.shift_remove(SCALE_KEY).is_some();
-            for v in obj.values_mut() {
-                found |= strip(v);
+            let before = obj.len();
+            obj.retain(|k, _| !k.starts_with(PRIVATE_PREFIX));
+            let mut found = obj.len() != before;
+            for (k, v) in obj.iter_mut() {
+                match (k.as_str(), v) {
+                    ("default" | "examples" | "example" | "const" | "enum", _) => {}
+                    (
+                        "properties" | "patternProperties" | "$defs" | "definitions",
+                        Value::Object(m),
+                    ) => {
+                        for sub in m.values_mut() {
+                            found |= strip(sub);
+                        }
+                    }
+                    (_, v) => found |= strip(v),
+                }
             }
             found
         }
@@ -186,6 +203,7 @@ pub(crate) fn strip(schema: &mut Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quantity::QUANTITY_KEY;
     use serde_json::json;
 
     fn mm() -> Value {
@@ -263,5 +281,24 @@ mod tests {
             json!({"type": "object", "properties": {"reach": {"type": "number", "x-unit": "mm"}, "f": {"type": "number", "x-unit": "N"}}})
         );
         assert!(!strip(&mut schema));
+    }
+
+    #[test]
+    fn strip_removes_any_private_keyword_but_not_data_or_names() {
+        let mut schema = json!({
+            "type": "object",
+            "x-toolwright-unit-norm": 0.001,
+            "properties": {"x-toolwright-name": {"type": "array", "items": {"x-toolwright-other": 1}}},
+            "default": {"x-toolwright-data": 1}
+        });
+        assert!(strip(&mut schema));
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {"x-toolwright-name": {"type": "array", "items": {}}},
+                "default": {"x-toolwright-data": 1}
+            })
+        );
     }
 }

@@ -3,9 +3,10 @@
 //! uom's types implement neither `JsonSchema` nor any trait of toolwright's, and the orphan rule
 //! keeps toolwright from implementing `JsonSchema` for them. So generated code reaches them through
 //! inherent methods of `Probe<Quantity<..>>` (and of `Probe<Option<..>>`, `Probe<Vec<..>>`,
-//! `Probe<Result<..>>` of one): inherent methods are chosen before the trait methods of
-//! `ParamOptional`, `ParamPlain`, `ReturnResult` and `ReturnPlain` at the same receiver, so the
-//! generated expressions (`(&Probe::<T>::new()).type_info()`, ..) are the same as for any type.
+//! `Probe<Result<..>>` of one): on the receiver `&Probe<_>` generated code writes, inherent
+//! methods are chosen before any trait method, and `ParamOptional`, `ParamPlain`, `ReturnResult`
+//! and `ReturnPlain` only come at later steps (see `Probe`), so the generated expressions
+//! (`(&Probe::<T>::new()).type_info()`, ..) are the same as for any type.
 //! The bound `QuantityTarget` sits on the methods, so a quantity without a unit in the
 //! vocabulary is an error at the parameter's type saying so.
 

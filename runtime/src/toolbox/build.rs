@@ -98,6 +98,10 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
             properties.insert(argument.clone(), schema.clone());
         }
     }
+    #[cfg(feature = "ros")]
+    if !def.meta.deep_nesting {
+        problems.extend(crate::ros::depth_problems(name, &input));
+    }
     if !problems.is_empty() {
         return Err(problems);
     }

@@ -50,6 +50,9 @@ pub struct ToolMeta {
     pub scopes: &'static [&'static str],
     /// `rate_limit = "10/min"`: calls one client may make to this tool.
     pub rate_limit: Option<Rate>,
+    /// `allow(deep_nesting)`: the input may nest past 3 levels. The macros check the nesting of
+    /// the types they see; the toolbox's build checks what they cannot (ROS messages).
+    pub deep_nesting: bool,
     /// `projection`, `summary`, `over_budget = ".."`: what the tool offers around its results.
     pub results: ResultOptions,
 }
