@@ -17,11 +17,11 @@ use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
 use super::meta::{CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
 use super::{Entry, Inner, Toolbox};
+use crate::adapt::{self, Adapter};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::rate::Limiter;
 use crate::output::{OutputMode, Results, SharedOutput};
 use crate::policy::{Policy, Resource};
-use crate::quantity::adapt::{self, Adapter};
 use crate::schema;
 use crate::validate::{Coercion, Validator};
 
@@ -103,8 +103,9 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     }
     let input_adapter =
         Adapter::compile(&input).map_err(|e| vec![format!("tool `{name}`: input: {e}")])?;
-    adapt::strip(&mut input);
+    // Before the private keywords are stripped: the validator checks `x-toolwright-unit-norm`.
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
+    adapt::strip(&mut input);
     let Value::Object(input) = input else {
         return Err(vec![format!(
             "tool `{name}`: input schema is not an object"
