@@ -244,13 +244,16 @@ macro_rules! geometry {
     )*};
     (@components $ty:ty, []) => {};
     (@components $ty:ty, [$($component:literal),+]) => {
-        // `unit` and `range` apply to each coordinate (an isometry's translation).
+        // `unit` and `range` apply to each coordinate (an isometry's translation). Not listed
+        // when `range` or `unit` is put on another type: the list is for numbers.
+        #[diagnostic::do_not_recommend]
         impl RangeTarget for $ty {
             const NAME: &'static str = "f64";
             const INTEGER: bool = false;
             const MIN: i128 = i128::MIN;
             const MAX: i128 = i128::MAX;
         }
+        #[diagnostic::do_not_recommend]
         impl UnitTarget for $ty {}
         impl ComponentsTarget for $ty {
             const COMPONENTS: Components = Components {
