@@ -30,8 +30,8 @@ trait Geometry: serde::Serialize {
     fn schema() -> Value;
 }
 
-fn coordinates(names: &[&str], describe: fn(&str) -> String) -> Value {
-    array_object(None, names, describe)
+fn coordinates(description: &str, names: &[&str], describe: fn(&str) -> String) -> Value {
+    array_object(Some(description), names, describe)
 }
 
 fn coordinate(axis: &str) -> String {
@@ -48,27 +48,27 @@ fn offset(axis: &str) -> String {
 
 impl Geometry for Point3<f64> {
     fn schema() -> Value {
-        coordinates(&["x", "y", "z"], coordinate)
+        coordinates("A point (x, y, z).", &["x", "y", "z"], coordinate)
     }
 }
 impl Geometry for Point2<f64> {
     fn schema() -> Value {
-        coordinates(&["x", "y"], coordinate)
+        coordinates("A point (x, y).", &["x", "y"], coordinate)
     }
 }
 impl Geometry for Vector3<f64> {
     fn schema() -> Value {
-        coordinates(&["x", "y", "z"], vector_component)
+        coordinates("A vector (x, y, z).", &["x", "y", "z"], vector_component)
     }
 }
 impl Geometry for Vector2<f64> {
     fn schema() -> Value {
-        coordinates(&["x", "y"], vector_component)
+        coordinates("A vector (x, y).", &["x", "y"], vector_component)
     }
 }
 impl Geometry for Translation3<f64> {
     fn schema() -> Value {
-        coordinates(&["x", "y", "z"], offset)
+        coordinates("A translation (x, y, z).", &["x", "y", "z"], offset)
     }
 }
 impl Geometry for UnitQuaternion<f64> {
@@ -79,7 +79,7 @@ impl Geometry for UnitQuaternion<f64> {
 impl Geometry for Isometry3<f64> {
     fn schema() -> Value {
         isometry(
-            coordinates(&["x", "y", "z"], offset),
+            coordinates("A translation (x, y, z).", &["x", "y", "z"], offset),
             <UnitQuaternion<f64> as Geometry>::schema(),
         )
     }
