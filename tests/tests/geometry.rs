@@ -458,3 +458,38 @@ fn a_widened_coordinate_range_is_a_compatible_change() {
     let narrower = drift::compare(&after, &before);
     assert!(narrower.is_breaking(), "{narrower}");
 }
+
+/// Where to go.
+#[derive(Debug, Serialize, Deserialize, ToolSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Goto {
+    /// A point.
+    Point {
+        /// The point.
+        #[param(unit = "mm")]
+        at: Point3<f64>,
+    },
+    /// Home.
+    Home,
+}
+
+/// Go somewhere.
+#[tool]
+fn go(
+    /// Where.
+    goto: Goto,
+) -> String {
+    format!("{goto:?}")
+}
+
+#[test]
+fn a_point_inside_an_enum_is_refused_when_the_toolbox_is_built_naming_its_path() {
+    let err = Toolbox::try_from_tools((), toolwright::tool_defs![go]).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains(
+            "tool `go`: input: goto.at: a nalgebra point, vector, quaternion or isometry cannot be inside `oneOf`"
+        ),
+        "{text}"
+    );
+}
