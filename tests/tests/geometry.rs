@@ -493,3 +493,25 @@ fn a_point_inside_an_enum_is_refused_when_the_toolbox_is_built_naming_its_path()
         "{text}"
     );
 }
+
+/// Aim at a point.
+#[tool]
+fn aim(
+    /// The point.
+    #[param(flatten)]
+    at: Point3<f64>,
+) -> String {
+    format!("{at:?}")
+}
+
+#[test]
+fn a_flattened_point_is_refused_when_the_toolbox_is_built() {
+    let err = Toolbox::try_from_tools((), toolwright::tool_defs![aim]).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains(
+            "tool `aim`: input: a `#[param(flatten)]` argument must be a struct with named fields"
+        ),
+        "{text}"
+    );
+}

@@ -51,7 +51,8 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     let input = match &def.params {
         Params::Fields(fields) => schema::object_schema(&mut generator, None, fields, false),
         Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|mut s| {
-            if schema::is_object_schema(&s) {
+            // A nalgebra point is an object only as published: serde reads an array.
+            if schema::is_object_schema(&s) && s.get(crate::geometry::ARRAY_KEY).is_none() {
                 // The struct's own doc comment is not the tool's: the tool has its description.
                 if let Some(obj) = s.as_object_mut() {
                     obj.shift_remove("description");
@@ -174,8 +175,9 @@ fn output_adapter(output: SharedOutput) -> Result<(SharedOutput, Option<Adapter>
         OutputMode::Wrapped => Adapter::compile(&raw["properties"]["result"])?,
         _ if Adapter::compile(&raw)?.is_some() => {
             return Err(
-                "a quantity in a unit other than its SI unit cannot be in a \
-                        `WithContent` result yet; declare it without `unit` there"
+                "a quantity in a unit other than its SI unit, or a nalgebra point, vector, \
+                 quaternion or isometry, cannot be in a `WithContent` result yet; declare the \
+                 quantity without `unit` there, or return a struct with `f64` fields"
                     .to_owned(),
             );
         }
