@@ -232,7 +232,7 @@ async fn a_nearly_unit_quaternion_is_normalized_before_the_body_gets_it() {
     let result = call(
         &client,
         "reach_pose",
-        goal(json!({"x": 0, "y": 0, "z": 0.7071, "w": 0.7071})),
+        goal(json!({"x": 0, "y": 0, "z": 0.7072, "w": 0.7072})),
     )
     .await;
     assert_eq!(result.is_error, Some(false), "{result:?}");

@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn components_of_an_isometry_are_its_translations() {
         let mut schema = isometry(
-            array_object(None, &["x", "y", "z"], |n| format!("{n}")),
+            array_object(None, &["x", "y", "z"], |n| n.to_string()),
             quaternion(),
         );
         let mut seen = Vec::new();
