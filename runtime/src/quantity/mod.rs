@@ -5,7 +5,8 @@
 //! A quantity's schema is a number carrying two private keywords until the toolbox is built:
 //! `x-toolwright-quantity` (which quantity, so an undeclared unit defaults to its SI unit) and,
 //! when the declared unit is not the SI one, `x-toolwright-scale` (`[factor, offset]` to SI).
-//! The toolbox compiles the scales into an [`Adapter`](crate::adapt::Adapter) per direction and strips both
+//! The toolbox compiles the scales into an [`Adapter`](crate::adapt::Adapter) per direction
+//! (`runtime/src/adapt.rs`, shared with the geometry of `crate::geometry`) and strips both
 //! keywords before anything is published.
 
 pub mod table;
