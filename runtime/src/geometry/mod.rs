@@ -31,6 +31,7 @@ pub(crate) const COMPONENTS_KEY: &str = "x-toolwright-components";
 pub(crate) const UNIT_NORM_KEY: &str = "x-toolwright-unit-norm";
 
 /// How far a quaternion's norm may be from 1 before it is refused (a valid one is normalized).
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
 pub(crate) const UNIT_NORM_TOLERANCE: f64 = 1e-3;
 
 /// The components of a geometry type that `unit` and `range` apply to, for the compile-time
@@ -107,12 +108,14 @@ containers! {
 }
 
 /// The schema of one number component: `"X coordinate."`.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
 fn component(description: String) -> Value {
     json!({"type": "number", "description": description})
 }
 
 /// An object of number components, all required, that serde sees as an array in this order;
 /// `unit` and `range` apply to each component.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
 pub(crate) fn array_object(
     description: Option<&str>,
     names: &[&str],
@@ -137,6 +140,7 @@ pub(crate) fn array_object(
 
 /// A unit quaternion `{x, y, z, w}`: components in -1..=1, unit norm checked at run time; no
 /// `unit` or `range` applies.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
 pub(crate) fn quaternion() -> Value {
     let mut schema = array_object(
         Some(
@@ -166,6 +170,7 @@ pub(crate) fn quaternion() -> Value {
 
 /// A pose `{translation, rotation}`: serde sees it as an object already (nalgebra's isometry
 /// keys); `unit` and `range` apply to the translation's components.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
 pub(crate) fn isometry(translation: Value, rotation: Value) -> Value {
     let with = |mut s: Value, d: &str| {
         if let Some(obj) = s.as_object_mut() {
