@@ -512,10 +512,9 @@ pub fn property_schema(
                 Some(r) => (r.minimum, r.maximum),
                 None => {
                     problem.get_or_insert_with(|| {
-                        format!(
-                            "`range` lists {} ranges, fewer than the components of this type",
-                            ranges.len()
-                        )
+                        let n = ranges.len();
+                        let word = if n == 1 { "range" } else { "ranges" };
+                        format!("`range` lists {n} {word}, fewer than the components of this type")
                     });
                     (None, None)
                 }

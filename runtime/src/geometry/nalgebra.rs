@@ -340,4 +340,72 @@ mod tests {
         assert_eq!((pose.count, pose.ty), (3, "Isometry3<f64>"));
         assert_eq!(<Vector2<f64> as ComponentsTarget>::COMPONENTS.count, 2);
     }
+
+    #[test]
+    fn component_ranges_bound_each_coordinate_and_must_cover_them() {
+        use crate::schema::{Bound, ComponentRange, FieldSpec, Num, Unit, property_schema};
+        use schemars::generate::Contract;
+        let bound = |v: f64| {
+            Some(Bound {
+                value: Num::Float(v),
+                exclusive: false,
+            })
+        };
+        let mut g = crate::schema::generator(Contract::Deserialize);
+        let spec = FieldSpec {
+            name: "target",
+            description: Some("Where to go."),
+            unit: Some(Unit {
+                symbol: "mm",
+                words: "millimeters",
+            }),
+            component_ranges: Some(|| {
+                vec![
+                    ComponentRange {
+                        minimum: Some(Bound {
+                            value: Num::Float(-1.0),
+                            exclusive: false,
+                        }),
+                        maximum: None,
+                    },
+                    ComponentRange::default(),
+                    ComponentRange {
+                        minimum: Some(Bound {
+                            value: Num::Float(0.0),
+                            exclusive: false,
+                        }),
+                        maximum: Some(Bound {
+                            value: Num::Float(2.0),
+                            exclusive: true,
+                        }),
+                    },
+                ]
+            }),
+            ..FieldSpec::default()
+        };
+        let probe = Probe::<Point3<f64>>::new();
+        let (schema, required) = property_schema(&mut g, &spec, probe.type_info()).unwrap();
+        assert!(required);
+        assert_eq!(schema["description"], json!("Where to go."));
+        let props = &schema["properties"];
+        assert_eq!(
+            props["x"],
+            json!({"type": "number", "description": "X coordinate, in millimeters (mm).", "x-unit": "mm", "minimum": -1.0})
+        );
+        assert_eq!(
+            props["y"],
+            json!({"type": "number", "description": "Y coordinate, in millimeters (mm).", "x-unit": "mm"})
+        );
+        assert_eq!(props["z"]["exclusiveMaximum"], json!(2.0));
+        assert_eq!(props["z"]["minimum"], json!(0.0));
+        // Fewer ranges than coordinates (the macros refuse it at compile time).
+        let short = FieldSpec {
+            component_ranges: Some(|| vec![ComponentRange::default()]),
+            minimum: bound(0.0),
+            ..spec
+        };
+        let err = property_schema(&mut g, &short, probe.type_info()).unwrap_err();
+        assert_eq!(err.path, "target");
+        assert!(err.message.contains("lists 1 range, fewer"), "{err}");
+    }
 }
