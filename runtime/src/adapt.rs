@@ -1,14 +1,15 @@
 //! Between the values a model reads and writes (the published shapes) and the values serde
 //! reads and writes: numbers in a declared unit that uom stores in SI (`crate::quantity`), and
-//! objects that nalgebra reads and writes as arrays, unit quaternions included
-//! (`crate::geometry`). Compiled once per tool and direction from the private keywords of its
-//! schema (`x-toolwright-scale`, `x-toolwright-array`, `x-toolwright-unit-norm`), applied to the
+//! objects that nalgebra reads and writes as arrays, unit quaternions included, and angles it
+//! reads and writes as unit complex numbers (`crate::geometry`). Compiled once per tool and
+//! direction from the private keywords of its schema (`x-toolwright-scale`,
+//! `x-toolwright-array`, `x-toolwright-unit-norm`, `x-toolwright-complex`), applied to the
 //! arguments after validation and to the result before it is checked and answered; the keywords
 //! are stripped ([`strip`]) before anything is published.
 
 use serde_json::{Map, Value};
 
-use crate::geometry::{ARRAY_KEY, UNIT_NORM_KEY};
+use crate::geometry::{ARRAY_KEY, COMPLEX_KEY, UNIT_NORM_KEY};
 use crate::quantity::SCALE_KEY;
 
 /// Where the converted values of a value are.
@@ -16,6 +17,9 @@ use crate::quantity::SCALE_KEY;
 enum Node {
     /// A number in a unit that is not SI: SI = (value + offset) × factor.
     Scale { factor: f64, offset: f64 },
+    /// An angle (in a unit: rad = (value + offset) × factor) that serde sees as
+    /// `[cos θ, sin θ]` (a nalgebra `UnitComplex`).
+    Complex { factor: f64, offset: f64 },
     /// An object: some of its properties, and (a map's) other values.
     Object {
         properties: Vec<(String, Node)>,
@@ -49,7 +53,7 @@ const BRANCHING: &[&str] = &[
 ];
 
 /// The private keywords a conversion is compiled from.
-const CONVERTING: &[&str] = &[SCALE_KEY, ARRAY_KEY, UNIT_NORM_KEY];
+const CONVERTING: &[&str] = &[COMPLEX_KEY, SCALE_KEY, ARRAY_KEY, UNIT_NORM_KEY];
 
 impl Adapter {
     /// The adapter of `schema`, or `None` when it has nothing to convert (the common case: no
@@ -74,17 +78,28 @@ fn compile(schema: &Value, path: &str) -> Result<Option<Node>, String> {
     let Some(obj) = schema.as_object() else {
         return Ok(None);
     };
+    let complex = obj.contains_key(COMPLEX_KEY);
     if let Some(scale) = obj.get(SCALE_KEY) {
         let pair = scale
             .as_array()
             .map(|a| a.iter().map(Value::as_f64).collect::<Vec<_>>());
         return match pair.as_deref() {
+            Some([Some(factor), Some(offset)]) if complex => Ok(Some(Node::Complex {
+                factor: *factor,
+                offset: *offset,
+            })),
             Some([Some(factor), Some(offset)]) => Ok(Some(Node::Scale {
                 factor: *factor,
                 offset: *offset,
             })),
             _ => Err(format!("{}: malformed `{SCALE_KEY}`", shown(path))),
         };
+    }
+    if complex {
+        return Ok(Some(Node::Complex {
+            factor: 1.0,
+            offset: 0.0,
+        }));
     }
     for keyword in BRANCHING {
         if let Some(sub) = obj.get(*keyword)
@@ -93,7 +108,7 @@ fn compile(schema: &Value, path: &str) -> Result<Option<Node>, String> {
             let what = if key == SCALE_KEY {
                 "a quantity in a unit other than its SI unit"
             } else {
-                "a nalgebra point, vector, quaternion or isometry"
+                "a nalgebra point, vector, rotation or isometry"
             };
             let fix = if key == SCALE_KEY {
                 "declare it without `unit` there, so it is published in its SI unit"
@@ -188,21 +203,47 @@ fn shown(path: &str) -> &str {
     if path.is_empty() { "the value" } else { path }
 }
 
+/// uom's own formulas (uom/src/system.rs `to_base`/`from_base` with SI base units), so a value
+/// converted here equals the quantity's `get::<unit>()`.
+fn to_si(v: f64, factor: f64, offset: f64) -> f64 {
+    (v + offset) * factor
+}
+
+fn from_si(v: f64, factor: f64, offset: f64) -> f64 {
+    if factor < 1.0 {
+        v * (1.0 / factor) - offset
+    } else {
+        v / factor - offset
+    }
+}
+
+fn number(v: f64) -> Value {
+    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+}
+
 fn apply(node: &Node, value: &mut Value, to_serde: bool) {
     match (node, value) {
         (&Node::Scale { factor, offset }, Value::Number(n)) => {
             let Some(v) = n.as_f64() else { return };
-            // uom's own formulas (uom/src/system.rs `to_base`/`from_base` with SI base units),
-            // so a value converted here equals the quantity's `get::<unit>()`.
             let converted = if to_serde {
-                (v + offset) * factor
-            } else if factor < 1.0 {
-                v * (1.0 / factor) - offset
+                to_si(v, factor, offset)
             } else {
-                v / factor - offset
+                from_si(v, factor, offset)
             };
             if let Some(c) = serde_json::Number::from_f64(converted) {
                 *n = c;
+            }
+        }
+        (&Node::Complex { factor, offset }, value) => {
+            if to_serde {
+                if let Some(v) = value.as_f64() {
+                    let (sin, cos) = to_si(v, factor, offset).sin_cos();
+                    *value = Value::Array(vec![number(cos), number(sin)]);
+                }
+            } else if let Value::Array(pair) = &*value
+                && let [Some(re), Some(im)] = [pair.first(), pair.get(1)].map(|c| c?.as_f64())
+            {
+                *value = number(from_si(im.atan2(re), factor, offset));
             }
         }
         (
@@ -453,9 +494,29 @@ mod tests {
         let err = Adapter::compile(&schema).unwrap_err();
         assert!(
             err.starts_with(
-                "target: a nalgebra point, vector, quaternion or isometry cannot be inside `anyOf`"
+                "target: a nalgebra point, vector, rotation or isometry cannot be inside `anyOf`"
             ),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_angle_in_degrees_becomes_a_unit_complex_and_back() {
+        let deg = crate::quantity::table::unit("deg").unwrap().factor;
+        let schema =
+            json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true});
+        let adapter = Adapter::compile(&schema).unwrap().unwrap();
+        let mut v = json!(90);
+        adapter.to_serde(&mut v);
+        let pair: Vec<f64> = serde_json::from_value(v.clone()).unwrap();
+        assert!(
+            pair[0].abs() < 1e-15 && (pair[1] - 1.0).abs() < 1e-15,
+            "{v}"
+        );
+        adapter.to_published(&mut v);
+        assert!((v.as_f64().unwrap() - 90.0).abs() < 1e-12, "{v}");
+        let mut back = json!([-1.0, 0.0]);
+        adapter.to_published(&mut back);
+        assert_eq!(back, json!(180.0));
     }
 }

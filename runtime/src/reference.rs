@@ -292,6 +292,8 @@
 //! | `Point2<f64>`, `Vector2<f64>` | `{x, y}` | each coordinate |
 //! | `UnitQuaternion<f64>` | `{x, y, z, w}`, each in -1..=1, unit norm checked | – (refused) |
 //! | `Isometry3<f64>` | `{translation: {x, y, z}, rotation: {x, y, z, w}}` | the translation's coordinates |
+//! | `UnitComplex<f64>` | its angle, a number in rad (or the declared unit of angle, converted) | the angle (`unit` must be a unit of angle) |
+//! | `Isometry2<f64>` | `{translation: {x, y}, rotation: <angle in rad>}` | the translation's coordinates |
 //!
 //! ```rust,ignore
 //! /// Move the tool point.
@@ -321,10 +323,15 @@
 //!   (`[x, y, z]`, `[x, y, z, w]`); outputs go the other way before they are checked and sent;
 //!   declared defaults and examples are published as objects. Exports, the drift gate and
 //!   `describe_tool` show the objects.
+//! - A `UnitComplex` is published as its angle, like a uom `Angle`: in rad, or in the declared
+//!   unit of angle (`#[param(unit = "deg", range = -180.0..=180.0, default = 90.0)] turn:
+//!   UnitComplex<f64>`; `unit = "mm"` is a compile error), with `range` and `default` in that
+//!   unit; the toolbox turns the angle into `[cos θ, sin θ]` and back (`atan2`, so an output is
+//!   in -180..=180 deg). An `Isometry2`'s rotation is such an angle, always in rad (its `unit`
+//!   applies to the translation).
 //! - As for quantities in a declared unit, these types cannot yet be inside a data-carrying
 //!   enum, an untagged type or a `WithContent` result (the toolbox refuses to build, naming the
-//!   path), nor be a `#[param(flatten)]` parameter. `f32` types, `UnitComplex` and `Isometry2`
-//!   are not supported. Your `nalgebra` dependency must be 0.35, with its `serde-serialize`
+//!   path), nor be a `#[param(flatten)]` parameter. `f32` types are not supported. Your `nalgebra` dependency must be 0.35, with its `serde-serialize`
 //!   feature (toolwright enables it).
 //!
 //! ## Calls

@@ -5,7 +5,9 @@
 mod common;
 
 use common::{call, connect, text};
-use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
+use nalgebra::{
+    Isometry2, Isometry3, Point3, Translation3, UnitComplex, UnitQuaternion, Vector2, Vector3,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::export::{self, Format, check_anthropic, check_gemini, check_openai, drift};
@@ -488,7 +490,7 @@ fn a_point_inside_an_enum_is_refused_when_the_toolbox_is_built_naming_its_path()
     let text = err.to_string();
     assert!(
         text.contains(
-            "tool `go`: input: goto.at: a nalgebra point, vector, quaternion or isometry cannot be inside `oneOf`"
+            "tool `go`: input: goto.at: a nalgebra point, vector, rotation or isometry cannot be inside `oneOf`"
         ),
         "{text}"
     );
@@ -514,4 +516,70 @@ fn a_flattened_point_is_refused_when_the_toolbox_is_built() {
         ),
         "{text}"
     );
+}
+
+/// Turn a pose in the plane.
+#[tool]
+fn steer(
+    /// The pose of the base on the floor.
+    #[param(unit = "mm", range = [-5000.0..=5000.0, -5000.0..=5000.0])]
+    pose: Isometry2<f64>,
+    /// How far to turn, counterclockwise.
+    #[param(unit = "deg", range = -180.0..=180.0, default = 90.0)]
+    turn: UnitComplex<f64>,
+    /// Headings to try.
+    #[param(unit = "deg")]
+    headings: Vec<UnitComplex<f64>>,
+) -> Isometry2<f64> {
+    let mut pose = pose;
+    pose.append_rotation_wrt_center_mut(&turn);
+    let _ = headings;
+    pose
+}
+
+#[tokio::test]
+async fn angles_in_degrees_arrive_as_unit_complex_numbers_and_poses_in_the_plane_round_trip() {
+    let toolbox = tools![steer];
+    let listed = tool_json(&toolbox, "steer");
+    let props = &listed["inputSchema"]["properties"];
+    assert_eq!(
+        props["turn"],
+        json!({"type": "number", "description": "How far to turn, counterclockwise, in degrees (deg).", "x-unit": "deg", "minimum": -180.0, "maximum": 180.0, "default": 90.0})
+    );
+    assert_eq!(props["headings"]["items"]["x-unit"], json!("deg"));
+    assert_eq!(
+        props["pose"]["properties"]["translation"]["properties"]["y"]["maximum"],
+        json!(5000.0)
+    );
+    assert_eq!(
+        props["pose"]["properties"]["rotation"],
+        json!({"type": "number", "description": "Rotation angle, counterclockwise, in radians (rad).", "x-unit": "rad"})
+    );
+    let client = connect(toolbox).await;
+    let result = call(
+        &client,
+        "steer",
+        json!({"pose": {"translation": {"x": 100, "y": 0}, "rotation": 0.5}, "headings": [0, 45]}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let out = result.structured_content.unwrap();
+    assert_eq!(out["translation"], json!({"x": 100.0, "y": 0.0}));
+    let rotation = out["rotation"].as_f64().unwrap();
+    assert!(
+        (rotation - (0.5 + std::f64::consts::FRAC_PI_2)).abs() < 1e-12,
+        "{out}"
+    );
+    let result = call(
+        &client,
+        "steer",
+        json!({"pose": {"translation": {"x": 0, "y": 0}, "rotation": 0}, "turn": 200, "headings": []}),
+    )
+    .await;
+    let refused = text(&result);
+    assert!(
+        refused.contains("- turn: must be between -180 and 180 deg, got 200"),
+        "{refused}"
+    );
+    client.cancel().await.unwrap();
 }

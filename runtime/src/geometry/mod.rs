@@ -13,7 +13,10 @@
 //!   follow);
 //! - `x-toolwright-unit-norm`: on an object whose number properties must have unit Euclidean
 //!   norm (a quaternion), the tolerance; the validator refuses a value farther from 1, and the
-//!   adapter divides a valid one by its norm before the body gets it.
+//!   adapter divides a valid one by its norm before the body gets it;
+//! - `x-toolwright-complex`: on a number, an angle that serde reads and writes as the unit
+//!   complex number `[cos θ, sin θ]` (nalgebra's `UnitComplex`); with the quantity keywords of
+//!   `crate::quantity`, so it is published in rad or in a declared unit of angle.
 
 use serde_json::{Map, Value, json};
 
@@ -29,6 +32,9 @@ pub(crate) const COMPONENTS_KEY: &str = "x-toolwright-components";
 /// The tolerance of an object whose number properties must have unit norm (removed before
 /// publication; the validator checks it).
 pub(crate) const UNIT_NORM_KEY: &str = "x-toolwright-unit-norm";
+
+/// On a number: serde sees the angle as `[cos θ, sin θ]` (removed before publication).
+pub(crate) const COMPLEX_KEY: &str = "x-toolwright-complex";
 
 /// How far a quaternion's norm may be from 1 before it is refused (a valid one is normalized).
 #[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
@@ -194,6 +200,43 @@ pub(crate) fn isometry(translation: Value, rotation: Value) -> Value {
 /// What [`for_each_scalar`] calls: the component index, whether the scalar is a component of a
 /// geometry object, and the scalar's schema.
 pub(crate) type ScalarFn<'a> = dyn FnMut(usize, bool, &mut Map<String, Value>) + 'a;
+
+/// A rotation in the plane as its angle (a nalgebra `UnitComplex`): a number in rad, or in the
+/// declared unit of angle (`crate::quantity` settles it, as for a uom `Angle`).
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
+pub(crate) fn angle(description: &str) -> Value {
+    json!({
+        "type": "number",
+        "description": description,
+        "x-unit": crate::quantity::table::ANGLE.si,
+        crate::quantity::QUANTITY_KEY: crate::quantity::table::ANGLE.name,
+        COMPLEX_KEY: true,
+    })
+}
+
+/// A pose in the plane `{translation: {x, y}, rotation: <angle>}`: `unit` and `range` apply to
+/// the translation's components; the rotation is in rad.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
+pub(crate) fn isometry2(translation: Value) -> Value {
+    let mut translation = translation;
+    if let Some(obj) = translation.as_object_mut() {
+        obj.insert(
+            "description".into(),
+            "Translation: where the origin goes.".into(),
+        );
+    }
+    json!({
+        "type": "object",
+        "description": "A pose in the plane: where (translation), then how it is turned (rotation).",
+        "properties": {
+            "translation": translation,
+            "rotation": angle("Rotation angle, counterclockwise, in radians (rad)."),
+        },
+        "required": ["translation", "rotation"],
+        "additionalProperties": false,
+        COMPONENTS_KEY: ["translation"],
+    })
+}
 
 /// Calls `f` on each scalar of `obj` that a declared `unit` and `range` apply to, with its
 /// component index: `obj` itself, the innermost items of nested arrays, or each component of a

@@ -1,6 +1,6 @@
 //! nalgebra's geometry types (`Point3<f64>`, `Vector3<f64>`, `Translation3<f64>`,
-//! `UnitQuaternion<f64>`, `Isometry3<f64>`, `Point2<f64>`, `Vector2<f64>`) as parameters,
-//! fields and outputs.
+//! `UnitQuaternion<f64>`, `Isometry3<f64>`, `Point2<f64>`, `Vector2<f64>`, `UnitComplex<f64>`,
+//! `Isometry2<f64>`) as parameters, fields and outputs.
 //!
 //! As for uom's quantities (`crate::quantity`), the orphan rule keeps toolwright from
 //! implementing `JsonSchema` for them, so generated code reaches them through inherent methods of
@@ -11,17 +11,21 @@
 // A failed argument is recorded in `Args` and reported with the others (as in private.rs).
 #![allow(clippy::result_unit_err)]
 
-use nalgebra::{Isometry3, Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
+use nalgebra::{
+    Isometry2, Isometry3, Point2, Point3, Translation3, UnitComplex, UnitQuaternion, Vector2,
+    Vector3,
+};
 use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde_json::{Value, json};
 
-use super::{Components, ComponentsTarget, array_object, isometry, quaternion};
+use super::{Components, ComponentsTarget, angle, array_object, isometry, isometry2, quaternion};
 use crate::__private::{
     AcceptsError, Args, CallError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json,
 };
 use crate::adapt::Adapter;
 use crate::error::ToolError;
+use crate::quantity::table::{QuantityDef, QuantityTarget, UNIT_COMPLEX};
 use crate::schema::TypeInfo;
 
 /// A nalgebra type toolwright publishes: its schema (with the private keywords the adapter is
@@ -85,6 +89,23 @@ impl Geometry for Isometry3<f64> {
     }
 }
 
+impl Geometry for UnitComplex<f64> {
+    fn schema() -> Value {
+        angle("Rotation angle, counterclockwise.")
+    }
+}
+impl Geometry for Isometry2<f64> {
+    fn schema() -> Value {
+        isometry2(coordinates("A translation (x, y).", &["x", "y"], offset))
+    }
+}
+
+/// A declared `default` or example of a `UnitComplex`: its angle, in the published unit (as
+/// for a uom quantity).
+fn declared_angle(value: &f64) -> Value {
+    to_json(value)
+}
+
 /// The published form of a declared `default` or example (nalgebra serializes arrays).
 fn published<T: Geometry>(value: &T) -> Value {
     let mut v = to_json(value);
@@ -127,7 +148,7 @@ fn output<T: serde::Serialize>(value: &T) -> Result<Value, CallError> {
 }
 
 macro_rules! geometry {
-    ($($ty:ty => $depth:expr, [$($component:literal),*];)*) => {$(
+    ($($ty:ty => $depth:expr, [$($component:literal),*], $declared:ty, $publish:expr;)*) => {$(
         impl SchemaShape for $ty {
             const DEPTH: usize = $depth;
             const PROPERTIES: usize = 0;
@@ -146,9 +167,9 @@ macro_rules! geometry {
             pub fn take_arg(&self, args: &mut Args, name: &str) -> Result<$ty, ()> {
                 args.take(name)
             }
-            /// A declared `default` or example, published as an object.
-            pub fn value_json(&self, value: $ty) -> Value {
-                published(&value)
+            /// A declared `default` or example, published as the model writes it.
+            pub fn value_json(&self, value: $declared) -> Value {
+                $publish(&value)
             }
             /// A geometry output.
             pub fn output_info(&self) -> TypeInfo {
@@ -173,9 +194,9 @@ macro_rules! geometry {
             pub fn take_arg(&self, args: &mut Args, name: &str) -> Result<Option<$ty>, ()> {
                 args.take(name)
             }
-            /// A declared `default` or example, published as an object.
-            pub fn value_json(&self, value: $ty) -> Value {
-                published(&value)
+            /// A declared `default` or example, published as the model writes it.
+            pub fn value_json(&self, value: $declared) -> Value {
+                $publish(&value)
             }
         }
 
@@ -192,9 +213,9 @@ macro_rules! geometry {
             pub fn take_arg(&self, args: &mut Args, name: &str) -> Result<Vec<$ty>, ()> {
                 args.take(name)
             }
-            /// A declared `default` or example, published as objects.
-            pub fn value_json(&self, value: Vec<$ty>) -> Value {
-                Value::Array(value.iter().map(published).collect())
+            /// A declared `default` or example, published as the model writes it.
+            pub fn value_json(&self, value: Vec<$declared>) -> Value {
+                Value::Array(value.iter().map($publish).collect())
             }
             /// A list output.
             pub fn output_info(&self) -> TypeInfo {
@@ -270,13 +291,31 @@ macro_rules! geometry {
 
 // A unit quaternion has no `unit` and no `range`: its components are bound by its norm.
 geometry! {
-    Point3<f64> => 1, ["x", "y", "z"];
-    Point2<f64> => 1, ["x", "y"];
-    Vector3<f64> => 1, ["x", "y", "z"];
-    Vector2<f64> => 1, ["x", "y"];
-    Translation3<f64> => 1, ["x", "y", "z"];
-    UnitQuaternion<f64> => 1, [];
-    Isometry3<f64> => 2, ["x", "y", "z"];
+    Point3<f64> => 1, ["x", "y", "z"], Point3<f64>, published::<Point3<f64>>;
+    Point2<f64> => 1, ["x", "y"], Point2<f64>, published::<Point2<f64>>;
+    Vector3<f64> => 1, ["x", "y", "z"], Vector3<f64>, published::<Vector3<f64>>;
+    Vector2<f64> => 1, ["x", "y"], Vector2<f64>, published::<Vector2<f64>>;
+    Translation3<f64> => 1, ["x", "y", "z"], Translation3<f64>, published::<Translation3<f64>>;
+    UnitQuaternion<f64> => 1, [], UnitQuaternion<f64>, published::<UnitQuaternion<f64>>;
+    Isometry3<f64> => 2, ["x", "y", "z"], Isometry3<f64>, published::<Isometry3<f64>>;
+    Isometry2<f64> => 2, ["x", "y"], Isometry2<f64>, published::<Isometry2<f64>>;
+    UnitComplex<f64> => 0, [], f64, declared_angle;
+}
+
+// A `UnitComplex` is an angle: `unit` (a unit of angle, converted like a uom `Angle`) and
+// `range` (in that unit) apply to it.
+#[diagnostic::do_not_recommend]
+impl RangeTarget for UnitComplex<f64> {
+    const NAME: &'static str = "f64";
+    const INTEGER: bool = false;
+    const MIN: i128 = i128::MIN;
+    const MAX: i128 = i128::MAX;
+}
+#[diagnostic::do_not_recommend]
+impl UnitTarget for UnitComplex<f64> {}
+#[diagnostic::do_not_recommend]
+impl QuantityTarget for UnitComplex<f64> {
+    const QUANTITY: &'static QuantityDef = &UNIT_COMPLEX;
 }
 
 #[cfg(test)]
@@ -321,6 +360,32 @@ mod tests {
                 "translation": {"x": 400.0, "y": 0.0, "z": 200.0},
             }),
         );
+    }
+
+    #[test]
+    fn a_unit_complex_is_its_angle_in_rad() {
+        let turn = UnitComplex::new(0.5);
+        let adapter = Adapter::compile(&<UnitComplex<f64>>::schema())
+            .unwrap()
+            .unwrap();
+        let mut v = to_json(turn);
+        adapter.to_published(&mut v);
+        assert!((v.as_f64().unwrap() - 0.5).abs() < 1e-15, "{v}");
+        adapter.to_serde(&mut v);
+        let back: UnitComplex<f64> = serde_json::from_value(v).unwrap();
+        assert!((back.angle() - 0.5).abs() < 1e-15);
+        let pose = Isometry2::new(Vector2::new(10.0, -5.0), -2.0);
+        let adapter = Adapter::compile(&<Isometry2<f64>>::schema())
+            .unwrap()
+            .unwrap();
+        let mut v = to_json(pose);
+        adapter.to_published(&mut v);
+        assert_eq!(v["translation"], json!({"x": 10.0, "y": -5.0}));
+        assert!((v["rotation"].as_f64().unwrap() + 2.0).abs() < 1e-15, "{v}");
+        adapter.to_serde(&mut v);
+        let back: Isometry2<f64> = serde_json::from_value(v).unwrap();
+        assert_eq!(back.translation.vector, Vector2::new(10.0, -5.0));
+        assert!((back.rotation.angle() + 2.0).abs() < 1e-15);
     }
 
     #[test]

@@ -176,7 +176,7 @@ fn output_adapter(output: SharedOutput) -> Result<(SharedOutput, Option<Adapter>
         _ if Adapter::compile(&raw)?.is_some() => {
             return Err(
                 "a quantity in a unit other than its SI unit, or a nalgebra point, vector, \
-                 quaternion or isometry, cannot be in a `WithContent` result yet; declare the \
+                 rotation or isometry, cannot be in a `WithContent` result yet; declare the \
                  quantity without `unit` there, or return a struct with `f64` fields"
                     .to_owned(),
             );
