@@ -397,6 +397,18 @@ fn range(cx: &Ctxt, decl: &Property) {
     let Some(range) = decl.attr.range.as_ref().map(|r| &r.0) else {
         return;
     };
+    match &decl.components {
+        Some(components) => {
+            for c in components {
+                range_bounds(cx, &c.expr, c.min.as_ref(), c.max.as_ref());
+            }
+        }
+        None => range_bounds(cx, range, decl.min.as_ref(), decl.max.as_ref()),
+    }
+}
+
+/// The checks of one range (`range`, or one of a per-component `range = [..]`).
+fn range_bounds(cx: &Ctxt, range: &syn::Expr, min: Option<&RangeBound>, max: Option<&RangeBound>) {
     if let syn::Expr::Range(r) = range
         && r.end.is_none()
         && matches!(r.limits, syn::RangeLimits::Closed(_))
@@ -407,7 +419,7 @@ fn range(cx: &Ctxt, decl: &Property) {
         );
         return;
     }
-    if let (Some(lo), Some(hi)) = (&decl.min, &decl.max)
+    if let (Some(lo), Some(hi)) = (min, max)
         && let (Some(l), Some(h)) = (lo.literal(), hi.literal())
         && (l.as_f64() > h.as_f64() || (hi.exclusive && l.as_f64() >= h.as_f64()))
     {

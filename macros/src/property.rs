@@ -143,6 +143,42 @@ fn bound(expr: &Expr, exclusive: bool) -> RangeBound {
     }
 }
 
+/// One range of a per-component `range = [a..=b, ..]` (a nalgebra point's coordinates).
+pub struct ComponentBounds {
+    /// The range as written.
+    pub expr: Expr,
+    pub min: Option<RangeBound>,
+    pub max: Option<RangeBound>,
+}
+
+/// The bounds of a range expression; an error at it when it is not a range.
+fn range_bounds(cx: &Ctxt, range: &Expr) -> (Option<RangeBound>, Option<RangeBound>) {
+    match range {
+        Expr::Range(ExprRange {
+            start, limits, end, ..
+        }) => {
+            let min = start.as_deref().map(|e| bound(e, false));
+            let max = end
+                .as_deref()
+                .map(|e| bound(e, matches!(limits, RangeLimits::HalfOpen(_))));
+            if min.is_none() && max.is_none() {
+                cx.error_spanned_by(
+                    range,
+                    "`range = ..` has no bounds; write `a..=b`, `a..b`, `a..` or `..=b`",
+                );
+            }
+            (min, max)
+        }
+        other => {
+            cx.error_spanned_by(
+                other,
+                "`range` takes a Rust range: `5.0..=30.0` (inclusive), `0.0..1.0` (upper bound excluded), `0.0..` or `..=1.0`; or, on a nalgebra point, vector or isometry, one range per coordinate: `[-1.0..=1.0, -1.0..=1.0, 0.0..=2.0]`",
+            );
+            (None, None)
+        }
+    }
+}
+
 /// A resolved property declaration.
 pub struct Property {
     pub attr: ParamAttr,
@@ -152,6 +188,8 @@ pub struct Property {
     pub unit: Option<&'static units::UnitDef>,
     pub min: Option<RangeBound>,
     pub max: Option<RangeBound>,
+    /// `range = [a..=b, ..]`: one range per component, in component order.
+    pub components: Option<Vec<ComponentBounds>>,
 }
 
 /// Whether an attribute is `#[param(..)]`.
@@ -196,28 +234,32 @@ impl Property {
             }
             found
         });
-        let (mut min, mut max) = (None, None);
-        if let Some(range) = attr.range.as_ref().map(|r| &r.0) {
-            match range {
-                Expr::Range(ExprRange {
-                    start, limits, end, ..
-                }) => {
-                    min = start.as_deref().map(|e| bound(e, false));
-                    max = end
-                        .as_deref()
-                        .map(|e| bound(e, matches!(limits, RangeLimits::HalfOpen(_))));
-                    if min.is_none() && max.is_none() {
-                        cx.error_spanned_by(
-                            range,
-                            "`range = ..` has no bounds; write `a..=b`, `a..b`, `a..` or `..=b`",
-                        );
-                    }
+        let (mut min, mut max, mut components) = (None, None, None);
+        match attr.range.as_ref().map(|r| &r.0) {
+            None => {}
+            Some(Expr::Array(array)) => {
+                if array.elems.is_empty() {
+                    cx.error_spanned_by(
+                        array,
+                        "`range = []` lists no ranges: write one range per coordinate, `[-1.0..=1.0, -1.0..=1.0, 0.0..=2.0]`, or one range for all",
+                    );
                 }
-                other => cx.error_spanned_by(
-                    other,
-                    "`range` takes a Rust range: `5.0..=30.0` (inclusive), `0.0..1.0` (upper bound excluded), `0.0..` or `..=1.0`",
-                ),
+                components = Some(
+                    array
+                        .elems
+                        .iter()
+                        .map(|e| {
+                            let (min, max) = range_bounds(cx, e);
+                            ComponentBounds {
+                                expr: e.clone(),
+                                min,
+                                max,
+                            }
+                        })
+                        .collect(),
+                );
             }
+            Some(range) => (min, max) = range_bounds(cx, range),
         }
         if let Some(examples) = attr.examples.as_ref().map(|e| &e.0)
             && !matches!(examples, Expr::Array(_))
@@ -234,6 +276,7 @@ impl Property {
             unit,
             min,
             max,
+            components,
         }
     }
 
@@ -314,6 +357,13 @@ impl Property {
             None => quote!(#p::None),
         };
         let (minimum, maximum) = (bound(&self.min), bound(&self.max));
+        let component_ranges = self.components.as_ref().map(|ranges| {
+            let ranges = ranges.iter().map(|r| {
+                let (minimum, maximum) = (bound(&r.min), bound(&r.max));
+                quote!(#p::ComponentRange { minimum: #minimum, maximum: #maximum })
+            });
+            quote!(component_ranges: #p::Some(|| #p::Vec::from([#(#ranges),*])),)
+        });
         let opt_u64 = |v: &Option<darling::util::SpannedValue<u64>>| match v {
             Some(v) => {
                 let v = **v;
@@ -363,6 +413,7 @@ impl Property {
                 examples: #examples,
                 serde_default: #serde_default,
                 skip_serializing_if: #skip_serializing_if,
+                #component_ranges
                 ..::core::default::Default::default()
             }
         }

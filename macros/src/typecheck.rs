@@ -233,6 +233,26 @@ impl Checks {
         };
         let range_at = At::of(range);
         self.push(target(range_at, "range_target"));
+        if let Some(components) = &decl.components {
+            // One range per component of a geometry type (`Probe::<T>::COMPONENTS`; none for
+            // any other type), each bounding a float.
+            let n = components.len();
+            let probe = {
+                let ty = range_at.respan_type(ty);
+                let p = crate::runtime::private_at(range_at.start);
+                quote_spanned!(range_at.start=> <#p::Probe<#ty>>::COMPONENTS)
+            };
+            self.push(failing_if(
+                range_at,
+                quote_spanned!(range_at.start=> #probe.mismatch(#n)),
+                quote_spanned!(range_at.start=> #probe.message(#n)),
+                true,
+            ));
+            for c in components {
+                self.empty_const_range(&c.expr, c.min.as_ref(), c.max.as_ref());
+            }
+            return;
+        }
         // `Probe::<T>::WIDTH` never fails: for a non-numeric type it is unbounded, and
         // `range_target` above reports the mistake once.
         let ty_at_range = range_at.respan_type(ty);
@@ -260,28 +280,7 @@ impl Checks {
                 true,
             ));
         }
-        // An empty range with a `const` bound (literal ones are checked by the macro).
-        if let (Some(lo), Some(hi)) = (&decl.min, &decl.max)
-            && (matches!(lo.value, BoundExpr::Other(_)) || matches!(hi.value, BoundExpr::Other(_)))
-            && [lo, hi]
-                .iter()
-                .all(|b| b.literal().is_some() || is_const_path(&b.expr))
-        {
-            let (l, h, excl) = (lo.const_tokens(), hi.const_tokens(), hi.exclusive);
-            let msg = format!(
-                "empty range: no value satisfies `range = {}`; write the smaller bound first",
-                check::range_text(range)
-            );
-            self.push(failing_if(
-                range_at,
-                {
-                    let p = crate::runtime::private_at(range_at.start);
-                    quote_spanned!(range_at.start=> #p::num_above(#l, #h, #excl))
-                },
-                quote_spanned!(range_at.start=> #msg),
-                false,
-            ));
-        }
+        self.empty_const_range(range, decl.min.as_ref(), decl.max.as_ref());
         // Literal (or `const`) defaults and examples against `const` bounds (literal bounds are
         // checked by the macro).
         let has_const_bound = [&decl.min, &decl.max].iter().any(|b| {
@@ -342,6 +341,40 @@ impl Checks {
                 false,
             ));
         }
+    }
+
+    /// An empty range with a `const` bound (literal ones are checked by the macro).
+    fn empty_const_range(
+        &mut self,
+        range: &syn::Expr,
+        min: Option<&crate::property::RangeBound>,
+        max: Option<&crate::property::RangeBound>,
+    ) {
+        let (Some(lo), Some(hi)) = (min, max) else {
+            return;
+        };
+        if !(matches!(lo.value, BoundExpr::Other(_)) || matches!(hi.value, BoundExpr::Other(_)))
+            || ![lo, hi]
+                .iter()
+                .all(|b| b.literal().is_some() || is_const_path(&b.expr))
+        {
+            return;
+        }
+        let range_at = At::of(range);
+        let (l, h, excl) = (lo.const_tokens(), hi.const_tokens(), hi.exclusive);
+        let msg = format!(
+            "empty range: no value satisfies `range = {}`; write the smaller bound first",
+            check::range_text(range)
+        );
+        self.push(failing_if(
+            range_at,
+            {
+                let p = crate::runtime::private_at(range_at.start);
+                quote_spanned!(range_at.start=> #p::num_above(#l, #h, #excl))
+            },
+            quote_spanned!(range_at.start=> #msg),
+            false,
+        ));
     }
 
     /// A tool parameter without a description is an error unless its type is not published

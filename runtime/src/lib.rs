@@ -1,5 +1,6 @@
 #![doc = include_str!("../../README.md")]
 
+mod adapt;
 #[cfg(feature = "cli")]
 mod cli;
 mod content;
@@ -7,6 +8,7 @@ mod context;
 mod error;
 mod exec;
 pub mod export;
+mod geometry;
 #[cfg(feature = "http")]
 mod http;
 mod output;

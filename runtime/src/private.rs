@@ -22,10 +22,12 @@ pub use ::std::vec::Vec;
 pub use crate::context::Context;
 pub use crate::error::ToolError;
 pub use crate::exec::rate::Rate;
+pub use crate::geometry::{Components, ComponentsTarget};
 pub use crate::output::{OverBudget, ResultOptions};
 pub use crate::quantity::{QuantityDef, QuantityTarget, unit_fits, unit_mismatch};
 pub use crate::schema::{
-    Bound, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant, VariantShape,
+    Bound, ComponentRange, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant,
+    VariantShape,
 };
 pub use crate::toolbox::{
     Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
@@ -967,12 +969,18 @@ impl<T: QuantityTarget> Probe<T> {
     pub const QUANTITY: Option<&'static QuantityDef> = Some(T::QUANTITY);
 }
 
+impl<T: ComponentsTarget> Probe<T> {
+    /// The components of a geometry type (or a list of them), for the check of a
+    /// per-component `range = [..]`.
+    pub const COMPONENTS: Components = T::COMPONENTS;
+}
+
 impl Probe<crate::Context> {
     /// A [`Context`](crate::Context) parameter is not published.
     pub const PUBLISHED: bool = false;
 }
 
-/// What `Probe::<T>::{WIDTH, DEPTH, PROPERTIES, PUBLISHED, QUANTITY}` are for types without the inherent consts
+/// What `Probe::<T>::{WIDTH, DEPTH, PROPERTIES, PUBLISHED, QUANTITY, COMPONENTS}` are for types without the inherent consts
 /// above (inherent consts win when their bounds hold): a type toolwright does not know (a
 /// `JsonSchema` type not derived with `ToolSchema`, such as `serde_json::Value`, or a list of
 /// them) counts as one level deep and adds no flattened property; every type but `Context` is
@@ -988,6 +996,8 @@ pub trait ProbeFallback {
     const PUBLISHED: bool = true;
     /// Not a quantity: any `unit` fits.
     const QUANTITY: Option<&'static QuantityDef> = None;
+    /// Not a geometry type: no components for a per-component `range`.
+    const COMPONENTS: Components = Components::NONE;
 }
 impl<T> ProbeFallback for Probe<T> {}
 

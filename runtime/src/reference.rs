@@ -137,7 +137,7 @@
 //! | *(doc comment)* | `/// Grip force.` | `description` | – |
 //! | `description` | `description = "…"` | `description` | – |
 //! | `unit` | `unit = "N"` | `x-unit`, and the unit in words in `description` | in messages (`must be between 5 and 30 N`) |
-//! | `range` | `5.0..=30.0`, `0.0..1.0`, `0..`, `..=10` | `minimum`, `maximum` / `exclusiveMaximum`, intersected with the integer type's width | yes |
+//! | `range` | `5.0..=30.0`, `0.0..1.0`, `0..`, `..=10`; per coordinate of a nalgebra point: `[-1.0..=1.0, -1.0..=1.0, 0.0..=2.0]` | `minimum`, `maximum` / `exclusiveMaximum`, intersected with the integer type's width | yes |
 //! | `default` | `default = 15.0` | `default`; the property is not `required` | the default is filled in when absent |
 //! | `examples` | `examples = [10.0, 20.0]` | `examples` | – |
 //! | `min_length`, `max_length` | `max_length = 64` | `minLength`, `maxLength` (characters) | yes |
@@ -193,7 +193,10 @@
 //!   quantity type with no unit in the vocabulary (`MagneticFluxDensity`) is refused at its type.
 //! - `range`: no empty range (`30.0..=5.0`, `3..3`); each bound must fit the integer type
 //!   (`0..=300` on a `u8`, `-1..` on a `u32`, `0.5` on an integer). Bounds given by `const`s are
-//!   checked by `const` evaluation.
+//!   checked by `const` evaluation. A per-component `range = [..]` (`nalgebra` feature) must
+//!   list one range per component of the type (3 for a `Point3`, 2 for a `Vector2`), and is
+//!   refused on a type without components. `unit` and `range` on a `UnitQuaternion` are
+//!   refused (its norm bounds its components).
 //! - `min_length <= max_length`, `min_items <= max_items`; `pattern` must be a valid regular
 //!   expression (the `regex` dialect the run-time validator uses).
 //! - A literal `default` or example must be inside the range, within the lengths and match the
@@ -277,6 +280,61 @@
 //!   supported. Your `uom` dependency must be 0.38, with its `serde` feature (toolwright enables
 //!   it).
 //!
+//! ### Geometry (the `nalgebra` feature)
+//!
+//! With the `nalgebra` feature of `toolwright` (off by default), these types of
+//! [nalgebra](https://docs.rs/nalgebra) 0.35, and `Option` and `Vec` of them, are parameters,
+//! fields of `ToolSchema` types and outputs (also `Result<Point3<f64>, _>`):
+//!
+//! | type | published as | `unit` and `range` apply to |
+//! |---|---|---|
+//! | `Point3<f64>`, `Vector3<f64>`, `Translation3<f64>` | `{x, y, z}` | each coordinate |
+//! | `Point2<f64>`, `Vector2<f64>` | `{x, y}` | each coordinate |
+//! | `UnitQuaternion<f64>` | `{x, y, z, w}`, each in -1..=1, unit norm checked | – (refused) |
+//! | `Isometry3<f64>` | `{translation: {x, y, z}, rotation: {x, y, z, w}}` | the translation's coordinates |
+//! | `UnitComplex<f64>` | its angle, a number in rad (or the declared unit of angle, converted) | the angle (`unit` must be a unit of angle) |
+//! | `Isometry2<f64>` | `{translation: {x, y}, rotation: <angle in rad>}` | the translation's coordinates |
+//!
+//! ```rust,ignore
+//! /// Move the tool point.
+//! #[tool]
+//! fn move_to(
+//!     /// Where to go, in the robot base frame.
+//!     #[param(unit = "mm", range = [-850.0..=850.0, -850.0..=850.0, 0.0..=950.0])]
+//!     target: Point3<f64>, // a call with {"x": 400, "y": 0, "z": 120} gives Point3::new(400.0, 0.0, 120.0)
+//!     /// The gripper's orientation.
+//!     orientation: UnitQuaternion<f64>,
+//! ) -> Isometry3<f64> { .. }
+//! ```
+//!
+//! - Every component is a required number with a description (`X coordinate.`, `X
+//!   component.`, `Offset along X.`, `W (scalar) component.`), and no other property is allowed.
+//!   `#[param(unit = "mm", range = -850.0..=850.0)]` gives each coordinate `x-unit`, the unit
+//!   in its description (`X coordinate, in millimeters (mm).`) and the bounds; `range = [..]`
+//!   gives one range per coordinate, in order (x, y, z), to keep `z >= 0` for instance. The unit
+//!   only labels the numbers: the body gets the `f64`s that were sent.
+//! - Out-of-range coordinates are named by path (`target.z: must be between 0 and 950 mm, got
+//!   -5`).
+//! - A quaternion whose norm is more than 0.001 from 1 is refused (`goal.rotation: must have
+//!   unit norm (x² + y² + z² + w² = 1), got norm 1.4142 (hint: divide each component by
+//!   1.4142)`); one within that tolerance is divided by its norm before the body gets it, so it
+//!   is a unit quaternion.
+//! - After validation, the toolbox turns the objects into the arrays nalgebra's serde reads
+//!   (`[x, y, z]`, `[x, y, z, w]`); outputs go the other way before they are checked and sent;
+//!   declared defaults and examples are published as objects. Exports, the drift gate and
+//!   `describe_tool` show the objects.
+//! - A `UnitComplex` is published as its angle, like a uom `Angle`: in rad, or in the declared
+//!   unit of angle (`#[param(unit = "deg", range = -180.0..=180.0, default = 90.0)] turn:
+//!   UnitComplex<f64>`; `unit = "mm"` is a compile error), with `range` and `default` in that
+//!   unit; the toolbox turns the angle into `[cos θ, sin θ]` and back (`atan2`, so an output is
+//!   in -180..=180 deg). An `Isometry2`'s rotation is such an angle, always in rad (its `unit`
+//!   applies to the translation).
+//! - As for quantities in a declared unit, these types cannot yet be inside a data-carrying
+//!   enum, an untagged type or a `WithContent` result (the toolbox refuses to build, naming the
+//!   path), nor be a `#[param(flatten)]` parameter. `f32` types are not supported. Your
+//!   `nalgebra` dependency must be 0.35, with its `serde-serialize` feature (toolwright enables
+//!   it).
+//!
 //! ### ROS 2 messages (the `ros` feature)
 //!
 //! With the `ros` feature of `toolwright` (off by default), ROS 2 message types generated by
@@ -331,8 +389,9 @@
 //!   The compile-time nesting check counts a message as one level (it cannot see inside); the
 //!   toolbox's build counts its real depth (`JointState` is 3 levels) and refuses an input past
 //!   3 levels unless the tool has `allow(deep_nesting)`.
-//! - A `geometry_msgs/Quaternion` should have unit norm (its description says so); the check of
-//!   the norm comes with the nalgebra types' unit-norm keyword.
+//! - A `geometry_msgs/Quaternion` must have unit norm (its description says so): it is checked
+//!   as nalgebra's quaternions are (above), a norm more than 0.001 from 1 refused, naming the
+//!   path and the norm.
 //! - Version coupling: toolwright reads `roslibrust_common::RosMessageType` 0.26, so your
 //!   roslibrust must be 0.26.x (types from another version implement another trait and are not
 //!   recognized). ROS 1 message definitions with `time`/`duration` fields are refused when the

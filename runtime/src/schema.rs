@@ -61,6 +61,15 @@ pub struct Bound {
     pub exclusive: bool,
 }
 
+/// One range of a per-component `range = [..]`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ComponentRange {
+    /// Its lower end.
+    pub minimum: Option<Bound>,
+    /// Its upper end.
+    pub maximum: Option<Bound>,
+}
+
 /// What a `#[param(..)]` (and the doc comment) declares about one property.
 ///
 /// Generated code builds these as constants; all fields are public so it can, and `Default` fills
@@ -77,6 +86,9 @@ pub struct FieldSpec {
     pub minimum: Option<Bound>,
     /// Upper end of `range`.
     pub maximum: Option<Bound>,
+    /// `range = [a..=b, ..]` on a geometry type: one range per component, in component order
+    /// (instead of `minimum`/`maximum`, which apply to every component).
+    pub component_ranges: Option<fn() -> Vec<ComponentRange>>,
     /// `min_length`.
     pub min_length: Option<u64>,
     /// `max_length`.
@@ -449,9 +461,16 @@ pub fn property_schema(
     };
 
     // A quantity (with the `uom` feature) is published in its SI unit unless one is declared.
-    let unit = spec
-        .unit
-        .or_else(|| crate::quantity::si_unit(scalar_of(obj)));
+    let unit = spec.unit.or_else(|| {
+        let mut si = None;
+        crate::geometry::for_each_scalar(obj, &mut |_, _, scalar| {
+            si = si.or_else(|| crate::quantity::si_unit(scalar));
+        });
+        si
+    });
+    // A geometry type's unit goes into each component's description ("X coordinate, in
+    // millimeters (mm)."), where its `x-unit` is, not into the property's.
+    let components = crate::geometry::for_each_scalar(obj, &mut |_, _, _| {});
     let type_description = obj
         .get("description")
         .and_then(Value::as_str)
@@ -462,7 +481,7 @@ pub fn property_schema(
         (Some(d), _) => Some(d.trim().to_owned()),
         (None, t) => t,
     };
-    if let Some(unit) = unit {
+    if let Some(unit) = unit.filter(|_| !components) {
         description = Some(describe_unit(description.as_deref(), unit));
     }
     if let Some(d) = description {
@@ -474,34 +493,61 @@ pub fn property_schema(
         }
     }
     // Value constraints (unit, range, lengths, pattern) describe the scalar: on an array
-    // (`Vec<f64>`, `Vec<Vec<String>>`) they apply to its items.
-    let scalar = scalar_of(obj);
-    // After the description, wherever the type's own schema put it (a uom quantity's SI unit),
-    // so a quantity publishes exactly what an `f64` with the same unit does.
-    let own_unit = scalar.shift_remove("x-unit");
-    if let Some(symbol) = unit.map(|u| Value::from(u.symbol)).or(own_unit) {
-        scalar.insert("x-unit".into(), symbol);
-    }
-    crate::quantity::settle_unit(scalar, spec.unit).map_err(|message| SchemaError {
-        path: spec.name.to_owned(),
-        message,
-    })?;
-    if let Some(b) = spec.minimum {
-        tighten(scalar, b, true);
-    }
-    if let Some(b) = spec.maximum {
-        tighten(scalar, b, false);
-    }
-    for (key, v) in [
-        ("minLength", spec.min_length),
-        ("maxLength", spec.max_length),
-    ] {
-        if let Some(v) = v {
-            scalar.insert(key.into(), v.into());
+    // (`Vec<f64>`, `Vec<Vec<String>>`) they apply to its items, on a geometry object (a
+    // nalgebra point) to each of its components.
+    let ranges = spec.component_ranges.map(|f| f());
+    let mut problem = None;
+    crate::geometry::for_each_scalar(obj, &mut |index, component, scalar| {
+        // After the description, wherever the type's own schema put it (a uom quantity's SI
+        // unit), so a quantity publishes exactly what an `f64` with the same unit does.
+        let own_unit = scalar.shift_remove("x-unit");
+        if let Some(symbol) = unit.map(|u| Value::from(u.symbol)).or(own_unit) {
+            scalar.insert("x-unit".into(), symbol);
         }
-    }
-    if let Some(p) = spec.pattern {
-        scalar.insert("pattern".into(), p.into());
+        if let Err(message) = crate::quantity::settle_unit(scalar, spec.unit) {
+            problem.get_or_insert(message);
+        }
+        let (minimum, maximum) = match &ranges {
+            Some(ranges) => match ranges.get(index) {
+                Some(r) => (r.minimum, r.maximum),
+                None => {
+                    problem.get_or_insert_with(|| {
+                        let n = ranges.len();
+                        let word = if n == 1 { "range" } else { "ranges" };
+                        format!("`range` lists {n} {word}, fewer than the components of this type")
+                    });
+                    (None, None)
+                }
+            },
+            None => (spec.minimum, spec.maximum),
+        };
+        if let Some(b) = minimum {
+            tighten(scalar, b, true);
+        }
+        if let Some(b) = maximum {
+            tighten(scalar, b, false);
+        }
+        for (key, v) in [
+            ("minLength", spec.min_length),
+            ("maxLength", spec.max_length),
+        ] {
+            if let Some(v) = v {
+                scalar.insert(key.into(), v.into());
+            }
+        }
+        if let Some(p) = spec.pattern {
+            scalar.insert("pattern".into(), p.into());
+        }
+        if let Some(u) = unit.filter(|_| component) {
+            let d = describe_unit(scalar.get("description").and_then(Value::as_str), u);
+            scalar.insert("description".into(), d.into());
+        }
+    });
+    if let Some(message) = problem {
+        return Err(SchemaError {
+            path: spec.name.to_owned(),
+            message,
+        });
     }
     if let Some(default) = spec.default {
         obj.insert("default".into(), default());
@@ -511,20 +557,6 @@ pub fn property_schema(
     }
     let required = !info.optional && spec.default.is_none() && !spec.serde_default;
     Ok((schema, required))
-}
-
-/// The innermost item schema of nested arrays (the schema itself when it is not an array).
-fn scalar_of(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
-    let is_array = obj.get("type").and_then(Value::as_str) == Some("array")
-        && obj.get("items").is_some_and(Value::is_object);
-    if is_array {
-        match obj.get_mut("items") {
-            Some(Value::Object(items)) => scalar_of(items),
-            _ => unreachable!("checked above"),
-        }
-    } else {
-        obj
-    }
 }
 
 /// Makes a schema accept `null` too (an `Option` on output, which serde writes as `null`).

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use toolwright::__private::Args;
 use toolwright::__private::{Coercion, Validator};
 use toolwright::{Context, Toolbox};
-use toolwright_examples::robot_arm::{GraspStrategy, Position, RobotArm, SimConfig};
+use toolwright_examples::robot_arm::{GraspStrategy, RobotArm, SimConfig};
 
 use common::{Ratio, Routine, Scenario};
 
@@ -28,6 +28,17 @@ fn default_force() -> f64 {
 }
 fn default_timeout() -> f64 {
     10.0
+}
+
+/// A position as published (`{x, y, z}`). The tools take a nalgebra `Point3<f64>`, which serde
+/// reads as `[x, y, z]`: the toolbox converts the object after validation (`adapt.rs`, not
+/// measured here), so this measures the validator and serde on the document the model sends.
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Position {
+    x: f64,
+    y: f64,
+    z: f64,
 }
 
 /// `grasp_object_force_control`'s parameters as one serde struct (the serde-alone baseline).

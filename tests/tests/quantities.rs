@@ -384,7 +384,7 @@ fn a_declared_unit_inside_an_enum_is_refused_when_the_toolbox_is_built() {
     let text = err.to_string();
     assert!(
         text.contains(
-            "tool `pick`: input: gripper: a quantity in a unit other than its SI unit cannot be inside `oneOf`"
+            "tool `pick`: input: gripper.width: a quantity in a unit other than its SI unit cannot be inside `oneOf`"
         ),
         "{text}"
     );

@@ -8,7 +8,9 @@
 //! encodes it as an indexed PNG: a 360 × 360 image is about 3 KB, drawn and encoded in about
 //! 0.1 ms in a release build (5 ms in a debug build).
 
-use super::{ArmState, Camera, CameraView, LegendEntry, Pixel, Position};
+use nalgebra::Point3;
+
+use super::{ArmState, Camera, CameraView, LegendEntry, Pixel};
 
 /// Width and height of every image, px.
 const SIZE: u32 = 360;
@@ -84,7 +86,7 @@ struct View {
 
 impl View {
     /// What `camera` sees with the gripper at `gripper`.
-    fn of(camera: Camera, gripper: Position) -> View {
+    fn of(camera: Camera, gripper: Point3<f64>) -> View {
         let centre = f64::from(SIZE / 2);
         match camera {
             Camera::Overhead => View {
@@ -260,7 +262,7 @@ fn object(
     legend: &mut Legend,
     view: &View,
     name: &str,
-    at: Position,
+    at: Point3<f64>,
     held: bool,
 ) {
     let (color, shape) = look(name);

@@ -32,6 +32,7 @@
 mod camera;
 mod sim;
 
+use nalgebra::Point3;
 use serde::{Deserialize, Serialize};
 use toolwright::{Context, Image, ToolError, ToolSchema, Toolbox, WithContent, toolbox};
 use uom::si::f64::{Force, Time};
@@ -46,20 +47,6 @@ pub const MIN_REACH: f64 = 150.0;
 pub const MAX_REACH: f64 = 850.0;
 /// Highest point the tool can reach above the table, mm.
 pub const MAX_HEIGHT: f64 = SHOULDER_HEIGHT + MAX_REACH;
-
-/// A point in the robot base frame.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToolSchema)]
-pub struct Position {
-    /// X coordinate (forward from the base).
-    #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
-    pub x: f64,
-    /// Y coordinate (to the left of the base).
-    #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
-    pub y: f64,
-    /// Z coordinate (up from the table surface).
-    #[param(unit = "mm", range = 0.0..=MAX_HEIGHT)]
-    pub z: f64,
-}
 
 /// How the gripper holds an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToolSchema)]
@@ -119,7 +106,8 @@ impl Axis {
 #[derive(Debug, Clone, Serialize, ToolSchema)]
 pub struct MoveResult {
     /// The tool point's position after the motion.
-    pub position: Position,
+    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    pub position: Point3<f64>,
     /// Straight-line distance travelled.
     #[param(unit = "mm")]
     pub distance: f64,
@@ -149,7 +137,8 @@ pub struct ReleaseResult {
     /// The object that was released.
     pub object: String,
     /// Where it was put down.
-    pub position: Position,
+    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    pub position: Point3<f64>,
 }
 
 /// The outcome of a stop.
@@ -158,7 +147,8 @@ pub struct StopResult {
     /// Whether a motion was in progress and was interrupted.
     pub interrupted_motion: bool,
     /// Where the arm stopped.
-    pub position: Position,
+    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    pub position: Point3<f64>,
 }
 
 /// One force/torque sample.
@@ -230,14 +220,16 @@ pub struct TableObject {
     /// Its name.
     pub name: String,
     /// Its grasp point.
-    pub position: Position,
+    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    pub position: Point3<f64>,
 }
 
 /// The whole arm state.
 #[derive(Debug, Clone, Serialize, ToolSchema)]
 pub struct ArmState {
     /// The tool point's position.
-    pub position: Position,
+    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    pub position: Point3<f64>,
     /// The gripper.
     pub gripper: GripperState,
     /// Whether a motion is in progress.
@@ -373,7 +365,7 @@ impl RobotArm {
         /// The call: its deadline, and whether it was told to stop.
         ctx: Context,
     ) -> Result<MoveResult, ToolError> {
-        self.travel(Position { x, y, z }, speed, &ctx).await
+        self.travel(Point3::new(x, y, z), speed, &ctx).await
     }
 
     /// Move to an object and close the gripper on it with a controlled force.
@@ -390,8 +382,10 @@ impl RobotArm {
     )]
     async fn grasp_object_force_control(
         &self,
-        /// Grasp point of the object, in the robot base frame.
-        target_position: Position,
+        /// Grasp point of the object, in the robot base frame (x forward, y left, z up from the
+        /// table).
+        #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+        target_position: Point3<f64>,
         /// Grip force to apply once the fingers touch.
         #[param(unit = "N", range = 5.0..=30.0, default = 15.0)]
         force: Force,
@@ -489,9 +483,15 @@ impl RobotArm {
     )]
     async fn plan_trajectory(
         &self,
-        /// Points to pass through, in order; the first is where the path starts.
-        #[param(min_items = 2, max_items = 100)]
-        waypoints: Vec<Position>,
+        /// Points to pass through, in order; the first is where the path starts (robot base
+        /// frame: x forward, y left, z up from the table).
+        #[param(
+            unit = "mm",
+            range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT],
+            min_items = 2,
+            max_items = 100
+        )]
+        waypoints: Vec<Point3<f64>>,
         /// Move along the path after checking it (otherwise only plan).
         #[param(default = false)]
         execute: bool,

@@ -6,12 +6,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use nalgebra::Point3;
 use toolwright::{Context, ToolError};
 
 use super::{
     ArmState, Axis, AxisReading, FtFilter, FtReading, GraspResult, GraspStrategy, GripperState,
-    MAX_REACH, MIN_REACH, MoveResult, Position, ReleaseResult, SHOULDER_HEIGHT, Segment,
-    StopResult, TableObject, TrajectoryPlan,
+    MAX_REACH, MIN_REACH, MoveResult, ReleaseResult, SHOULDER_HEIGHT, Segment, StopResult,
+    TableObject, TrajectoryPlan,
 };
 
 /// Tool speed at `speed = 1.0`, mm/s.
@@ -27,16 +28,12 @@ const FT_WINDOW: usize = 10;
 const FT_NOISE: f64 = 0.3;
 
 /// The home position of the tool point.
-pub const HOME: Position = Position {
-    x: 300.0,
-    y: 0.0,
-    z: 400.0,
-};
+pub const HOME: Point3<f64> = Point3::new(300.0, 0.0, 400.0);
 
 #[derive(Debug, Clone)]
 struct SimObject {
     name: &'static str,
-    position: Position,
+    position: Point3<f64>,
     /// Mass in kg (the wrist feels it when held).
     mass: f64,
     porous: bool,
@@ -54,7 +51,7 @@ struct Held {
 
 #[derive(Debug)]
 struct Sim {
-    position: Position,
+    position: Point3<f64>,
     held: Option<Held>,
     objects: Vec<SimObject>,
     moving: bool,
@@ -94,32 +91,24 @@ pub struct RobotArm {
     config: SimConfig,
 }
 
-impl Position {
-    fn distance(&self, other: &Position) -> f64 {
-        ((self.x - other.x).powi(2) + (self.y - other.y).powi(2) + (self.z - other.z).powi(2))
-            .sqrt()
-    }
+/// The shoulder joint, in the base frame (mm).
+const SHOULDER: Point3<f64> = Point3::new(0.0, 0.0, SHOULDER_HEIGHT);
 
-    fn reach(&self) -> f64 {
-        (self.x.powi(2) + self.y.powi(2) + (self.z - SHOULDER_HEIGHT).powi(2)).sqrt()
-    }
-
-    /// Why the arm cannot reach this point, if it cannot.
-    pub fn unreachable_reason(&self) -> Option<String> {
-        let r = self.reach();
-        if r > MAX_REACH {
-            Some(format!(
-                "({:.0}, {:.0}, {:.0}) mm is out of reach: it is {r:.0} mm from the shoulder and the arm reaches at most {MAX_REACH:.0} mm",
-                self.x, self.y, self.z
-            ))
-        } else if r < MIN_REACH {
-            Some(format!(
-                "({:.0}, {:.0}, {:.0}) mm is too close to the base: it is {r:.0} mm from the shoulder and the arm cannot fold closer than {MIN_REACH:.0} mm",
-                self.x, self.y, self.z
-            ))
-        } else {
-            None
-        }
+/// Why the arm cannot reach `p`, if it cannot.
+pub fn unreachable_reason(p: &Point3<f64>) -> Option<String> {
+    let r = nalgebra::distance(p, &SHOULDER);
+    if r > MAX_REACH {
+        Some(format!(
+            "({:.0}, {:.0}, {:.0}) mm is out of reach: it is {r:.0} mm from the shoulder and the arm reaches at most {MAX_REACH:.0} mm",
+            p.x, p.y, p.z
+        ))
+    } else if r < MIN_REACH {
+        Some(format!(
+            "({:.0}, {:.0}, {:.0}) mm is too close to the base: it is {r:.0} mm from the shoulder and the arm cannot fold closer than {MIN_REACH:.0} mm",
+            p.x, p.y, p.z
+        ))
+    } else {
+        None
     }
 }
 
@@ -129,33 +118,21 @@ impl RobotArm {
         let objects = vec![
             SimObject {
                 name: "red_cube",
-                position: Position {
-                    x: 400.0,
-                    y: 0.0,
-                    z: 25.0,
-                },
+                position: Point3::new(400.0, 0.0, 25.0),
                 mass: 0.2,
                 porous: false,
                 fragile_above: f64::INFINITY,
             },
             SimObject {
                 name: "glass_bottle",
-                position: Position {
-                    x: 350.0,
-                    y: 250.0,
-                    z: 120.0,
-                },
+                position: Point3::new(350.0, 250.0, 120.0),
                 mass: 0.45,
                 porous: false,
                 fragile_above: 25.0,
             },
             SimObject {
                 name: "sponge",
-                position: Position {
-                    x: 300.0,
-                    y: -300.0,
-                    z: 20.0,
-                },
+                position: Point3::new(300.0, -300.0, 20.0),
                 mass: 0.05,
                 porous: true,
                 fragile_above: f64::INFINITY,
@@ -231,17 +208,17 @@ impl RobotArm {
     /// however the motion ends, even if the call is abandoned mid-step.
     pub(super) async fn travel(
         &self,
-        target: Position,
+        target: Point3<f64>,
         speed: f64,
         ctx: &Context,
     ) -> Result<MoveResult, ToolError> {
-        if let Some(reason) = target.unreachable_reason() {
+        if let Some(reason) = unreachable_reason(&target) {
             return Err(ToolError::new(reason).with_hint(
                 "choose a point between 150 and 850 mm from the shoulder (which is 100 mm above the base); call get_arm_state to see where the arm is",
             ));
         }
         let start = self.sim().position;
-        let distance = start.distance(&target);
+        let distance = nalgebra::distance(&start, &target);
         let duration = distance / (MAX_SPEED * speed);
         self.check_time(ctx, duration, || {
             (
@@ -286,15 +263,11 @@ impl RobotArm {
                     at.x,
                     at.y,
                     at.z,
-                    at.distance(&target)
+                    nalgebra::distance(&at, &target)
                 )));
             }
             let t = i as f64 / steps as f64;
-            let here = Position {
-                x: start.x + (target.x - start.x) * t,
-                y: start.y + (target.y - start.y) * t,
-                z: start.z + (target.z - start.z) * t,
-            };
+            let here = Point3::from(start.coords.lerp(&target.coords, t));
             self.sim().position = here;
             if self.stop.swap(false, Ordering::SeqCst) {
                 return Err(ToolError::new(format!(
@@ -326,7 +299,7 @@ impl RobotArm {
     /// (refused if that would take longer than `timeout` seconds); the arm then holds it.
     pub(super) async fn grasp(
         &self,
-        target_position: Position,
+        target_position: Point3<f64>,
         force: f64,
         grasp_strategy: GraspStrategy,
         timeout: f64,
@@ -344,7 +317,8 @@ impl RobotArm {
         }
         let approach_speed = 0.5;
         let start = self.sim().position;
-        let travel_time = start.distance(&target_position) / (MAX_SPEED * approach_speed);
+        let travel_time =
+            nalgebra::distance(&start, &target_position) / (MAX_SPEED * approach_speed);
         let close_time = 0.8;
         if travel_time + close_time > timeout {
             return Err(ToolError::new(format!(
@@ -366,7 +340,7 @@ impl RobotArm {
             .objects
             .iter()
             .enumerate()
-            .map(|(i, o)| (i, o.position.distance(&target_position)))
+            .map(|(i, o)| (i, nalgebra::distance(&o.position, &target_position)))
             .min_by(|a, b| a.1.total_cmp(&b.1));
         let Some((index, distance)) = nearest.filter(|&(_, d)| d <= GRASP_TOLERANCE) else {
             let hint = match nearest {
@@ -509,14 +483,14 @@ impl RobotArm {
     /// notifying progress after each waypoint.
     pub(super) async fn plan(
         &self,
-        waypoints: &[Position],
+        waypoints: &[Point3<f64>],
         execute: bool,
         ctx: &Context,
     ) -> Result<TrajectoryPlan, ToolError> {
         let problems: Vec<String> = waypoints
             .iter()
             .enumerate()
-            .filter_map(|(i, w)| w.unreachable_reason().map(|r| format!("waypoint {i}: {r}")))
+            .filter_map(|(i, w)| unreachable_reason(w).map(|r| format!("waypoint {i}: {r}")))
             .collect();
         if !problems.is_empty() {
             return Err(ToolError::new(problems.join("; "))
@@ -528,14 +502,17 @@ impl RobotArm {
             .map(|(i, w)| Segment {
                 from: i,
                 to: i + 1,
-                length: round(w[0].distance(&w[1]), 1),
+                length: round(nalgebra::distance(&w[0], &w[1]), 1),
             })
             .collect();
-        let total: f64 = waypoints.windows(2).map(|w| w[0].distance(&w[1])).sum();
+        let total: f64 = waypoints
+            .windows(2)
+            .map(|w| nalgebra::distance(&w[0], &w[1]))
+            .sum();
         let mut executed = 0;
         if execute {
             let start = self.sim().position;
-            let path = start.distance(&waypoints[0]) + total;
+            let path = nalgebra::distance(&start, &waypoints[0]) + total;
             self.check_time(ctx, path / MAX_SPEED, || {
                 (
                     format!("this path ({path:.0} mm at full speed)"),

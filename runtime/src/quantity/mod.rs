@@ -1,15 +1,14 @@
 //! Physical quantities as tool values: the quantities toolwright knows and their units
-//! (`table.rs`), the conversion between the published number and the value serde sees
-//! (`adapt.rs`), and, with the `uom` feature, uom's quantity types as parameters, fields and
+//! (`table.rs`) and, with the `uom` feature, uom's quantity types as parameters, fields and
 //! outputs (`uom.rs`).
 //!
 //! A quantity's schema is a number carrying two private keywords until the toolbox is built:
 //! `x-toolwright-quantity` (which quantity, so an undeclared unit defaults to its SI unit) and,
 //! when the declared unit is not the SI one, `x-toolwright-scale` (`[factor, offset]` to SI).
-//! The toolbox compiles the scales into an [`adapt::Adapter`] per direction and strips both
+//! The toolbox compiles the scales into an [`Adapter`](crate::adapt::Adapter) per direction
+//! (`runtime/src/adapt.rs`, shared with the geometry of `crate::geometry`) and strips both
 //! keywords before anything is published.
 
-pub(crate) mod adapt;
 pub mod table;
 #[cfg(feature = "uom")]
 mod uom;

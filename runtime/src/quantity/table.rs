@@ -13,8 +13,10 @@ use crate::__private::Msg;
 pub struct QuantityDef {
     /// In words, for messages: `"length"`.
     pub name: &'static str,
-    /// The uom type: `"Length"`.
+    /// The type: `"Length"`.
     pub ty: &'static str,
+    /// Its crate, for messages: `"uom"`.
+    pub family: &'static str,
     /// The SI unit's symbol, published when no `unit` is declared: `"m"`.
     pub si: &'static str,
     /// The SI unit in words, as the vocabulary has it: `"meters"`.
@@ -48,6 +50,7 @@ macro_rules! quantities {
             pub const $id: QuantityDef = QuantityDef {
                 name: $name,
                 ty: $ty,
+                family: "uom",
                 si: $si,
                 si_words: $words,
             };
@@ -177,6 +180,16 @@ pub const fn unit(symbol: &str) -> Option<&'static UnitScale> {
     None
 }
 
+/// A nalgebra `UnitComplex` (the `nalgebra` feature): a rotation in the plane, published as its
+/// angle. Not one of [`QUANTITIES`]: it measures [`ANGLE`], whose units it takes.
+pub const UNIT_COMPLEX: QuantityDef = QuantityDef {
+    name: ANGLE.name,
+    ty: "UnitComplex<f64>",
+    family: "nalgebra",
+    si: ANGLE.si,
+    si_words: ANGLE.si_words,
+};
+
 /// The quantity with this name.
 pub fn quantity(name: &str) -> Option<&'static QuantityDef> {
     QUANTITIES.iter().copied().find(|q| q.name == name)
@@ -203,7 +216,9 @@ pub const fn unit_mismatch(quantity: Option<&QuantityDef>, symbol: &str) -> Msg 
         None => msg.str("measures no physical quantity"),
     };
     let mut msg = msg
-        .str(", but this property is a uom `")
+        .str(", but this property is a ")
+        .str(q.family)
+        .str(" `")
         .str(q.ty)
         .str("` and measures ")
         .str(q.name)

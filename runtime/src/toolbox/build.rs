@@ -17,11 +17,11 @@ use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
 use super::meta::{CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
 use super::{Entry, Inner, Toolbox};
+use crate::adapt::{self, Adapter};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::rate::Limiter;
 use crate::output::{OutputMode, Results, SharedOutput};
 use crate::policy::{Policy, Resource};
-use crate::quantity::adapt::{self, Adapter};
 use crate::schema;
 use crate::validate::{Coercion, Validator};
 
@@ -51,7 +51,8 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     let input = match &def.params {
         Params::Fields(fields) => schema::object_schema(&mut generator, None, fields, false),
         Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|mut s| {
-            if schema::is_object_schema(&s) {
+            // A nalgebra point is an object only as published: serde reads an array.
+            if schema::is_object_schema(&s) && s.get(crate::geometry::ARRAY_KEY).is_none() {
                 // The struct's own doc comment is not the tool's: the tool has its description.
                 if let Some(obj) = s.as_object_mut() {
                     obj.shift_remove("description");
@@ -107,8 +108,9 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     }
     let input_adapter =
         Adapter::compile(&input).map_err(|e| vec![format!("tool `{name}`: input: {e}")])?;
-    adapt::strip(&mut input);
+    // Before the private keywords are stripped: the validator checks `x-toolwright-unit-norm`.
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
+    adapt::strip(&mut input);
     let Value::Object(input) = input else {
         return Err(vec![format!(
             "tool `{name}`: input schema is not an object"
@@ -177,8 +179,9 @@ fn output_adapter(output: SharedOutput) -> Result<(SharedOutput, Option<Adapter>
         OutputMode::Wrapped => Adapter::compile(&raw["properties"]["result"])?,
         _ if Adapter::compile(&raw)?.is_some() => {
             return Err(
-                "a quantity in a unit other than its SI unit cannot be in a \
-                        `WithContent` result yet; declare it without `unit` there"
+                "a quantity in a unit other than its SI unit, or a nalgebra point, vector, \
+                 rotation or isometry, cannot be in a `WithContent` result yet; declare the \
+                 quantity without `unit` there, or return a struct with `f64` fields"
                     .to_owned(),
             );
         }

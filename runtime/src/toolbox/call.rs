@@ -154,7 +154,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             return ("invalid_arguments", invalid_arguments(name, &violations));
         }
         if let Some(adapter) = &entry.input_adapter {
-            adapter.published_to_si(&mut value);
+            adapter.to_serde(&mut value);
         }
         let Value::Object(mut map) = value else {
             // The validator only accepts objects at the root.
@@ -235,7 +235,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 },
             ) => {
                 if let Some(adapter) = &entry.output_adapter {
-                    adapter.si_to_published(&mut value);
+                    adapter.to_published(&mut value);
                 }
                 let result = entry
                     .results

@@ -38,11 +38,11 @@ use std::sync::Arc;
 use rmcp::RoleServer;
 use rmcp::model::Tool;
 
+use crate::adapt::Adapter;
 use crate::context::Session;
 use crate::exec::rate::Limiter;
 use crate::output::Results;
 use crate::policy::{Policy, Resource};
-use crate::quantity::adapt::Adapter;
 use crate::validate::Validator;
 
 pub use build::BuildError;

@@ -330,6 +330,22 @@ pub(super) fn compile_node(schema: &Value, ptr: &mut String) -> Result<Node, Str
         }
     }
     node.default = map.get("default").cloned();
+    if let Some(t) = map.get(crate::geometry::UNIT_NORM_KEY) {
+        match t.as_f64() {
+            Some(t) if t >= 0.0 => node.unit_norm = Some(t),
+            _ => {
+                return at_key(ptr, crate::geometry::UNIT_NORM_KEY, |p| {
+                    Err(err_at(
+                        p,
+                        format!(
+                            "\"{}\" must be a non-negative number (the tolerance), got {t}",
+                            crate::geometry::UNIT_NORM_KEY
+                        ),
+                    ))
+                });
+            }
+        }
+    }
 
     // Numbers.
     let lo = tighter_lo(
@@ -594,6 +610,7 @@ impl Node {
             && self.string.is_none()
             && self.array.is_none()
             && self.object.is_none()
+            && self.unit_norm.is_none()
             && self.comp.is_none();
         let mut ctx = Ctx {
             lax: false,

@@ -8,7 +8,11 @@ impl Node {
     /// The shortcuts that apply to this node (see [`Fast`]): only for nodes whose checks on a
     /// value of that kind are the ones the shortcut performs.
     pub(super) fn shortcuts(&self) -> Fast {
-        let plain = !self.never && !self.trivial && self.constant.is_none() && self.comp.is_none();
+        let plain = !self.never
+            && !self.trivial
+            && self.constant.is_none()
+            && self.comp.is_none()
+            && self.unit_norm.is_none();
         if !plain {
             return Fast::default();
         }

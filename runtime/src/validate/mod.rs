@@ -110,7 +110,10 @@ impl Validator {
     /// Fails, naming the JSON pointer of the problem, on `$ref`/`$dynamicRef`/`$recursiveRef`,
     /// an unknown `type`, an invalid `pattern`, or a keyword whose value has the wrong JSON type.
     /// Keywords that do not affect validation (`description`, `title`, `examples`, `format`,
-    /// `x-*`, ...) are ignored.
+    /// `x-*`, ...) are ignored, except two of toolwright's own: `x-unit` (named in messages) and
+    /// `x-toolwright-unit-norm` (on an object whose number properties must have a Euclidean norm
+    /// within this tolerance of 1, such as a quaternion; the toolbox compiles it before stripping
+    /// its private keywords from the published schema).
     pub fn compile(schema: &Value) -> Result<Validator, InvalidSchema> {
         let mut ptr = String::new();
         scan_refs(schema, &mut ptr).map_err(InvalidSchema)?;

@@ -39,6 +39,9 @@ pub(super) struct Node {
     pub(super) object: Option<Box<ObjRules>>,
     pub(super) comp: Option<Box<CompRules>>,
     pub(super) default: Option<Value>,
+    /// `x-toolwright-unit-norm`: an object whose number properties must have unit Euclidean
+    /// norm (a quaternion), within this tolerance.
+    pub(super) unit_norm: Option<f64>,
     /// What a value of each kind needs beyond the general walk (computed by `finish`).
     pub(super) fast: Fast,
 }

@@ -156,8 +156,15 @@ impl Node {
                 }
             }
             Value::Object(map) => {
+                let fails = ctx.fails;
                 if let Some(r) = &self.object {
                     r.check(map, path, ctx);
+                }
+                // Only of an object whose components are valid: a missing one is reported alone.
+                if let Some(tolerance) = self.unit_norm
+                    && ctx.fails == fails
+                {
+                    check_unit_norm(tolerance, map, path, ctx);
                 }
             }
             Value::Null | Value::Bool(_) => {}
@@ -325,6 +332,35 @@ impl Node {
             });
         }
     }
+}
+
+/// `x-toolwright-unit-norm`: the number properties of `map` (a quaternion's x, y, z, w) must have
+/// a Euclidean norm within `tolerance` of 1.
+#[inline(never)]
+fn check_unit_norm(tolerance: f64, map: &Map<String, Value>, path: &Path<'_>, ctx: &mut Ctx) {
+    let numbers = || map.iter().filter_map(|(k, v)| v.as_f64().map(|v| (k, v)));
+    let norm = numbers().map(|(_, v)| v * v).sum::<f64>().sqrt();
+    if (norm - 1.0).abs() <= tolerance {
+        return;
+    }
+    ctx.fail(path, || {
+        let squares: Vec<String> = numbers().map(|(k, _)| format!("{k}²")).collect();
+        let shown = fmt_norm(norm);
+        let message = format!(
+            "must have unit norm ({} = 1), got norm {shown}",
+            squares.join(" + ")
+        );
+        let hint =
+            (norm > 0.0 && norm.is_finite()).then(|| format!("divide each component by {shown}"));
+        (message, hint)
+    });
+}
+
+/// A norm for a message: 4 decimals at most (`1.4142`, `2`).
+fn fmt_norm(norm: f64) -> String {
+    let s = format!("{norm:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_owned()
 }
 
 /// Whether `s` meets the string rules (what [`check_string`] checks, without reporting).

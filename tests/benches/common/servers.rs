@@ -33,7 +33,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use toolwright::{ToolDef, ToolError, ToolSet as _, Toolbox, tool_defs};
-use toolwright_examples::robot_arm::{MoveResult, Position, RobotArm, SimConfig};
+use toolwright_examples::robot_arm::{MoveResult, RobotArm, SimConfig};
 
 /// The robot tools every server has.
 pub const ROBOT4: [&str; 4] = [
@@ -89,7 +89,7 @@ macro_rules! toolwright_jogs {
                 speed: f64,
             ) -> Result<MoveResult, ToolError> {
                 Ok(MoveResult {
-                    position: Position { x, y, z },
+                    position: nalgebra::Point3::new(x, y, z),
                     distance: 0.0,
                     duration: speed * 0.0,
                 })

@@ -63,3 +63,4 @@ mod ranges;
 mod required;
 mod strings;
 mod types;
+mod unit_norm;
