@@ -10,7 +10,7 @@ use quote::ToTokens;
 
 use crate::ctxt::Ctxt;
 use crate::doc::Doc;
-use crate::property::{LiteralValue, Number, Property, RangeBound, literal_value};
+use crate::property::{Components, LiteralValue, Number, Property, RangeBound, literal_value};
 use crate::typecheck::Checks;
 
 /// Default budget of a tool description, in bytes.
@@ -398,11 +398,13 @@ fn range(cx: &Ctxt, decl: &Property) {
         return;
     };
     match &decl.components {
-        Some(components) => {
+        Some(Components::Listed(components)) => {
             for c in components {
                 range_bounds(cx, &c.expr, c.min.as_ref(), c.max.as_ref());
             }
         }
+        // A const's ranges are checked where they are declared (by the compiler's types).
+        Some(Components::Const(_)) => {}
         None => range_bounds(cx, range, decl.min.as_ref(), decl.max.as_ref()),
     }
 }

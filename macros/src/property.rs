@@ -143,6 +143,15 @@ fn bound(expr: &Expr, exclusive: bool) -> RangeBound {
     }
 }
 
+/// Per-component ranges (a nalgebra point's coordinates).
+pub enum Components {
+    /// `range = [a..=b, ..]`: written out, one range per component in component order.
+    Listed(Vec<ComponentBounds>),
+    /// `range = WORKSPACE`: a const array of inclusive ranges, declared once and named wherever
+    /// the same bounds apply.
+    Const(Expr),
+}
+
 /// One range of a per-component `range = [a..=b, ..]` (a nalgebra point's coordinates).
 pub struct ComponentBounds {
     /// The range as written.
@@ -172,7 +181,7 @@ fn range_bounds(cx: &Ctxt, range: &Expr) -> (Option<RangeBound>, Option<RangeBou
         other => {
             cx.error_spanned_by(
                 other,
-                "`range` takes a Rust range: `5.0..=30.0` (inclusive), `0.0..1.0` (upper bound excluded), `0.0..` or `..=1.0`; or, on a nalgebra point, vector or isometry, one range per coordinate: `[-1.0..=1.0, -1.0..=1.0, 0.0..=2.0]`",
+                "`range` takes a Rust range: `5.0..=30.0` (inclusive), `0.0..1.0` (upper bound excluded), `0.0..` or `..=1.0`; or, on a nalgebra point, vector or isometry, one range per coordinate: `[-1.0..=1.0, -1.0..=1.0, 0.0..=2.0]`, or the name of a const array of them",
             );
             (None, None)
         }
@@ -188,8 +197,8 @@ pub struct Property {
     pub unit: Option<&'static units::UnitDef>,
     pub min: Option<RangeBound>,
     pub max: Option<RangeBound>,
-    /// `range = [a..=b, ..]`: one range per component, in component order.
-    pub components: Option<Vec<ComponentBounds>>,
+    /// `range = [a..=b, ..]` or `range = CONST`: one range per component, in component order.
+    pub components: Option<Components>,
 }
 
 /// Whether an attribute is `#[param(..)]`.
@@ -244,7 +253,7 @@ impl Property {
                         "`range = []` lists no ranges: write one range per coordinate, `[-1.0..=1.0, -1.0..=1.0, 0.0..=2.0]`, or one range for all",
                     );
                 }
-                components = Some(
+                components = Some(Components::Listed(
                     array
                         .elems
                         .iter()
@@ -257,8 +266,9 @@ impl Property {
                             }
                         })
                         .collect(),
-                );
+                ));
             }
+            Some(path @ Expr::Path(_)) => components = Some(Components::Const(path.clone())),
             Some(range) => (min, max) = range_bounds(cx, range),
         }
         if let Some(examples) = attr.examples.as_ref().map(|e| &e.0)
@@ -357,12 +367,18 @@ impl Property {
             None => quote!(#p::None),
         };
         let (minimum, maximum) = (bound(&self.min), bound(&self.max));
-        let component_ranges = self.components.as_ref().map(|ranges| {
-            let ranges = ranges.iter().map(|r| {
-                let (minimum, maximum) = (bound(&r.min), bound(&r.max));
-                quote!(#p::ComponentRange { minimum: #minimum, maximum: #maximum })
-            });
-            quote!(component_ranges: #p::Some(|| #p::Vec::from([#(#ranges),*])),)
+        let component_ranges = self.components.as_ref().map(|components| match components {
+            Components::Listed(ranges) => {
+                let ranges = ranges.iter().map(|r| {
+                    let (minimum, maximum) = (bound(&r.min), bound(&r.max));
+                    quote!(#p::ComponentRange { minimum: #minimum, maximum: #maximum })
+                });
+                quote!(component_ranges: #p::Some(|| #p::Vec::from([#(#ranges),*])),)
+            }
+            Components::Const(path) => {
+                let from = quote_spanned!(path.span()=> #p::ComponentRange::from_const(&#path));
+                quote!(component_ranges: #p::Some(|| #from),)
+            }
         });
         let opt_u64 = |v: &Option<darling::util::SpannedValue<u64>>| match v {
             Some(v) => {

@@ -20,7 +20,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 
 use crate::check::{self, respan};
-use crate::property::{BoundExpr, LiteralValue, Property, literal_value};
+use crate::property::{BoundExpr, Components, LiteralValue, Property, literal_value};
 
 /// Where an error goes: from `start` to `end` (stable proc macros cannot join spans, but rustc
 /// reports an expression from its first token's start to its last token's end).
@@ -236,7 +236,13 @@ impl Checks {
         if let Some(components) = &decl.components {
             // One range per component of a geometry type (`Probe::<T>::COMPONENTS`; none for
             // any other type), each bounding a float.
-            let n = components.len();
+            let n = match components {
+                Components::Listed(listed) => {
+                    let n = listed.len();
+                    quote_spanned!(range_at.start=> #n)
+                }
+                Components::Const(path) => quote_spanned!(range_at.start=> #path.len()),
+            };
             let probe = {
                 let ty = range_at.respan_type(ty);
                 let p = crate::runtime::private_at(range_at.start);
@@ -248,8 +254,10 @@ impl Checks {
                 quote_spanned!(range_at.start=> #probe.message(#n)),
                 true,
             ));
-            for c in components {
-                self.empty_const_range(&c.expr, c.min.as_ref(), c.max.as_ref());
+            if let Components::Listed(listed) = components {
+                for c in listed {
+                    self.empty_const_range(&c.expr, c.min.as_ref(), c.max.as_ref());
+                }
             }
             return;
         }

@@ -311,7 +311,9 @@
 //!   component.`, `Offset along X.`, `W (scalar) component.`), and no other property is allowed.
 //!   `#[param(unit = "mm", range = -850.0..=850.0)]` gives each coordinate `x-unit`, the unit
 //!   in its description (`X coordinate, in millimeters (mm).`) and the bounds; `range = [..]`
-//!   gives one range per coordinate, in order (x, y, z), to keep `z >= 0` for instance. The unit
+//!   gives one range per coordinate, in order (x, y, z), to keep `z >= 0` for instance;
+//!   `range = WORKSPACE` names a `const WORKSPACE: [RangeInclusive<f64>; 3]` declared once
+//!   (the count checked at compile time), for bounds that every point of a frame shares. The unit
 //!   only labels the numbers: the body gets the `f64`s that were sent.
 //! - Out-of-range coordinates are named by path (`target.z: must be between 0 and 950 mm, got
 //!   -5`).

@@ -70,6 +70,25 @@ pub struct ComponentRange {
     pub maximum: Option<Bound>,
 }
 
+impl ComponentRange {
+    /// The ranges of a `range = CONST` naming an array of inclusive ranges, one per component.
+    pub fn from_const(ranges: &[std::ops::RangeInclusive<f64>]) -> Vec<ComponentRange> {
+        let bound = |value: f64| {
+            Some(Bound {
+                value: Num::Float(value),
+                exclusive: false,
+            })
+        };
+        ranges
+            .iter()
+            .map(|r| ComponentRange {
+                minimum: bound(*r.start()),
+                maximum: bound(*r.end()),
+            })
+            .collect()
+    }
+}
+
 /// What a `#[param(..)]` (and the doc comment) declares about one property.
 ///
 /// Generated code builds these as constants; all fields are public so it can, and `Default` fills

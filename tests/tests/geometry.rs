@@ -583,3 +583,58 @@ async fn angles_in_degrees_arrive_as_unit_complex_numbers_and_poses_in_the_plane
     );
     client.cancel().await.unwrap();
 }
+
+/// The workspace of `move_to`, declared once.
+const WORKSPACE: [std::ops::RangeInclusive<f64>; 3] = [
+    -MAX_REACH..=MAX_REACH,
+    -MAX_REACH..=MAX_REACH,
+    0.0..=950.0,
+];
+
+/// Move the tool point.
+#[tool]
+fn move_within(
+    /// Where to go, in the robot base frame.
+    #[param(unit = "mm", range = WORKSPACE)]
+    target: Point3<f64>,
+    /// Approach direction, if not straight down.
+    approach: Option<Vector3<f64>>,
+) -> Seen {
+    move_to(target, approach)
+}
+
+#[tokio::test]
+async fn per_coordinate_ranges_named_by_a_const_are_the_ranges_written_out() {
+    let toolbox = tools![move_to, move_within];
+    assert_eq!(
+        tool_json(&toolbox, "move_within")["inputSchema"],
+        tool_json(&toolbox, "move_to")["inputSchema"]
+    );
+    let client = connect(toolbox).await;
+    let result = call(
+        &client,
+        "move_within",
+        json!({"target": {"x": 900, "y": 0, "z": -5}}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(true));
+    let refused = text(&result);
+    for line in [
+        "- target.x: must be between -850 and 850 mm, got 900",
+        "- target.z: must be between 0 and 950 mm, got -5",
+    ] {
+        assert!(refused.contains(line), "{line:?} not in {refused}");
+    }
+    let result = call(
+        &client,
+        "move_within",
+        json!({"target": {"x": 400, "y": 0, "z": 120}}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    assert_eq!(
+        result.structured_content.unwrap(),
+        json!({"numbers": [400.0, 0.0, 120.0]})
+    );
+    client.cancel().await.unwrap();
+}

@@ -32,6 +32,8 @@
 mod camera;
 mod sim;
 
+use std::ops::RangeInclusive;
+
 use nalgebra::Point3;
 use serde::{Deserialize, Serialize};
 use toolwright::{Context, Image, ToolError, ToolSchema, Toolbox, WithContent, toolbox};
@@ -47,6 +49,13 @@ pub const MIN_REACH: f64 = 150.0;
 pub const MAX_REACH: f64 = 850.0;
 /// Highest point the tool can reach above the table, mm.
 pub const MAX_HEIGHT: f64 = SHOULDER_HEIGHT + MAX_REACH;
+/// The box every position lies in, per coordinate (x, y, z), mm: what `range = WORKSPACE`
+/// publishes and checks on every point of the robot base frame.
+pub const WORKSPACE: [RangeInclusive<f64>; 3] = [
+    -MAX_REACH..=MAX_REACH,
+    -MAX_REACH..=MAX_REACH,
+    0.0..=MAX_HEIGHT,
+];
 
 /// How the gripper holds an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToolSchema)]
@@ -106,7 +115,7 @@ impl Axis {
 #[derive(Debug, Clone, Serialize, ToolSchema)]
 pub struct MoveResult {
     /// The tool point's position after the motion.
-    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    #[param(unit = "mm", range = WORKSPACE)]
     pub position: Point3<f64>,
     /// Straight-line distance travelled.
     #[param(unit = "mm")]
@@ -137,7 +146,7 @@ pub struct ReleaseResult {
     /// The object that was released.
     pub object: String,
     /// Where it was put down.
-    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    #[param(unit = "mm", range = WORKSPACE)]
     pub position: Point3<f64>,
 }
 
@@ -147,7 +156,7 @@ pub struct StopResult {
     /// Whether a motion was in progress and was interrupted.
     pub interrupted_motion: bool,
     /// Where the arm stopped.
-    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    #[param(unit = "mm", range = WORKSPACE)]
     pub position: Point3<f64>,
 }
 
@@ -220,7 +229,7 @@ pub struct TableObject {
     /// Its name.
     pub name: String,
     /// Its grasp point.
-    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    #[param(unit = "mm", range = WORKSPACE)]
     pub position: Point3<f64>,
 }
 
@@ -228,7 +237,7 @@ pub struct TableObject {
 #[derive(Debug, Clone, Serialize, ToolSchema)]
 pub struct ArmState {
     /// The tool point's position.
-    #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+    #[param(unit = "mm", range = WORKSPACE)]
     pub position: Point3<f64>,
     /// The gripper.
     pub gripper: GripperState,
@@ -384,7 +393,7 @@ impl RobotArm {
         &self,
         /// Grasp point of the object, in the robot base frame (x forward, y left, z up from the
         /// table).
-        #[param(unit = "mm", range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT])]
+        #[param(unit = "mm", range = WORKSPACE)]
         target_position: Point3<f64>,
         /// Grip force to apply once the fingers touch.
         #[param(unit = "N", range = 5.0..=30.0, default = 15.0)]
@@ -487,7 +496,7 @@ impl RobotArm {
         /// frame: x forward, y left, z up from the table).
         #[param(
             unit = "mm",
-            range = [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=MAX_HEIGHT],
+            range = WORKSPACE,
             min_items = 2,
             max_items = 100
         )]
