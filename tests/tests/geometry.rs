@@ -585,11 +585,8 @@ async fn angles_in_degrees_arrive_as_unit_complex_numbers_and_poses_in_the_plane
 }
 
 /// The workspace of `move_to`, declared once.
-const WORKSPACE: [std::ops::RangeInclusive<f64>; 3] = [
-    -MAX_REACH..=MAX_REACH,
-    -MAX_REACH..=MAX_REACH,
-    0.0..=950.0,
-];
+const WORKSPACE: [std::ops::RangeInclusive<f64>; 3] =
+    [-MAX_REACH..=MAX_REACH, -MAX_REACH..=MAX_REACH, 0.0..=950.0];
 
 /// Move the tool point.
 #[tool]
