@@ -18,8 +18,13 @@ enum Node {
     /// A number in a unit that is not SI: SI = (value + offset) × factor.
     Scale { factor: f64, offset: f64 },
     /// An angle (in a unit: rad = (value + offset) × factor) that serde sees as
-    /// `[cos θ, sin θ]` (a nalgebra `UnitComplex`).
-    Complex { factor: f64, offset: f64 },
+    /// `[cos θ, sin θ]` (a nalgebra `UnitComplex`); published back in the turn that starts at
+    /// `floor`, the declared lower bound (else the half-open turn around 0 that `atan2` gives).
+    Complex {
+        factor: f64,
+        offset: f64,
+        floor: Option<f64>,
+    },
     /// An object: some of its properties, and (a map's) other values.
     Object {
         properties: Vec<(String, Node)>,
@@ -52,8 +57,11 @@ const BRANCHING: &[&str] = &[
     "dependentSchemas",
 ];
 
-/// The private keywords a conversion is compiled from.
-const CONVERTING: &[&str] = &[COMPLEX_KEY, SCALE_KEY, ARRAY_KEY, UNIT_NORM_KEY];
+/// The private keywords a conversion is compiled from, which cannot be applied inside a branch.
+/// (`x-toolwright-unit-norm` is not one: the validator checks the norm in any branch, and a
+/// ROS quaternion inside an enum needs no conversion, only the check; a nalgebra quaternion is
+/// caught by its array keyword.)
+const CONVERTING: &[&str] = &[COMPLEX_KEY, SCALE_KEY, ARRAY_KEY];
 
 impl Adapter {
     /// The adapter of `schema`, or `None` when it has nothing to convert (the common case: no
@@ -79,6 +87,7 @@ fn compile(schema: &Value, path: &str) -> Result<Option<Node>, String> {
         return Ok(None);
     };
     let complex = obj.contains_key(COMPLEX_KEY);
+    let floor = obj.get("minimum").and_then(Value::as_f64);
     if let Some(scale) = obj.get(SCALE_KEY) {
         let pair = scale
             .as_array()
@@ -87,6 +96,7 @@ fn compile(schema: &Value, path: &str) -> Result<Option<Node>, String> {
             Some([Some(factor), Some(offset)]) if complex => Ok(Some(Node::Complex {
                 factor: *factor,
                 offset: *offset,
+                floor,
             })),
             Some([Some(factor), Some(offset)]) => Ok(Some(Node::Scale {
                 factor: *factor,
@@ -99,6 +109,7 @@ fn compile(schema: &Value, path: &str) -> Result<Option<Node>, String> {
         return Ok(Some(Node::Complex {
             factor: 1.0,
             offset: 0.0,
+            floor,
         }));
     }
     for keyword in BRANCHING {
@@ -217,6 +228,24 @@ fn from_si(v: f64, factor: f64, offset: f64) -> f64 {
     }
 }
 
+/// A converted number as published, rounded to what the conversion can know: the value went
+/// through an SI number of `magnitude` (in published units, offsets included), which holds about
+/// 16 significant digits, so the digits below a few of its ulps are the conversion's noise.
+/// Without this, 950 mm (0.95 m in SI) is published back as 950.0000000000001, over a declared
+/// maximum of 950, and 0.1 °C as 0.10000000000002274.
+fn tidy(v: f64, magnitude: f64) -> f64 {
+    let noise = magnitude.abs().max(v.abs()) * 4.0 * f64::EPSILON;
+    if !v.is_finite() || noise == 0.0 || !noise.is_finite() {
+        return v;
+    }
+    let decimals = -noise.log10().ceil();
+    if decimals < 0.0 {
+        return v;
+    }
+    // Decimal text, then the nearest f64: rounding by multiplication would add its own error.
+    format!("{v:.0$}", decimals as usize).parse().unwrap_or(v)
+}
+
 fn number(v: f64) -> Value {
     serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
@@ -228,13 +257,20 @@ fn apply(node: &Node, value: &mut Value, to_serde: bool) {
             let converted = if to_serde {
                 to_si(v, factor, offset)
             } else {
-                from_si(v, factor, offset)
+                tidy(from_si(v, factor, offset), v / factor)
             };
             if let Some(c) = serde_json::Number::from_f64(converted) {
                 *n = c;
             }
         }
-        (&Node::Complex { factor, offset }, value) => {
+        (
+            &Node::Complex {
+                factor,
+                offset,
+                floor,
+            },
+            value,
+        ) => {
             if to_serde {
                 if let Some(v) = value.as_f64() {
                     let (sin, cos) = to_si(v, factor, offset).sin_cos();
@@ -243,7 +279,12 @@ fn apply(node: &Node, value: &mut Value, to_serde: bool) {
             } else if let Value::Array(pair) = &*value
                 && let [Some(re), Some(im)] = [pair.first(), pair.get(1)].map(|c| c?.as_f64())
             {
-                *value = number(from_si(im.atan2(re), factor, offset));
+                let mut angle = from_si(im.atan2(re), factor, offset);
+                let turn = std::f64::consts::TAU / factor;
+                if let Some(floor) = floor {
+                    angle = floor + (angle - floor).rem_euclid(turn);
+                }
+                *value = number(tidy(angle, turn));
             }
         }
         (
@@ -534,6 +575,53 @@ mod tests {
         let mut back = json!([-1.0, 0.0]);
         adapter.to_published(&mut back);
         assert_eq!(back, json!(180.0));
+    }
+
+    #[test]
+    fn a_value_converted_to_si_and_back_is_the_number_it_was() {
+        // 950 mm is 0.95 m, which uom's formula turns back into 950.0000000000001 mm: over a
+        // declared maximum of 950.
+        let schema =
+            json!({"type": "number", "x-unit": "mm", SCALE_KEY: [0.001, 0.0], "maximum": 950.0});
+        let adapter = Adapter::compile(&schema).unwrap().unwrap();
+        assert_eq!(
+            from_si(to_si(950.0, 0.001, 0.0), 0.001, 0.0),
+            950.000_000_000_000_1
+        );
+        for sent in [950.0, 3.0, 0.1, 123.456, 1e-9, -850.0] {
+            let mut v = json!(sent);
+            adapter.to_serde(&mut v);
+            adapter.to_published(&mut v);
+            assert_eq!(v, json!(sent));
+        }
+        let celsius = crate::quantity::table::unit("°C").unwrap();
+        let schema = json!({"type": "number", SCALE_KEY: [celsius.factor, celsius.offset]});
+        let adapter = Adapter::compile(&schema).unwrap().unwrap();
+        let mut v = json!(0.1);
+        adapter.to_serde(&mut v);
+        adapter.to_published(&mut v);
+        assert_eq!(v, json!(0.1));
+    }
+
+    #[test]
+    fn an_angle_is_published_back_in_the_turn_its_range_declares() {
+        let deg = crate::quantity::table::unit("deg").unwrap().factor;
+        let schema = json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true, "minimum": 0.0, "maximum": 360.0});
+        let adapter = Adapter::compile(&schema).unwrap().unwrap();
+        for (sent, back) in [(270.0, 270.0), (0.0, 0.0), (359.0, 359.0), (90.0, 90.0)] {
+            let mut v = json!(sent);
+            adapter.to_serde(&mut v);
+            adapter.to_published(&mut v);
+            assert_eq!(v, json!(back), "{sent}");
+        }
+        // Without a range: atan2's turn, -180..=180.
+        let schema =
+            json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true});
+        let adapter = Adapter::compile(&schema).unwrap().unwrap();
+        let mut v = json!(270.0);
+        adapter.to_serde(&mut v);
+        adapter.to_published(&mut v);
+        assert_eq!(v, json!(-90.0));
     }
 
     #[test]

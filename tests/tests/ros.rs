@@ -332,6 +332,37 @@ async fn unknown_fields_wrong_types_and_missing_fields_are_refused_by_path() {
 }
 
 #[tokio::test]
+async fn a_non_unit_quaternion_is_refused_with_its_norm() {
+    let client = connect(toolbox()).await;
+    let mut doubled = pose();
+    doubled["orientation"] = json!({"x": 0.0, "y": 0.0, "z": 1.2, "w": 1.6});
+    let result = call(&client, "echo_pose", json!({"pose": doubled})).await;
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let refused = text(&result);
+    assert!(
+        refused.contains(
+            "- pose.orientation: must have unit norm (x² + y² + z² + w² = 1), got norm 2"
+        ),
+        "{refused}"
+    );
+    assert!(refused.contains("divide each component by 2"), "{refused}");
+    // Within the tolerance (0.001) it passes, divided by its norm before the body gets it.
+    let mut close = pose();
+    close["orientation"] = json!({"x": 0.0, "y": 0.0, "z": 0.6, "w": 0.8004});
+    let result = call(&client, "echo_pose", json!({"pose": close})).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let q = &result.structured_content.unwrap()["orientation"];
+    let norm = ["x", "y", "z", "w"]
+        .map(|c| q[c].as_f64().unwrap().powi(2))
+        .iter()
+        .sum::<f64>()
+        .sqrt();
+    assert!((norm - 1.0).abs() < 1e-12, "{q}");
+    assert_ne!(q["w"], json!(0.8004));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn output_messages_match_their_output_schema() {
     let toolbox = toolbox();
     let schemas: Vec<(String, Value)> = toolbox
