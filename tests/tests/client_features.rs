@@ -95,6 +95,23 @@ async fn ask_grip(ctx: Context) -> Result<String, ToolError> {
     )
 }
 
+/// How far to reach.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct Reach {
+    /// How far from the base.
+    #[param(unit = "mm", range = 100.0..=900.0)]
+    reach: uom::si::f64::Length,
+}
+
+/// Asks the user how far to reach; says it in meters.
+#[tool]
+async fn ask_reach(ctx: Context) -> Result<String, ToolError> {
+    match ctx.elicit::<Reach>("How far?").await? {
+        Elicitation::Accepted(r) => Ok(format!("{} m", r.reach.get::<uom::si::length::meter>())),
+        other => Ok(format!("unexpected: {other:?}")),
+    }
+}
+
 /// A point.
 #[derive(Debug, Deserialize, ToolSchema)]
 #[expect(dead_code, reason = "never built: a form cannot hold it")]
@@ -153,7 +170,7 @@ async fn ask_slowly(ctx: Context) -> Result<String, ToolError> {
 
 fn toolbox() -> Toolbox {
     tools![
-        chatty, ask_model, ask_grip, ask_nested, ask_color, ask_slowly
+        chatty, ask_model, ask_grip, ask_nested, ask_color, ask_slowly, ask_reach
     ]
 }
 
@@ -694,6 +711,22 @@ async fn an_accepted_form_becomes_the_type_with_its_defaults() {
             },
             "required": ["initials", "gripper"],
         })
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_form_answer_in_a_declared_unit_arrives_converted() {
+    // The form says mm (as the tool's schema would); the body's uom `Length` gets 0.25 m.
+    let recorder = TestClient::answering(Answer::Accept(json!({"reach": 250})));
+    let client = connect(recorder.clone()).await;
+    let result = call(&client, "ask_reach", json!({})).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert_eq!(text(&result), "0.25 m");
+    let form = &recorder.requests()[0]["requestedSchema"]["properties"]["reach"];
+    assert_eq!(
+        form,
+        &json!({"type": "number", "description": "How far from the base, in millimeters (mm).", "minimum": 100.0, "maximum": 900.0})
     );
     client.cancel().await.unwrap();
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::client::{ClientError, Request, unexpected};
 use super::{Context, form};
 use crate::ToolSchema;
+use crate::adapt::Adapter;
 use crate::schema::{self, TypeInfo};
 use crate::validate::{Coercion, Validator};
 
@@ -103,6 +104,13 @@ impl Context {
                 if problems.len() == 1 { "" } else { "s" },
                 problems.join("; ")
             )));
+        }
+        // As for a call's arguments: numbers in a declared unit become SI (uom), objects become
+        // nalgebra's arrays.
+        if let Some(adapter) =
+            Adapter::compile(&full).map_err(|e| invalid(format!("`{type_name}`: {e}")))?
+        {
+            adapter.to_serde(&mut content);
         }
         serde_json::from_value(content)
             .map(Elicitation::Accepted)
