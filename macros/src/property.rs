@@ -376,7 +376,12 @@ impl Property {
                 quote!(component_ranges: #p::Some(|| #p::Vec::from([#(#ranges),*])),)
             }
             Components::Const(path) => {
-                let from = quote_spanned!(path.span()=> #p::ComponentRange::from_const(&#path));
+                // Once through the count check's trait error, if the const is of the wrong type.
+                let from = quote_spanned!(path.span()=> {
+                    #[allow(unused_imports)]
+                    use #p::{NamedRangesFallback as _, NamedRangesOf as _};
+                    (&#p::NamedRanges(&#path)).component_ranges()
+                });
                 quote!(component_ranges: #p::Some(|| #from),)
             }
         });

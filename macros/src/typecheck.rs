@@ -241,7 +241,10 @@ impl Checks {
                     let n = listed.len();
                     quote_spanned!(range_at.start=> #n)
                 }
-                Components::Const(path) => quote_spanned!(range_at.start=> #path.len()),
+                Components::Const(path) => {
+                    let p = crate::runtime::private_at(range_at.start);
+                    quote_spanned!(range_at.start=> #p::component_count(&#path))
+                }
             };
             let probe = {
                 let ty = range_at.respan_type(ty);

@@ -26,8 +26,9 @@ pub use crate::geometry::{Components, ComponentsTarget};
 pub use crate::output::{OverBudget, ResultOptions};
 pub use crate::quantity::{QuantityDef, QuantityTarget, unit_fits, unit_mismatch};
 pub use crate::schema::{
-    Bound, ComponentRange, EnumTagging, Field, FieldSpec, Num, TypeInfo, Unit, Variant,
-    VariantShape,
+    Bound, ComponentRange, ComponentRanges, EnumTagging, Field, FieldSpec, NamedRanges,
+    NamedRangesFallback, NamedRangesOf, Num, TypeInfo, Unit, Variant, VariantShape,
+    component_count,
 };
 pub use crate::toolbox::{
     Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
@@ -295,7 +296,9 @@ impl<T> ReturnPlain for Probe<T> {
     }
 }
 
-fn to_output<T: Serialize>(value: &T) -> Result<Value, CallError> {
+/// A returned value as JSON, or a tool error saying it could not be serialized (every return
+/// path: plain types, quantities, geometry, ROS messages).
+pub(crate) fn to_output<T: Serialize>(value: &T) -> Result<Value, CallError> {
     serde_json::to_value(value).map_err(|e| {
         CallError::Tool(ToolError::new(format!(
             "the tool's result could not be serialized: {e}"

@@ -290,7 +290,7 @@
 //! |---|---|---|
 //! | `Point3<f64>`, `Vector3<f64>`, `Translation3<f64>` | `{x, y, z}` | each coordinate |
 //! | `Point2<f64>`, `Vector2<f64>` | `{x, y}` | each coordinate |
-//! | `UnitQuaternion<f64>` | `{x, y, z, w}`, each in -1..=1, unit norm checked | – (refused) |
+//! | `UnitQuaternion<f64>` | `{x, y, z, w}`, unit norm checked (no other bound) | – (refused) |
 //! | `Isometry3<f64>` | `{translation: {x, y, z}, rotation: {x, y, z, w}}` | the translation's coordinates |
 //! | `UnitComplex<f64>` | its angle, a number in rad (or the declared unit of angle, converted) | the angle (`unit` must be a unit of angle) |
 //! | `Isometry2<f64>` | `{translation: {x, y}, rotation: <angle in rad>}` | the translation's coordinates |

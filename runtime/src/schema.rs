@@ -70,23 +70,70 @@ pub struct ComponentRange {
     pub maximum: Option<Bound>,
 }
 
-impl ComponentRange {
-    /// The ranges of a `range = CONST` naming an array of inclusive ranges, one per component.
-    pub fn from_const(ranges: &[std::ops::RangeInclusive<f64>]) -> Vec<ComponentRange> {
+/// What `range = CONST` names: an array of inclusive ranges, one per component (the count is
+/// checked against the type's components at compile time).
+#[diagnostic::on_unimplemented(
+    message = "`range = ..` names a const of type `{Self}`; a named range is an array of inclusive ranges, one per coordinate",
+    label = "not `[RangeInclusive<f64>; N]`",
+    note = "declare it as `const WORKSPACE: [RangeInclusive<f64>; 3] = [-1.0..=1.0, -1.0..=1.0, 0.0..=2.0];`, or write the range out (`range = 0.0..=1.0`)"
+)]
+pub trait ComponentRanges {
+    /// How many ranges.
+    const COUNT: usize;
+    /// The ranges, in component order. An end that is not finite (an infinity for "unbounded")
+    /// bounds nothing.
+    fn component_ranges(&self) -> Vec<ComponentRange>;
+}
+
+impl<const N: usize> ComponentRanges for [std::ops::RangeInclusive<f64>; N] {
+    const COUNT: usize = N;
+    fn component_ranges(&self) -> Vec<ComponentRange> {
         let bound = |value: f64| {
-            Some(Bound {
+            value.is_finite().then_some(Bound {
                 value: Num::Float(value),
                 exclusive: false,
             })
         };
-        ranges
-            .iter()
+        self.iter()
             .map(|r| ComponentRange {
                 minimum: bound(*r.start()),
                 maximum: bound(*r.end()),
             })
             .collect()
     }
+}
+
+/// The ranges a `range = CONST` names, for the schema. Generated code writes
+/// `(&NamedRanges(&CONST)).component_ranges()`: [`NamedRangesOf`] applies when the const is
+/// [`ComponentRanges`], [`NamedRangesFallback`] (no ranges) otherwise, so a const of the wrong
+/// type is reported once, by the count check ([`component_count`]), not again here.
+pub struct NamedRanges<'a, T>(pub &'a T);
+
+/// See [`NamedRanges`].
+pub trait NamedRangesOf {
+    /// The ranges, in component order.
+    fn component_ranges(&self) -> Vec<ComponentRange>;
+}
+
+impl<T: ComponentRanges> NamedRangesOf for NamedRanges<'_, T> {
+    fn component_ranges(&self) -> Vec<ComponentRange> {
+        self.0.component_ranges()
+    }
+}
+
+/// See [`NamedRanges`].
+pub trait NamedRangesFallback {
+    /// No ranges: the count check has reported the const's type.
+    fn component_ranges(&self) -> Vec<ComponentRange> {
+        Vec::new()
+    }
+}
+
+impl<T> NamedRangesFallback for &NamedRanges<'_, T> {}
+
+/// The number of ranges a `range = CONST` names (for the compile-time count check).
+pub const fn component_count<T: ComponentRanges>(_: &T) -> usize {
+    T::COUNT
 }
 
 /// What a `#[param(..)]` (and the doc comment) declares about one property.

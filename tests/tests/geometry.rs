@@ -369,7 +369,8 @@ fn geometry_is_published_as_objects_with_units_and_ranges_per_coordinate() {
     assert_eq!(rotation["additionalProperties"], json!(false));
     assert_eq!(
         rotation["properties"]["w"],
-        json!({"type": "number", "description": "W (scalar) component.", "minimum": -1.0, "maximum": 1.0})
+        // No per-component bounds: the unit norm bounds them, within its tolerance.
+        json!({"type": "number", "description": "W (scalar) component."})
     );
     assert!(rotation["properties"]["x"].get("x-unit").is_none());
 
@@ -632,6 +633,45 @@ async fn per_coordinate_ranges_named_by_a_const_are_the_ranges_written_out() {
     assert_eq!(
         result.structured_content.unwrap(),
         json!({"numbers": [400.0, 0.0, 120.0]})
+    );
+    client.cancel().await.unwrap();
+}
+
+/// A rotation composed from others: its `w` can exceed 1 in the last bit.
+#[tool]
+fn composed() -> UnitQuaternion<f64> {
+    UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(
+        1.000_000_000_000_000_2,
+        0.0,
+        0.0,
+        0.0,
+    ))
+}
+
+#[tokio::test]
+async fn quaternions_within_the_norm_tolerance_pass_in_and_out() {
+    let toolbox = tools![reach_pose, composed];
+    let client = connect(toolbox).await;
+    // In: w = 1.0005 is within the tolerance, so it is normalized, not refused for w > 1.
+    let result = call(
+        &client,
+        "reach_pose",
+        goal(json!({"x": 0, "y": 0, "z": 0, "w": 1.0005})),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    let numbers = result.structured_content.unwrap()["numbers"].clone();
+    assert_eq!(
+        numbers.as_array().unwrap()[3..7],
+        [0.0, 0.0, 0.0, 1.0].map(|c| json!(c))
+    );
+    // Out: the composed rotation's w = 1.0000000000000002 matches the outputSchema (output
+    // checks are on in tests).
+    let result = call(&client, "composed", json!({})).await;
+    assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    assert_eq!(
+        result.structured_content.unwrap(),
+        json!({"x": 0.0, "y": 0.0, "z": 0.0, "w": 1.000_000_000_000_000_2})
     );
     client.cancel().await.unwrap();
 }

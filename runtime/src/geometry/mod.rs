@@ -37,7 +37,7 @@ pub(crate) const UNIT_NORM_KEY: &str = "x-toolwright-unit-norm";
 pub(crate) const COMPLEX_KEY: &str = "x-toolwright-complex";
 
 /// How far a quaternion's norm may be from 1 before it is refused (a valid one is normalized).
-#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
+#[cfg_attr(not(any(feature = "nalgebra", feature = "ros")), allow(dead_code))]
 pub(crate) const UNIT_NORM_TOLERANCE: f64 = 1e-3;
 
 /// The components of a geometry type that `unit` and `range` apply to, for the compile-time
@@ -144,9 +144,10 @@ pub(crate) fn array_object(
     Value::Object(obj)
 }
 
-/// A unit quaternion `{x, y, z, w}`: components in -1..=1, unit norm checked at run time; no
-/// `unit` or `range` applies.
-#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
+/// A unit quaternion `{x, y, z, w}`: unit norm checked at run time (which bounds every
+/// component; separate bounds of -1..=1 would refuse `w = 1.0005` the norm's tolerance lets
+/// through, and the last bit of a composed rotation's `w = 1.0000000000000002` on output); no
+/// `unit` or `range` applies. nalgebra's and ROS's quaternions publish this one schema.
 pub(crate) fn quaternion() -> Value {
     let mut schema = array_object(
         Some(
@@ -161,14 +162,6 @@ pub(crate) fn quaternion() -> Value {
     );
     if let Some(obj) = schema.as_object_mut() {
         obj.shift_remove(COMPONENTS_KEY);
-        if let Some(Value::Object(props)) = obj.get_mut("properties") {
-            for p in props.values_mut() {
-                if let Some(p) = p.as_object_mut() {
-                    p.insert("minimum".into(), json!(-1.0));
-                    p.insert("maximum".into(), json!(1.0));
-                }
-            }
-        }
         obj.insert(UNIT_NORM_KEY.into(), json!(UNIT_NORM_TOLERANCE));
     }
     schema

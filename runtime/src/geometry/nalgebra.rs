@@ -139,14 +139,6 @@ fn list_info<T: Geometry>(optional: bool) -> TypeInfo {
     }
 }
 
-fn output<T: serde::Serialize>(value: &T) -> Result<Value, CallError> {
-    serde_json::to_value(value).map_err(|e| {
-        CallError::Tool(ToolError::new(format!(
-            "the tool's result could not be serialized: {e}"
-        )))
-    })
-}
-
 macro_rules! geometry {
     ($($ty:ty => $depth:expr, [$($component:literal),*], $declared:ty, $publish:expr;)*) => {$(
         impl SchemaShape for $ty {
@@ -177,7 +169,7 @@ macro_rules! geometry {
             }
             /// Serializes a returned value (nalgebra's array; the toolbox converts it).
             pub fn output_value(&self, ret: $ty) -> Result<Value, CallError> {
-                output(&ret)
+                crate::__private::to_output(&ret)
             }
         }
 
@@ -223,7 +215,7 @@ macro_rules! geometry {
             }
             /// Serializes a returned list.
             pub fn output_value(&self, ret: Vec<$ty>) -> Result<Value, CallError> {
-                output(&ret)
+                crate::__private::to_output(&ret)
             }
         }
 
@@ -238,7 +230,7 @@ macro_rules! geometry {
                 ToolError: AcceptsError<E>,
             {
                 match ret {
-                    Ok(value) => output(&value),
+                    Ok(value) => crate::__private::to_output(&value),
                     Err(e) => Err(CallError::Tool(ToolError::from(e))),
                 }
             }
@@ -255,7 +247,7 @@ macro_rules! geometry {
                 ToolError: AcceptsError<E>,
             {
                 match ret {
-                    Ok(value) => output(&value),
+                    Ok(value) => crate::__private::to_output(&value),
                     Err(e) => Err(CallError::Tool(ToolError::from(e))),
                 }
             }

@@ -102,14 +102,6 @@ fn list_info<T: QuantityTarget>(optional: bool) -> TypeInfo {
     }
 }
 
-fn output<T: serde::Serialize>(value: &T) -> Result<Value, CallError> {
-    serde_json::to_value(value).map_err(|e| {
-        CallError::Tool(ToolError::new(format!(
-            "the tool's result could not be serialized: {e}"
-        )))
-    })
-}
-
 impl<D> Probe<Q<D>>
 where
     D: uom::si::Dimension + ?Sized,
@@ -151,7 +143,7 @@ where
     where
         Q<D>: QuantityTarget,
     {
-        output(&ret)
+        crate::__private::to_output(&ret)
     }
 }
 
@@ -227,7 +219,7 @@ where
     where
         Q<D>: QuantityTarget,
     {
-        output(&ret)
+        crate::__private::to_output(&ret)
     }
 }
 
@@ -249,7 +241,7 @@ where
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => output(&value),
+            Ok(value) => crate::__private::to_output(&value),
             Err(e) => Err(CallError::Tool(ToolError::from(e))),
         }
     }
@@ -273,7 +265,7 @@ where
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => output(&value),
+            Ok(value) => crate::__private::to_output(&value),
             Err(e) => Err(CallError::Tool(ToolError::from(e))),
         }
     }

@@ -35,13 +35,9 @@ use crate::__private::{
     AcceptsError, Args, CallError, Probe, RosList, RosOptional, RosPlain, RosResult, to_json,
 };
 use crate::error::ToolError;
+use crate::geometry::{UNIT_NORM_KEY, UNIT_NORM_TOLERANCE};
 use crate::schema::{ERROR_KEY, TypeInfo, Unit, describe_unit};
 
-/// The private keyword of a unit quaternion: its tolerance on the norm (checked by the
-/// validator, removed before publication).
-pub(crate) const UNIT_NORM_KEY: &str = "x-toolwright-unit-norm";
-/// The tolerance published with [`UNIT_NORM_KEY`].
-const UNIT_NORM_TOLERANCE: f64 = 1e-3;
 /// Marks the root of a message's schema until the toolbox is built (which counts its real depth;
 /// removed before publication).
 pub(crate) const ROS_KEY: &str = "x-toolwright-ros";
@@ -430,14 +426,6 @@ fn list_schema<T: RosMessageType>(generator: &mut SchemaGenerator) -> Schema {
     crate::schema::to_schemars(json!({"type": "array", "items": items}))
 }
 
-fn output<T: serde::Serialize>(value: &T) -> Result<Value, CallError> {
-    serde_json::to_value(value).map_err(|e| {
-        CallError::Tool(ToolError::new(format!(
-            "the tool's result could not be serialized: {e}"
-        )))
-    })
-}
-
 impl<T: RosMessageType> RosPlain for Probe<T> {
     type Message = T;
     fn type_info(&self) -> TypeInfo {
@@ -456,7 +444,7 @@ impl<T: RosMessageType> RosPlain for Probe<T> {
         info::<T>(false)
     }
     fn output_value(&self, ret: T) -> Result<Value, CallError> {
-        output(&ret)
+        crate::__private::to_output(&ret)
     }
 }
 
@@ -494,7 +482,7 @@ impl<T: RosMessageType> RosList for Probe<Vec<T>> {
         list_info::<T>(false)
     }
     fn output_value(&self, ret: Vec<T>) -> Result<Value, CallError> {
-        output(&ret)
+        crate::__private::to_output(&ret)
     }
 }
 
@@ -509,7 +497,7 @@ impl<T: RosMessageType, E> RosResult for Probe<Result<T, E>> {
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => output(&value),
+            Ok(value) => crate::__private::to_output(&value),
             Err(e) => Err(CallError::Tool(ToolError::from(e))),
         }
     }
