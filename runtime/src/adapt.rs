@@ -71,14 +71,25 @@ impl Adapter {
     }
 
     /// The published shape to serde's, on validated arguments: declared units to SI, objects to
-    /// arrays, unit-norm objects normalized.
-    pub(crate) fn to_serde(&self, value: &mut Value) {
-        apply(&self.0, value, true);
+    /// arrays, unit-norm objects normalized. Errs with the path of a number too large to
+    /// convert (its SI value would not be finite: `1e306` kN), which must not reach the body
+    /// unconverted.
+    pub(crate) fn to_serde(&self, value: &mut Value) -> Result<(), String> {
+        apply(&self.0, value, true).map_err(|reversed| {
+            reversed.iter().rev().fold(String::new(), |mut path, seg| {
+                if !path.is_empty() && !seg.starts_with('[') {
+                    path.push('.');
+                }
+                path.push_str(seg);
+                path
+            })
+        })
     }
 
-    /// Serde's shape to the published one, on a serialized result.
+    /// Serde's shape to the published one, on a serialized result. A number too large to
+    /// publish in its unit becomes `null` (the output check names it), never the SI number.
     pub(crate) fn to_published(&self, value: &mut Value) {
-        apply(&self.0, value, false);
+        let _ = apply(&self.0, value, false);
     }
 }
 
@@ -250,18 +261,22 @@ fn number(v: f64) -> Value {
     serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
 
-fn apply(node: &Node, value: &mut Value, to_serde: bool) {
+/// Converts `value`; on input, errs with the reversed path of a number that overflows.
+fn apply(node: &Node, value: &mut Value, to_serde: bool) -> Result<(), Vec<String>> {
     match (node, value) {
-        (&Node::Scale { factor, offset }, Value::Number(n)) => {
-            let Some(v) = n.as_f64() else { return };
+        (&Node::Scale { factor, offset }, value) => {
+            let Some(v) = value.as_f64() else {
+                return Ok(());
+            };
             let converted = if to_serde {
                 to_si(v, factor, offset)
             } else {
                 tidy(from_si(v, factor, offset), v / factor)
             };
-            if let Some(c) = serde_json::Number::from_f64(converted) {
-                *n = c;
+            if to_serde && !converted.is_finite() {
+                return Err(Vec::new());
             }
+            *value = number(converted);
         }
         (
             &Node::Complex {
@@ -273,7 +288,11 @@ fn apply(node: &Node, value: &mut Value, to_serde: bool) {
         ) => {
             if to_serde {
                 if let Some(v) = value.as_f64() {
-                    let (sin, cos) = to_si(v, factor, offset).sin_cos();
+                    let angle = to_si(v, factor, offset);
+                    if !angle.is_finite() {
+                        return Err(Vec::new());
+                    }
+                    let (sin, cos) = angle.sin_cos();
                     *value = Value::Array(vec![number(cos), number(sin)]);
                 }
             } else if let Value::Array(pair) = &*value
@@ -307,16 +326,18 @@ fn apply(node: &Node, value: &mut Value, to_serde: bool) {
             let Value::Object(map) = value else {
                 // `null` for an absent `Option` on output; anything else was refused by
                 // validation.
-                return;
+                return Ok(());
             };
             for (name, v) in map.iter_mut() {
-                match properties.iter().find(|(p, _)| p == name) {
-                    Some((_, sub)) => apply(sub, v, to_serde),
-                    None => {
-                        if let Some(rest) = rest {
-                            apply(rest, v, to_serde);
-                        }
-                    }
+                let sub = match properties.iter().find(|(p, _)| p == name) {
+                    Some((_, sub)) => Some(sub),
+                    None => rest.as_deref(),
+                };
+                if let Some(sub) = sub {
+                    apply(sub, v, to_serde).map_err(|mut path| {
+                        path.push(name.clone());
+                        path
+                    })?;
                 }
             }
             if to_serde && *unit_norm {
@@ -331,12 +352,16 @@ fn apply(node: &Node, value: &mut Value, to_serde: bool) {
             }
         }
         (Node::Items(sub), Value::Array(items)) => {
-            for item in items {
-                apply(sub, item, to_serde);
+            for (i, item) in items.iter_mut().enumerate() {
+                apply(sub, item, to_serde).map_err(|mut path| {
+                    path.push(format!("[{i}]"));
+                    path
+                })?;
             }
         }
         _ => {}
     }
+    Ok(())
 }
 
 /// Divides the number properties of a validated unit-norm object (a quaternion) by their norm.
@@ -427,7 +452,7 @@ mod tests {
             "temperature": 25.0,
         });
         let mut v = published.clone();
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         assert_eq!(
             v,
             json!({
@@ -502,7 +527,7 @@ mod tests {
                 "rotation": {"x": 0, "y": 0, "z": 0, "w": 2},
             },
         });
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         assert_eq!(
             v,
             json!({
@@ -530,7 +555,7 @@ mod tests {
         let schema = json!({"type": "object", UNIT_NORM_KEY: 1e-3});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         let mut v = json!({"x": 0.0, "y": 0.0, "z": 0.0006, "w": 1.0});
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         let norm: f64 = v
             .as_object()
             .unwrap()
@@ -564,7 +589,7 @@ mod tests {
             json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         let mut v = json!(90);
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         let pair: Vec<f64> = serde_json::from_value(v.clone()).unwrap();
         assert!(
             pair[0].abs() < 1e-15 && (pair[1] - 1.0).abs() < 1e-15,
@@ -590,7 +615,7 @@ mod tests {
         );
         for sent in [950.0, 3.0, 0.1, 123.456, 1e-9, -850.0] {
             let mut v = json!(sent);
-            adapter.to_serde(&mut v);
+            adapter.to_serde(&mut v).unwrap();
             adapter.to_published(&mut v);
             assert_eq!(v, json!(sent));
         }
@@ -598,9 +623,25 @@ mod tests {
         let schema = json!({"type": "number", SCALE_KEY: [celsius.factor, celsius.offset]});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         let mut v = json!(0.1);
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         adapter.to_published(&mut v);
         assert_eq!(v, json!(0.1));
+    }
+
+    #[test]
+    fn a_number_that_overflows_is_refused_in_and_null_out() {
+        let km = json!({"type": "number", SCALE_KEY: [1000.0, 0.0]});
+        let schema =
+            json!({"type": "object", "properties": {"legs": {"type": "array", "items": km}}});
+        let adapter = Adapter::compile(&schema).unwrap().unwrap();
+        let mut v = json!({"legs": [1.0, 1e306]});
+        assert_eq!(adapter.to_serde(&mut v), Err("legs[1]".to_owned()));
+        // Out: 1.7e308 m in nm is not a finite number: null, for the output check to name.
+        let nm = json!({"type": "number", SCALE_KEY: [1e-9, 0.0]});
+        let adapter = Adapter::compile(&nm).unwrap().unwrap();
+        let mut out = json!(1.7e308);
+        adapter.to_published(&mut out);
+        assert_eq!(out, Value::Null);
     }
 
     #[test]
@@ -610,7 +651,7 @@ mod tests {
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         for (sent, back) in [(270.0, 270.0), (0.0, 0.0), (359.0, 359.0), (90.0, 90.0)] {
             let mut v = json!(sent);
-            adapter.to_serde(&mut v);
+            adapter.to_serde(&mut v).unwrap();
             adapter.to_published(&mut v);
             assert_eq!(v, json!(back), "{sent}");
         }
@@ -619,7 +660,7 @@ mod tests {
             json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         let mut v = json!(270.0);
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         adapter.to_published(&mut v);
         assert_eq!(v, json!(-90.0));
     }

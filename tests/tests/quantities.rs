@@ -389,3 +389,49 @@ fn a_declared_unit_inside_an_enum_is_refused_when_the_toolbox_is_built() {
         "{text}"
     );
 }
+
+/// Push along a path.
+#[tool]
+fn push(
+    /// How hard.
+    #[param(unit = "kN")]
+    force: Force,
+    /// Legs of the path.
+    #[param(unit = "km")]
+    legs: Vec<Length>,
+) -> Seen {
+    Seen {
+        si: [force.value]
+            .into_iter()
+            .chain(legs.iter().map(|l| l.value))
+            .collect(),
+        optional: None,
+    }
+}
+
+#[tokio::test]
+async fn a_number_that_overflows_its_conversion_is_refused_never_passed_unconverted() {
+    let client = connect(tools![push]).await;
+    // 1e306 kN is 1e309 N: not a finite f64. Without the check the body got 1e306 "N".
+    for (arguments, path) in [
+        (json!({"force": 1e306, "legs": []}), "force"),
+        (json!({"force": 1, "legs": [2, 1e306]}), "legs[1]"),
+    ] {
+        let result = call(&client, "push", arguments).await;
+        assert_eq!(result.is_error, Some(true), "{result:?}");
+        let refused = text(&result);
+        assert!(
+            refused.contains(&format!(
+                "- {path}: is too large to convert to the unit the tool works in"
+            )),
+            "{refused}"
+        );
+    }
+    let result = call(&client, "push", json!({"force": 2, "legs": [1.5]})).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert_eq!(
+        result.structured_content.unwrap()["si"],
+        json!([2000.0, 1500.0])
+    );
+    client.cancel().await.unwrap();
+}

@@ -110,7 +110,11 @@ impl Context {
         if let Some(adapter) =
             Adapter::compile(&full).map_err(|e| invalid(format!("`{type_name}`: {e}")))?
         {
-            adapter.to_serde(&mut content);
+            adapter.to_serde(&mut content).map_err(|path| {
+                ClientError::InvalidAnswer(format!(
+                    "{path}: is too large to convert to the unit the form's type works in"
+                ))
+            })?;
         }
         serde_json::from_value(content)
             .map(Elicitation::Accepted)

@@ -322,7 +322,7 @@ mod tests {
         let mut v = to_json(&value);
         adapter.to_published(&mut v);
         assert_eq!(v, published_form);
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         assert_eq!(serde_json::from_value::<T>(v).unwrap(), value);
     }
 
@@ -363,7 +363,7 @@ mod tests {
         let mut v = to_json(turn);
         adapter.to_published(&mut v);
         assert!((v.as_f64().unwrap() - 0.5).abs() < 1e-15, "{v}");
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         let back: UnitComplex<f64> = serde_json::from_value(v).unwrap();
         assert!((back.angle() - 0.5).abs() < 1e-15);
         let pose = Isometry2::new(Vector2::new(10.0, -5.0), -2.0);
@@ -374,7 +374,7 @@ mod tests {
         adapter.to_published(&mut v);
         assert_eq!(v["translation"], json!({"x": 10.0, "y": -5.0}));
         assert!((v["rotation"].as_f64().unwrap() + 2.0).abs() < 1e-15, "{v}");
-        adapter.to_serde(&mut v);
+        adapter.to_serde(&mut v).unwrap();
         let back: Isometry2<f64> = serde_json::from_value(v).unwrap();
         assert_eq!(back.translation.vector, Vector2::new(10.0, -5.0));
         assert!((back.rotation.angle() + 2.0).abs() < 1e-15);

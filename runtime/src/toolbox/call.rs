@@ -153,8 +153,16 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracing::debug!(problems = violations.len(), "invalid arguments");
             return ("invalid_arguments", invalid_arguments(name, &violations));
         }
-        if let Some(adapter) = &entry.input_adapter {
-            adapter.to_serde(&mut value);
+        if let Some(adapter) = &entry.input_adapter
+            && let Err(path) = adapter.to_serde(&mut value)
+        {
+            let violation = crate::validate::Violation {
+                path,
+                message: "is too large to convert to the unit the tool works in (it overflows)"
+                    .to_owned(),
+                hint: Some("send a number the tool can use; see its range".to_owned()),
+            };
+            return ("invalid_arguments", invalid_arguments(name, &[violation]));
         }
         let Value::Object(mut map) = value else {
             // The validator only accepts objects at the root.
