@@ -273,7 +273,9 @@
 //!   mm, got 900`).
 //! - After validation, the toolbox converts the arguments to the SI values uom's serde reads
 //!   (uom's own formulas, so the body's `reach.get::<millimeter>()` is 250.0); outputs are
-//!   converted back from what uom serializes, before they are checked and sent.
+//!   converted back from what uom serializes, rounded to the digits the SI value holds (950 mm
+//!   stays 950, not 950.0000000000001), before they are checked and sent. A number whose
+//!   conversion overflows (`1e306` kN) is refused as an invalid argument, naming its path.
 //! - A quantity in a unit other than its SI unit cannot yet be inside a data-carrying enum, an
 //!   untagged type or a `WithContent` result: the toolbox refuses to build, naming the path.
 //!   (Without `unit` it works there, in SI.) Quantities stored as `f32` (`uom::si::f32`) are not
@@ -328,8 +330,9 @@
 //! - A `UnitComplex` is published as its angle, like a uom `Angle`: in rad, or in the declared
 //!   unit of angle (`#[param(unit = "deg", range = -180.0..=180.0, default = 90.0)] turn:
 //!   UnitComplex<f64>`; `unit = "mm"` is a compile error), with `range` and `default` in that
-//!   unit; the toolbox turns the angle into `[cos θ, sin θ]` and back (`atan2`, so an output is
-//!   in -180..=180 deg). An `Isometry2`'s rotation is such an angle, always in rad (its `unit`
+//!   unit; the toolbox turns the angle into `[cos θ, sin θ]` and back, into the turn the
+//!   declared `range` starts (`0.0..=360.0` gives 270 for 270), else -180..=180 deg. An
+//!   `Isometry2`'s rotation is such an angle, always in rad (its `unit`
 //!   applies to the translation).
 //! - As for quantities in a declared unit, these types cannot yet be inside a data-carrying
 //!   enum, an untagged type or a `WithContent` result (the toolbox refuses to build, naming the
