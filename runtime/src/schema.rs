@@ -189,10 +189,16 @@ pub struct TypeInfo {
 impl TypeInfo {
     /// The information of a parameter, field or return type `T` (not a `Context`).
     pub fn of<T: JsonSchema>(optional: bool) -> Self {
+        Self::made_by(optional, subschema::<T>)
+    }
+
+    /// The information of a type whose schema `schema` makes (uom quantities, nalgebra
+    /// geometry, ROS messages: types that cannot implement `JsonSchema`).
+    pub(crate) fn made_by(optional: bool, schema: fn(&mut SchemaGenerator) -> Schema) -> Self {
         TypeInfo {
             optional,
             context: false,
-            schema: subschema::<T>,
+            schema,
         }
     }
 }

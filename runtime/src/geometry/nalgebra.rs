@@ -124,19 +124,11 @@ fn list_schema_of<T: Geometry>(_: &mut SchemaGenerator) -> Schema {
 }
 
 fn info<T: Geometry>(optional: bool) -> TypeInfo {
-    TypeInfo {
-        optional,
-        context: false,
-        schema: schema_of::<T>,
-    }
+    TypeInfo::made_by(optional, schema_of::<T>)
 }
 
 fn list_info<T: Geometry>(optional: bool) -> TypeInfo {
-    TypeInfo {
-        optional,
-        context: false,
-        schema: list_schema_of::<T>,
-    }
+    TypeInfo::made_by(optional, list_schema_of::<T>)
 }
 
 macro_rules! geometry {

@@ -87,19 +87,11 @@ fn list_schema<T: QuantityTarget>(_: &mut SchemaGenerator) -> Schema {
 }
 
 fn info<T: QuantityTarget>(optional: bool) -> TypeInfo {
-    TypeInfo {
-        optional,
-        context: false,
-        schema: quantity_schema::<T>,
-    }
+    TypeInfo::made_by(optional, quantity_schema::<T>)
 }
 
 fn list_info<T: QuantityTarget>(optional: bool) -> TypeInfo {
-    TypeInfo {
-        optional,
-        context: false,
-        schema: list_schema::<T>,
-    }
+    TypeInfo::made_by(optional, list_schema::<T>)
 }
 
 impl<D> Probe<Q<D>>

@@ -392,19 +392,11 @@ fn depth(schema: &Value) -> usize {
 // Selection by generated code.
 
 fn info<T: RosMessageType>(optional: bool) -> TypeInfo {
-    TypeInfo {
-        optional,
-        context: false,
-        schema: type_schema::<T>,
-    }
+    TypeInfo::made_by(optional, type_schema::<T>)
 }
 
 fn list_info<T: RosMessageType>(optional: bool) -> TypeInfo {
-    TypeInfo {
-        optional,
-        context: false,
-        schema: list_schema::<T>,
-    }
+    TypeInfo::made_by(optional, list_schema::<T>)
 }
 
 fn type_schema<T: RosMessageType>(generator: &mut SchemaGenerator) -> Schema {
