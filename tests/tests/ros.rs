@@ -8,7 +8,7 @@ mod common;
 use common::{call, connect, text};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolwright::export::{self, Format, check_anthropic, check_gemini, check_openai};
+use toolwright::export::{self, Format};
 use toolwright::{ToolSchema, Toolbox, tool, tools};
 use toolwright_examples::ros_arm::msgs::builtin_interfaces::Time;
 use toolwright_examples::ros_arm::msgs::geometry_msgs::{Pose, Twist, Wrench};
@@ -444,17 +444,8 @@ fn exports_pass_their_dialect_checks_without_private_keywords() {
     let tools = toolbox.tools();
     let listed = serde_json::to_string(tools).unwrap();
     assert!(!listed.contains("x-toolwright-"), "{listed}");
-    for (format, check) in [
-        (Format::OpenAi, check_openai as fn(&Value) -> Vec<String>),
-        (Format::Anthropic, check_anthropic),
-        (Format::Gemini, check_gemini),
-    ] {
-        let rendered: Value = serde_json::from_str(&export::render(tools, format)).unwrap();
-        let violations = check(&rendered);
-        assert!(violations.is_empty(), "{format:?}: {violations:#?}");
-        let text = rendered.to_string();
+    for (format, text) in common::checked_dialect_exports(tools) {
         assert!(text.contains("X coordinate, in meters (m)."), "{format:?}");
-        assert!(!text.contains("x-toolwright-"), "{format:?}: {text}");
     }
     let markdown = export::render(tools, Format::Markdown);
     assert!(

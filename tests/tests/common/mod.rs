@@ -204,3 +204,27 @@ pub fn env_number(name: &str, default: u64) -> u64 {
         })
         .unwrap_or(default)
 }
+
+/// Renders `tools` in the OpenAI, Anthropic and Gemini dialects, asserts each passes its
+/// dialect check and carries no private `x-toolwright-` keyword, and returns each rendering as
+/// text for the caller's own assertions.
+pub fn checked_dialect_exports(
+    tools: &[rmcp::model::Tool],
+) -> Vec<(toolwright::export::Format, String)> {
+    use toolwright::export::{self, Format, check_anthropic, check_gemini, check_openai};
+    [
+        (Format::OpenAi, check_openai as fn(&Value) -> Vec<String>),
+        (Format::Anthropic, check_anthropic),
+        (Format::Gemini, check_gemini),
+    ]
+    .into_iter()
+    .map(|(format, check)| {
+        let rendered: Value = serde_json::from_str(&export::render(tools, format)).unwrap();
+        let violations = check(&rendered);
+        assert!(violations.is_empty(), "{format:?}: {violations:#?}");
+        let text = rendered.to_string();
+        assert!(!text.contains("x-toolwright-"), "{format:?}: {text}");
+        (format, text)
+    })
+    .collect()
+}
