@@ -147,7 +147,8 @@ pub(crate) fn array_object(
 /// A unit quaternion `{x, y, z, w}`: unit norm checked at run time (which bounds every
 /// component; separate bounds of -1..=1 would refuse `w = 1.0005` the norm's tolerance lets
 /// through, and the last bit of a composed rotation's `w = 1.0000000000000002` on output); no
-/// `unit` or `range` applies. nalgebra's and ROS's quaternions publish this one schema.
+/// `unit` or `range` applies.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by nalgebra.rs
 pub(crate) fn quaternion() -> Value {
     let mut schema = array_object(
         Some(

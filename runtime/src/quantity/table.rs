@@ -182,6 +182,7 @@ pub const fn unit(symbol: &str) -> Option<&'static UnitScale> {
 
 /// A nalgebra `UnitComplex` (the `nalgebra` feature): a rotation in the plane, published as its
 /// angle. Not one of [`QUANTITIES`]: it measures [`ANGLE`], whose units it takes.
+#[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by geometry/nalgebra.rs
 pub const UNIT_COMPLEX: QuantityDef = QuantityDef {
     name: ANGLE.name,
     ty: "UnitComplex<f64>",
