@@ -51,6 +51,12 @@ pub(crate) async fn accept_loop(
                 }
             },
         };
+        // Answers go out in small writes (SSE frames, a chunked body's end): with Nagle's
+        // algorithm on, each waits for the client's delayed ACK, 40 ms per call from keep-alive
+        // clients such as the TypeScript SDK's (issue 26). A failure only costs latency.
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(error = %e, %peer, "could not set TCP_NODELAY");
+        }
         let Ok(permit) = Arc::clone(&limits.connections).try_acquire_owned() else {
             tracing::warn!(%peer, "connection refused: too many open connections");
             drop(stream);
