@@ -279,6 +279,120 @@ fn test_error_handling() -> Result<String, ToolError> {
     ))
 }
 
+// Multi-round-trip requests (protocol 2026-07-28, SEP-2322): the same `Context` calls as on
+// 2025-11-25; on 2026-07-28 each question ends a round (`input_required`), and the client's
+// retry runs the body again with the answers. The key of a typed form's question is its type's
+// name in snake case (`UserName` → `user_name`).
+
+/// The user's name.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct UserName {
+    /// Your name.
+    name: String,
+}
+
+/// A yes or no.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct Confirmation {
+    /// Whether to go ahead.
+    ok: bool,
+}
+
+/// A colour.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct FavoriteColor {
+    /// Your favourite colour.
+    color: String,
+}
+
+/// Ask the user's name, then greet them.
+#[tool(read_only)]
+async fn test_input_required_result_elicitation(ctx: Context) -> Result<String, ToolError> {
+    Ok(match ctx.elicit::<UserName>("What is your name?").await? {
+        Elicitation::Accepted(user) => format!("Hello, {}!", user.name),
+        other => format!("No name given ({other:?})"),
+    })
+}
+
+/// Ask the client's model a question.
+#[tool(read_only)]
+async fn test_input_required_result_sampling(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx.sample("What is the capital of France?", 100).await?;
+    Ok(format!("The model says: {answer}"))
+}
+
+/// List the client's roots.
+#[tool(read_only)]
+#[allow(deprecated)] // roots are deprecated by SEP-2577, still served
+async fn test_input_required_result_list_roots(ctx: Context) -> Result<String, ToolError> {
+    let roots = ctx.list_roots().await?;
+    let uris: Vec<String> = roots.iter().map(|r| r.uri.clone()).collect();
+    Ok(format!("The client's roots: {}", uris.join(", ")))
+}
+
+/// Ask for a confirmation; the answer arrives with the sealed state it was asked with.
+#[tool(read_only)]
+async fn test_input_required_result_request_state(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx.elicit::<Confirmation>("Confirm?").await?;
+    Ok(format!(
+        "state-ok: the sealed requestState was verified; confirmed: {}",
+        matches!(answer, Elicitation::Accepted(Confirmation { ok: true }))
+    ))
+}
+
+/// Ask three things at once: a form, the model and the roots.
+#[tool(read_only)]
+async fn test_input_required_result_multiple_inputs(ctx: Context) -> Result<String, ToolError> {
+    let (user, model, roots) = tokio::join!(
+        ctx.elicit::<UserName>("What is your name?"),
+        ctx.sample("Say hello.", 50),
+        ctx.list_roots(),
+    );
+    let name = user?
+        .accepted()
+        .map_or_else(|| "nobody".to_owned(), |u| u.name);
+    Ok(format!(
+        "name: {name}; model: {}; roots: {}",
+        model?,
+        roots?.len()
+    ))
+}
+
+/// Ask two questions, one after the other (two rounds).
+#[tool(read_only)]
+async fn test_input_required_result_multi_round(ctx: Context) -> Result<String, ToolError> {
+    let name = ctx.elicit::<UserName>("What is your name?").await?;
+    let color = ctx
+        .elicit::<FavoriteColor>("What is your favourite colour?")
+        .await?;
+    Ok(format!(
+        "name: {}; colour: {}",
+        name.accepted().map_or_else(|| "-".to_owned(), |u| u.name),
+        color.accepted().map_or_else(|| "-".to_owned(), |c| c.color)
+    ))
+}
+
+/// Ask for a confirmation whose requestState is sealed (HMAC): a tampered one is refused.
+#[tool(read_only)]
+async fn test_input_required_result_tampered_state(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx.elicit::<Confirmation>("Confirm?").await?;
+    Ok(format!("confirmed: {:?}", answer.accepted().map(|c| c.ok)))
+}
+
+/// Ask the user, then the model: only what the client declared is asked.
+#[tool(read_only)]
+async fn test_input_required_result_capabilities(ctx: Context) -> Result<String, ToolError> {
+    let name = match ctx.elicit::<UserName>("What is your name?").await {
+        Ok(answer) => answer.accepted().map_or_else(|| "-".to_owned(), |u| u.name),
+        Err(e) => format!("not asked ({e})"),
+    };
+    let model = match ctx.sample("Say hello.", 50).await {
+        Ok(text) => text,
+        Err(e) => format!("not asked ({e})"),
+    };
+    Ok(format!("name: {name}; model: {model}"))
+}
+
 /// The suite's resources, prompts and completion (rmcp), with the tools delegated to toolwright.
 #[derive(Clone)]
 struct Conformance {
@@ -442,6 +556,11 @@ impl ServerHandler for Conformance {
                 Some("A prompt with an image"),
                 None,
             ),
+            Prompt::new(
+                "test_input_required_result_prompt",
+                Some("A prompt that asks the user for its context first (protocol 2026-07-28)"),
+                None,
+            ),
         ]))
     }
 
@@ -450,6 +569,9 @@ impl ServerHandler for Conformance {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name == "test_input_required_result_prompt" {
+            return Ok(prompt_after_asking(request.input_responses));
+        }
         let arguments = request.arguments.unwrap_or_default();
         let argument = |name: &str| {
             arguments
@@ -511,6 +633,49 @@ impl ServerHandler for Conformance {
     }
 }
 
+/// A prompt (rmcp's, not a toolwright tool) that asks the user for its context first: the
+/// question goes out as `input_required` until the retry brings an accepted answer.
+fn prompt_after_asking(responses: Option<rmcp::model::InputResponses>) -> GetPromptResponse {
+    let context = responses
+        .as_ref()
+        .and_then(|r| r.get("user_context"))
+        .and_then(|answer| serde_json::from_value::<rmcp::model::ElicitResult>(answer.clone()).ok())
+        .filter(|answer| answer.action == rmcp::model::ElicitationAction::Accept)
+        .and_then(|answer| answer.content)
+        .and_then(|content| {
+            content
+                .get("context")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+    if let Some(context) = context {
+        return GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!("Answer with this context in mind: {context}"),
+        )])
+        .into();
+    }
+    let schema = rmcp::model::ElicitationSchema::builder()
+        .required_string("context")
+        .build()
+        .expect("a valid form");
+    let question =
+        rmcp::model::ElicitRequest::new(rmcp::model::ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: "What context should the prompt use?".to_owned(),
+            requested_schema: schema,
+        });
+    rmcp::model::InputRequiredResult::from_input_requests(
+        [(
+            "user_context".to_owned(),
+            rmcp::model::InputRequest::Elicitation(question),
+        )]
+        .into_iter()
+        .collect(),
+    )
+    .into()
+}
+
 /// The conformance server's tools.
 fn toolbox() -> Toolbox<()> {
     tools![
@@ -526,6 +691,14 @@ fn toolbox() -> Toolbox<()> {
         test_elicitation,
         test_elicitation_sep1034_defaults,
         test_elicitation_sep1330_enums,
+        test_input_required_result_elicitation,
+        test_input_required_result_sampling,
+        test_input_required_result_list_roots,
+        test_input_required_result_request_state,
+        test_input_required_result_multiple_inputs,
+        test_input_required_result_multi_round,
+        test_input_required_result_tampered_state,
+        test_input_required_result_capabilities,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
 }

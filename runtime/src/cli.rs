@@ -14,6 +14,7 @@
 //! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped |
 //! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
 //! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
+//! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
@@ -104,6 +105,12 @@ struct ServeArgs {
     /// `/day`); on stdio the one client is the connection.
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     client_rate_limit: Option<Rate>,
+    /// The keys that seal `requestState` (protocol 2026-07-28: a tool that asks its user or
+    /// the client's model answers `input_required`, and the client calls again with the state):
+    /// a file of lines `ID BASE64KEY` (32 bytes or more), the first sealing, all opening.
+    /// Replicas need the same file; without it each process makes a random key.
+    #[arg(long, value_name = "FILE")]
+    request_state_keys: Option<PathBuf>,
 }
 
 fn parse_rate(s: &str) -> Result<Rate, String> {
@@ -302,6 +309,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         };
         if let Some(rate) = args.client_rate_limit {
             toolbox = toolbox.with_client_rate_limit(rate);
+        }
+        if let Some(path) = &args.request_state_keys {
+            match crate::RequestStateKeys::from_file(path) {
+                Ok(keys) => toolbox = toolbox.with_request_state_keys(keys),
+                Err(e) => {
+                    eprintln!("--request-state-keys: {e}");
+                    return 1;
+                }
+            }
         }
         #[cfg(feature = "redis")]
         if args.redis.is_some() && toolbox.uses_resources() {

@@ -28,7 +28,10 @@ mod validate;
 pub mod __private;
 
 pub use content::{Audio, Content, EmbeddedResource, Image, ResourceLink, WithContent};
-pub use context::{CLIENT_ANSWER_LIMIT, CancelReason, ClientError, Context, Elicitation, LogLevel};
+pub use context::{
+    CLIENT_ANSWER_LIMIT, CancelReason, ClientError, Context, DEFAULT_REQUEST_STATE_TTL,
+    Elicitation, KeyError, LogLevel, RequestStateKeys,
+};
 pub use error::ToolError;
 pub use exec::rate::Rate;
 #[cfg(feature = "oauth")]

@@ -7,7 +7,10 @@ use std::fmt;
 use rmcp::model::{CancelledNotificationParam, ClientCapabilities, ClientResult, ServerRequest};
 use rmcp::service::PeerRequestOptions;
 
+use rmcp::model::InputRequest;
+
 use super::Context;
+use super::input::Round;
 use super::link::Link;
 use crate::ToolError;
 
@@ -37,7 +40,9 @@ pub enum ClientError {
         capability: &'static str,
     },
     /// The client speaks MCP protocol 2026-07-28 or later, where a server sends no requests to
-    /// the client while a tool runs.
+    /// the client while a tool runs, and the call is served by a handler that does not run
+    /// multi-round-trip requests (a router of your own from
+    /// [`Toolbox::into_tool_router`](crate::Toolbox::into_tool_router)).
     Protocol {
         /// What the body asked for: `"sampling"` or `"elicitation"`.
         request: &'static str,
@@ -47,6 +52,14 @@ pub enum ClientError {
     /// The call was told to stop (its deadline passed, or the client cancelled it) before the
     /// client answered.
     Cancelled,
+    /// On protocol 2026-07-28 or later: the question went to the client in this call's result
+    /// (`input_required`), and the call runs again from its start when the client answers. A
+    /// sync body gets this from its question and should return at once; an async body never
+    /// sees it (it is dropped where it asked).
+    InputRequired {
+        /// What the body asked for: `"sampling"`, `"elicitation"` or `"roots"`.
+        request: &'static str,
+    },
     /// The client did not answer within [`CLIENT_ANSWER_LIMIT`] (a call without a deadline: one
     /// with a deadline is told to stop at it, [`ClientError::Cancelled`]).
     TimedOut {
@@ -97,6 +110,11 @@ impl fmt::Display for ClientError {
             ClientError::Cancelled => {
                 f.write_str("the call was cancelled while waiting for the client")
             }
+            ClientError::InputRequired { request } => write!(
+                f,
+                "the {request} request went to the client with this call's result; the call \
+                 runs again with the answer"
+            ),
             ClientError::TimedOut { request } => write!(
                 f,
                 "the client did not answer the {request} request in {} s",
@@ -128,6 +146,7 @@ impl From<ClientError> for ToolError {
 pub(super) enum Request {
     Sampling,
     Elicitation,
+    Roots,
 }
 
 impl Request {
@@ -135,6 +154,7 @@ impl Request {
         match self {
             Request::Sampling => "sampling",
             Request::Elicitation => "elicitation",
+            Request::Roots => "roots",
         }
     }
 
@@ -142,6 +162,7 @@ impl Request {
     fn missing_capability(self, capabilities: &ClientCapabilities) -> Option<&'static str> {
         match self {
             Request::Sampling => capabilities.sampling.is_none().then_some("sampling"),
+            Request::Roots => capabilities.roots.is_none().then_some("roots"),
             // An `elicitation: {}` that names no mode means form (rmcp and the spec agree).
             Request::Elicitation => match &capabilities.elicitation {
                 None => Some("elicitation"),
@@ -159,7 +180,8 @@ impl Context {
         let link = self.inner.link.as_ref().ok_or(ClientError::NoClient {
             request: request.name(),
         })?;
-        if link.on_2026_protocol() {
+        if link.on_2026_protocol() && self.inner.round.is_none() {
+            // Served by a handler that does not run multi-round-trip requests.
             return Err(ClientError::Protocol {
                 request: request.name(),
                 version: link.protocol().map(|v| v.to_string()).unwrap_or_default(),
@@ -177,11 +199,15 @@ impl Context {
     /// Sends `message` and waits for the client's answer, unless the call is told to stop
     /// first: then the client is told the request is cancelled (`notifications/cancelled`, so
     /// it can close its form or stop its model), and the answer is dropped when it comes.
+    ///
+    /// On protocol 2026-07-28 the question is answered from the call's round instead, or ends
+    /// it (see `input.rs`); `key` names the question there.
     pub(super) async fn send(
         &self,
         link: &Link,
         request: Request,
         message: ServerRequest,
+        key: &str,
     ) -> Result<ClientResult, ClientError> {
         let failed = |e: rmcp::ServiceError| ClientError::Failed {
             request: request.name(),
@@ -189,6 +215,11 @@ impl Context {
         };
         if self.is_cancelled() {
             return Err(ClientError::Cancelled);
+        }
+        if let Some(round) = &self.inner.round
+            && link.on_2026_protocol()
+        {
+            return self.ask_in_round(round, request, message, key).await;
         }
         let handle = link
             .peer
@@ -221,12 +252,74 @@ impl Context {
         }
     }
 
+    /// A question on protocol 2026-07-28: its answer from the round, or the end of the round.
+    async fn ask_in_round(
+        &self,
+        round: &Round,
+        request: Request,
+        message: ServerRequest,
+        key: &str,
+    ) -> Result<ClientResult, ClientError> {
+        let question = match message {
+            ServerRequest::CreateMessageRequest(r) => InputRequest::CreateMessage(r),
+            ServerRequest::ElicitRequest(r) => InputRequest::Elicitation(r),
+            ServerRequest::ListRootsRequest(r) => InputRequest::ListRoots(r),
+            other => {
+                return Err(ClientError::InvalidRequest {
+                    request: request.name(),
+                    problem: format!("{other:?} cannot be asked in a round"),
+                });
+            }
+        };
+        if let Some((key, answer)) = round.answer(key, question.clone()) {
+            let parsed = match request {
+                Request::Elicitation => {
+                    serde_json::from_value(answer).map(ClientResult::ElicitResult)
+                }
+                Request::Sampling => serde_json::from_value(answer)
+                    .map(|r| ClientResult::CreateMessageResult(Box::new(r))),
+                Request::Roots => serde_json::from_value(answer).map(ClientResult::ListRootsResult),
+            };
+            match parsed {
+                Ok(result) => return Ok(result),
+                Err(e) => {
+                    // Not an answer to this question: it is asked again.
+                    tracing::debug!(key, error = %e, "unusable input response");
+                    round.unusable(&key, question);
+                }
+            }
+        }
+        // The round ends here: an async body is dropped while it waits; a sync one is told.
+        self.cancelled().await;
+        Err(ClientError::InputRequired {
+            request: request.name(),
+        })
+    }
+
+    /// Asks the client for its roots (`roots/list`): the directories or files it lets the
+    /// server work in.
+    ///
+    /// Fails like [`Context::sample`], for the `roots` capability.
+    // rmcp's roots types are deprecated by SEP-2577 (roots are deprecated on protocol
+    // 2026-07-28, still served): toolwright still serves the clients that use them.
+    #[allow(deprecated)]
+    pub async fn list_roots(&self) -> Result<Vec<rmcp::model::Root>, ClientError> {
+        let link = self.link_for(Request::Roots)?;
+        let message = ServerRequest::ListRootsRequest(rmcp::model::ListRootsRequest::default());
+        match self.send(link, Request::Roots, message, "roots").await? {
+            ClientResult::ListRootsResult(result) => Ok(result.roots),
+            other => Err(unexpected(&other)),
+        }
+    }
+
     /// Asks the client's model to answer `prompt` (MCP sampling, `sampling/createMessage`) in
     /// at most `max_tokens` tokens, and returns the text of its answer.
     ///
     /// Fails with a [`ClientError`] saying why when the call was made in-process, when the
-    /// client did not declare the `sampling` capability, on protocol 2026-07-28 or later, when
-    /// the call is told to stop before the answer comes, or when the answer holds no text.
+    /// client did not declare the `sampling` capability, when the call is told to stop before
+    /// the answer comes, or when the answer holds no text. On protocol 2026-07-28 the question
+    /// goes out with the call's result (key `sampling`) and the body runs again with the answer
+    /// (see [`Context`]).
     ///
     /// ```rust,no_run
     /// # use toolwright::{Context, ToolError, tool};
@@ -275,7 +368,7 @@ impl Context {
         // What rmcp's `Peer::create_message` checks, which this sends without (to be able to
         // cancel the request).
         if (params.tools.is_some() || params.tool_choice.is_some())
-            && !link.peer.supports_sampling_tools()
+            && !link.with_capabilities(|c| c.sampling.as_ref().is_some_and(|s| s.tools.is_some()))
         {
             return Err(ClientError::NotSupported {
                 request: "sampling with tools",
@@ -289,7 +382,10 @@ impl Context {
                 problem,
             })?;
         let message = ServerRequest::CreateMessageRequest(rmcp::model::Request::new(params));
-        match self.send(link, Request::Sampling, message).await? {
+        match self
+            .send(link, Request::Sampling, message, "sampling")
+            .await?
+        {
             ClientResult::CreateMessageResult(result) => Ok(*result),
             other => Err(unexpected(&other)),
         }

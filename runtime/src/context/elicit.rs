@@ -53,8 +53,10 @@ impl Context {
     /// listing each problem.
     ///
     /// Fails with a [`ClientError`] when the call was made in-process, when the client did not
-    /// declare form elicitation, on protocol 2026-07-28 or later, or when the call is told to
-    /// stop before the user answers.
+    /// declare form elicitation, or when the call is told to stop before the user answers. On
+    /// protocol 2026-07-28 the question goes out with the call's result and the body runs again
+    /// with the answer (see [`Context`]); its key in `inputRequests` is `T`'s name in snake case
+    /// (`Grip` → `grip`, a second one `grip_2`).
     ///
     /// ```rust,no_run
     /// # use toolwright::{Context, Elicitation, ToolError, ToolSchema, tool};
@@ -86,7 +88,8 @@ impl Context {
         let full = schema::type_schema(&mut generator, TypeInfo::of::<T>(false))
             .map_err(|e| invalid(format!("`{type_name}`: {e}")))?;
         let form = form::form_schema(&full).map_err(|e| invalid(format!("`{type_name}`: {e}")))?;
-        let mut content = match self.ask(message.into(), form).await? {
+        let key = super::input::key_of_type(type_name);
+        let mut content = match self.ask(message.into(), form, &key).await? {
             // An answer without content is an empty form: defaults fill it, or the required
             // fields are named as missing.
             Elicitation::Accepted(Value::Null) => Value::Object(serde_json::Map::new()),
@@ -133,7 +136,7 @@ impl Context {
         message: impl Into<String>,
         schema: JsonObject,
     ) -> Result<Elicitation<Value>, ClientError> {
-        self.ask(message.into(), schema).await
+        self.ask(message.into(), schema, "elicitation").await
     }
 
     /// Sends the form and waits for the answer.
@@ -141,6 +144,7 @@ impl Context {
         &self,
         message: String,
         form: JsonObject,
+        key: &str,
     ) -> Result<Elicitation<Value>, ClientError> {
         let requested_schema = ElicitationSchema::from_json_schema(form)
             .map_err(|e| invalid(format!("the schema is not a valid elicitation form: {e}")))?;
@@ -151,7 +155,7 @@ impl Context {
             requested_schema,
         };
         let message = ServerRequest::ElicitRequest(rmcp::model::Request::new(params));
-        let result = match self.send(link, Request::Elicitation, message).await? {
+        let result = match self.send(link, Request::Elicitation, message, key).await? {
             ClientResult::ElicitResult(result) => result,
             other => return Err(unexpected(&other)),
         };

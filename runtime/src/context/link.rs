@@ -100,7 +100,7 @@ impl Link {
     /// Whether the request's protocol is 2026-07-28 or later: there a server sends no requests
     /// to the client (sampling and elicitation go through `InputRequiredResult` instead), and
     /// logging is opt-in per request.
-    pub(super) fn on_2026_protocol(&self) -> bool {
+    pub(crate) fn on_2026_protocol(&self) -> bool {
         self.protocol()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
     }

@@ -13,6 +13,7 @@
 mod client;
 mod elicit;
 mod form;
+mod input;
 mod link;
 mod logging;
 
@@ -27,6 +28,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use client::{CLIENT_ANSWER_LIMIT, ClientError};
 pub use elicit::Elicitation;
+pub use input::{DEFAULT_REQUEST_STATE_TTL, KeyError, RequestStateKeys};
+pub(crate) use input::{Returned, Round, StateRefused};
 pub(crate) use link::{Link, Session};
 pub use logging::LogLevel;
 
@@ -46,8 +49,26 @@ pub use logging::LogLevel;
 ///   own).
 ///
 /// Requests to the client fail with a [`ClientError`] that says why (no client in-process, a
-/// client without the capability, protocol 2026-07-28, the call told to stop while waiting);
-/// it converts into a [`ToolError`](crate::ToolError), so `?` works.
+/// client without the capability, the call told to stop while waiting); it converts into a
+/// [`ToolError`](crate::ToolError), so `?` works.
+///
+/// # Asking on protocol 2026-07-28: the body runs again
+///
+/// Clients of protocol 2025-11-25 are asked while the body waits. On protocol 2026-07-28 a
+/// server cannot send requests to the client: a question ends the call's round, the client
+/// gets it in an `input_required` result with a sealed `requestState`, and its retry runs the
+/// body **again from its start**, the answers available (multi-round-trip requests, SEP-2322).
+/// The same code serves both; what a body must keep in mind:
+/// - ask before acting: what runs before a question runs again in every round, and when a round
+///   ends the safe stops of the tool's resources run, as for any call that ends early;
+/// - ask the same questions in the same order: answers are matched to questions by their
+///   order and kind (a question whose content changed is asked again);
+/// - nothing of the body is kept between rounds, so any replica that holds the same
+///   [`RequestStateKeys`] can serve the next round
+///   ([`Toolbox::with_request_state_keys`](crate::Toolbox::with_request_state_keys)).
+///
+/// A state that was altered, expired, or sealed for another tool, other arguments or another
+/// authenticated client is refused with a JSON-RPC error, and nothing runs.
 ///
 /// # Being told to stop
 ///
@@ -93,6 +114,9 @@ struct Inner {
     progress_token: Option<ProgressToken>,
     cancel: CancellationToken,
     deadline: Option<Instant>,
+    /// The call's questions and answers on protocol 2026-07-28 (`None`: earlier protocols,
+    /// in-process calls).
+    round: Option<Arc<Round>>,
     /// Why `cancel` was cancelled: 0 not yet, else a [`CancelReason`] as `u8` + 1.
     reason: AtomicU8,
 }
@@ -105,6 +129,9 @@ pub enum CancelReason {
     Deadline,
     /// The client cancelled the call (`notifications/cancelled`) or disconnected.
     Client,
+    /// On protocol 2026-07-28 or later, the body asked the client a question: the question
+    /// goes out with the call's result, and the call runs again from its start with the answer.
+    InputRequired,
 }
 
 impl CancelReason {
@@ -112,6 +139,7 @@ impl CancelReason {
         match self {
             CancelReason::Deadline => 1,
             CancelReason::Client => 2,
+            CancelReason::InputRequired => 3,
         }
     }
 
@@ -119,6 +147,7 @@ impl CancelReason {
         match code {
             1 => Some(CancelReason::Deadline),
             2 => Some(CancelReason::Client),
+            3 => Some(CancelReason::InputRequired),
             _ => None,
         }
     }
@@ -173,6 +202,7 @@ impl Context {
         progress_token: Option<ProgressToken>,
         cancel: CancellationToken,
         deadline: Option<Instant>,
+        round: Option<Arc<Round>>,
     ) -> Self {
         Context {
             inner: Arc::new(Inner {
@@ -182,6 +212,7 @@ impl Context {
                 progress_token,
                 cancel,
                 deadline,
+                round,
                 reason: AtomicU8::new(0),
             }),
         }
@@ -197,6 +228,7 @@ impl Context {
             None,
             None,
             CancellationToken::new(),
+            None,
             None,
         )
     }

@@ -37,9 +37,10 @@ use tokio_util::sync::CancellationToken;
 
 use self::messages::{Ending, SafeStopReport, StopOutcome, Why};
 use self::queue::{QueueFull, Tickets};
-use crate::context::{CancelReason, Context, Link};
+use crate::context::{CancelReason, Context, Link, Round};
 use crate::policy::{DEFAULT_GRACE, Policy, Resource};
 use crate::toolbox::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResult};
+use rmcp::model::InputRequiredResult;
 
 /// How long a safe stop may take before its resource is reported in an unknown state.
 pub const SAFE_STOP_LIMIT: Duration = Duration::from_secs(10);
@@ -64,6 +65,9 @@ pub(crate) struct Call<'a, S> {
     pub arrival_lock: &'a std::sync::Mutex<()>,
     /// Tracks the tasks safe stops run on, so that the server waits for them.
     pub tracker: &'a tokio_util::task::TaskTracker,
+    /// The call's questions and answers on protocol 2026-07-28 (`None`: it asks the client
+    /// directly, or cannot).
+    pub round: Option<Arc<Round>>,
 }
 
 /// How a call ended.
@@ -76,6 +80,9 @@ pub(crate) enum Outcome {
     },
     /// An error for the model: the text, and whether calling again may succeed.
     Error { text: String, retryable: bool },
+    /// The body asked the client questions it has not answered yet (protocol 2026-07-28): the
+    /// round's result.
+    InputRequired(Box<InputRequiredResult>),
 }
 
 /// A call's resources and concurrency permit while it has them.
@@ -189,6 +196,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         trace_id,
         arrival_lock,
         tracker,
+        round,
     } = call;
     let grace = grace.unwrap_or(DEFAULT_GRACE);
     let attempts = policy.retry + 1;
@@ -276,7 +284,14 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             progress_token,
             CancellationToken::new(),
             deadline,
+            round.clone(),
         );
+        if let Some(round) = &round {
+            round.restart();
+        }
+        // Resolves when the body asked its client something it has not answered yet (boxed,
+        // and only with a round: every call's future would carry it).
+        let mut asked = round.as_ref().map(|round| Box::pin(round.asked()));
         let body = handler(Arc::clone(state), Args::new(args, context.clone()));
         let blocking = matches!(body, Body::Blocking(_));
         let mut flight = InFlight {
@@ -331,9 +346,34 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                     }
                 }
             }
+            () = until_asked(&mut asked) => CancelReason::InputRequired,
             () = client.cancelled() => CancelReason::Client,
             () = &mut sleep => CancelReason::Deadline,
         };
+
+        // 2b. A question the client has not answered (protocol 2026-07-28): the round ends
+        // here, and the body runs again from its start with the answer (see context/input.rs).
+        if let (CancelReason::InputRequired, Some(round)) = (signal, &round) {
+            context.cancel(signal);
+            if blocking {
+                // Its question returned `ClientError::InputRequired`: it should return now.
+                if tokio::time::timeout(grace, &mut *running).await.is_err() {
+                    tracing::warn!(
+                        ?grace,
+                        "a sync body did not return after asking its client; it keeps its resources until it does"
+                    );
+                }
+            }
+            // An async body is dropped where it asked.
+            flight.running = None;
+            flight.cleanup = None;
+            let stops = stop_then_release(tracker, state, &policy.resources, admitted).await;
+            tracing::debug!(?stops, "the body asked its client; the round ends");
+            return (
+                "input_required",
+                Outcome::InputRequired(Box::new(round.input_required())),
+            );
+        }
 
         // 3. Told to stop: the grace period, then the safe stops.
         let why = match signal {
@@ -417,6 +457,14 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         );
     }
     unreachable!("the last attempt always returns")
+}
+
+/// Waits for `asked`, or forever without one.
+async fn until_asked<F: Future<Output = ()> + Unpin>(asked: &mut Option<F>) {
+    match asked {
+        Some(asked) => asked.await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Runs the safe stops on a task of their own that holds the call's places until they ran, so

@@ -258,6 +258,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 concurrency: None,
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 output_checks: cfg!(debug_assertions),
+                request_state: crate::context::RequestStateKeys::random(),
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, InputRequiredResult, JsonObject, MetaObject,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
@@ -15,7 +17,7 @@ use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
 use super::refusals::{arguments_too_large, invalid_arguments};
 use super::size::{json_size, json_size_upper_bound};
 use super::{Entry, Inner, Toolbox, read};
-use crate::context::{Link, Session, new_trace_id};
+use crate::context::{Link, Returned, Round, Session, StateRefused, new_trace_id};
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
 use crate::output::Refused;
@@ -28,7 +30,30 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Option<JsonObject>,
     ) -> Result<CallToolResult, ErrorData> {
-        Inner::call(&self.inner, name, arguments, CallSite::default()).await
+        match Inner::call(&self.inner, name, arguments, CallSite::default()).await? {
+            CallToolResponse::Complete(result) => Ok(result),
+            // In-process calls have no client to ask, so no round and no task.
+            other => Err(ErrorData::internal_error(
+                format!("an in-process call answered {other:?}"),
+                None,
+            )),
+        }
+    }
+}
+
+/// What a call answers: its result, a round's questions (protocol 2026-07-28), or a
+/// JSON-RPC error for a request that cannot be run.
+///
+/// The rare answers are boxed: every future of a call holds one (see `a_call_future_stays_small`).
+enum Response {
+    Result(CallToolResult),
+    InputRequired(Box<InputRequiredResult>),
+    Refused(Box<ErrorData>),
+}
+
+impl From<CallToolResult> for Response {
+    fn from(result: CallToolResult) -> Self {
+        Response::Result(result)
     }
 }
 
@@ -91,7 +116,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         name: &str,
         arguments: Option<JsonObject>,
         mut site: CallSite,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         // The transport found the tool already when it stamped the call.
         let stamped = site
             .stamped_tool
@@ -125,10 +150,22 @@ impl<S: Send + Sync + 'static> Inner<S> {
             span.record("duration_us", elapsed.as_micros() as u64);
             span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
         }
-        let mut result = result;
-        let mut meta = result.meta.take().unwrap_or_else(MetaObject::new);
-        meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
-        Ok(result.with_meta(Some(meta)))
+        let with_trace = |meta: Option<MetaObject>| {
+            let mut meta = meta.unwrap_or_default();
+            meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
+            meta
+        };
+        match result {
+            Response::Result(mut result) => {
+                let meta = with_trace(result.meta.take());
+                Ok(result.with_meta(Some(meta)).into())
+            }
+            Response::InputRequired(mut asked) => {
+                let meta = with_trace(asked.meta.take());
+                Ok(asked.with_meta(meta).into())
+            }
+            Response::Refused(error) => Err(*error),
+        }
     }
 
     /// Validates, runs the body, shapes the result; returns the outcome's name for the span.
@@ -138,21 +175,43 @@ impl<S: Send + Sync + 'static> Inner<S> {
         arguments: Option<JsonObject>,
         mut site: CallSite,
         trace_id: String,
-    ) -> (&'static str, CallToolResult) {
+    ) -> (&'static str, Response) {
         let name = &*entry.name;
         let limit = this.config.max_argument_bytes;
         if json_size_upper_bound(arguments.as_ref()) > limit {
             let size = json_size(arguments.as_ref());
             if size > limit {
                 tracing::debug!(size, limit, "arguments too large");
-                return ("too_large", arguments_too_large(name, size, limit));
+                return ("too_large", arguments_too_large(name, size, limit).into());
             }
         }
         let mut value = Value::Object(arguments.unwrap_or_default());
         if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
             tracing::debug!(problems = violations.len(), "invalid arguments");
-            return ("invalid_arguments", invalid_arguments(name, &violations));
+            return (
+                "invalid_arguments",
+                invalid_arguments(name, &violations).into(),
+            );
         }
+        // Protocol 2026-07-28: the answers the client brought, checked against the state it
+        // echoed, which must be one sealed for this tool, these arguments and this caller.
+        let round = match site.returned.take() {
+            Some(returned) => {
+                match Round::open(&this.config.request_state, name, &value, *returned) {
+                    Ok(round) => Some(Arc::new(round)),
+                    Err(StateRefused) => {
+                        return (
+                            "state_refused",
+                            Response::Refused(Box::new(ErrorData::invalid_params(
+                                StateRefused::message(name),
+                                None,
+                            ))),
+                        );
+                    }
+                }
+            }
+            None => None,
+        };
         if let Some(adapter) = &entry.input_adapter
             && let Err(path) = adapter.to_serde(&mut value)
         {
@@ -162,25 +221,32 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     .to_owned(),
                 hint: Some("send a number the tool can use; see its range".to_owned()),
             };
-            return ("invalid_arguments", invalid_arguments(name, &[violation]));
+            return (
+                "invalid_arguments",
+                invalid_arguments(name, &[violation]).into(),
+            );
         }
         let Value::Object(mut map) = value else {
             // The validator only accepts objects at the root.
-            return ("invalid_arguments", invalid_arguments(name, &[]));
+            return ("invalid_arguments", invalid_arguments(name, &[]).into());
         };
         if name == DESCRIBE_TOOL && this.describe.is_some() {
-            return describe::answer(&this.listed, &map);
+            let (outcome, result) = describe::answer(&this.listed, &map);
+            return (outcome, result.into());
         }
         // What the call asks of its result: taken out of the arguments before the body sees them.
         let request = match entry.results.take_request(&mut map).await {
             Ok(request) => request,
             Err(Refused::Conflict(violation)) => {
-                return ("invalid_arguments", invalid_arguments(name, &[violation]));
+                return (
+                    "invalid_arguments",
+                    invalid_arguments(name, &[violation]).into(),
+                );
             }
             Err(Refused::Expression(envelope)) => {
                 return (
                     "invalid_arguments",
-                    CallToolResult::structured_error(envelope),
+                    CallToolResult::structured_error(envelope).into(),
                 );
             }
         };
@@ -191,7 +257,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
             meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
             return (
                 "queue_full",
-                CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(meta)),
+                CallToolResult::error(vec![ContentBlock::text(text)])
+                    .with_meta(Some(meta))
+                    .into(),
             );
         }
         let limited = if entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some()
@@ -215,7 +283,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
             );
             return (
                 "rate_limited",
-                CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(meta)),
+                CallToolResult::error(vec![ContentBlock::text(text)])
+                    .with_meta(Some(meta))
+                    .into(),
             );
         }
         let call = exec::Call {
@@ -233,6 +303,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             trace_id,
             arrival_lock: &this.arrival,
             tracker: &this.calls,
+            round,
         };
         match exec::run(call, map).await {
             (
@@ -261,8 +332,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 } else {
                     outcome
                 };
-                (outcome, result)
+                (outcome, result.into())
             }
+            (outcome, Outcome::InputRequired(asked)) => (outcome, Response::InputRequired(asked)),
             (outcome, Outcome::Error { text, retryable }) => {
                 let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
                 if retryable {
@@ -270,7 +342,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
                     result = result.with_meta(Some(meta));
                 }
-                (outcome, result)
+                (outcome, result.into())
             }
         }
     }
@@ -293,6 +365,9 @@ pub(super) struct CallSite {
     stamped_tool: Option<usize>,
     /// Who is calling, for rate limits (`None`: the local client).
     client: Option<Arc<str>>,
+    /// On protocol 2026-07-28: the answers and state the request brought (`None`: an earlier
+    /// protocol, or a handler that does not run rounds).
+    returned: Option<Box<Returned>>,
 }
 
 impl CallSite {
@@ -318,8 +393,10 @@ impl CallSite {
             Some(s) => (Some(s.tool), Some(s.places)),
             None => (None, None),
         };
+        let link = Link::from_request(context, request_meta, session);
         CallSite {
-            link: Some(Link::from_request(context, request_meta, session)),
+            returned: None,
+            link: Some(link),
             progress_token,
             cancel: context.ct.clone(),
             trace_id,
@@ -328,6 +405,41 @@ impl CallSite {
             client: client_of(context),
         }
     }
+}
+
+impl CallSite {
+    /// Takes the request's answers and state: its questions are answered in rounds (protocol
+    /// 2026-07-28 and later; earlier protocols ask the client directly).
+    pub(super) fn with_rounds(
+        mut self,
+        context: &RequestContext<RoleServer>,
+        request_state: Option<String>,
+        input_responses: Option<rmcp::model::InputResponses>,
+    ) -> Self {
+        if self.link.as_ref().is_some_and(Link::on_2026_protocol) {
+            self.returned = Some(Box::new(Returned {
+                request_state,
+                input_responses,
+                principal: principal_of(context),
+            }));
+        }
+        self
+    }
+}
+
+/// The authenticated principal of a request over HTTP (`None`: no authentication).
+#[cfg(feature = "http")]
+fn principal_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    parts
+        .extensions
+        .get::<crate::http::Principal>()
+        .map(|who| Arc::clone(&who.0))
+}
+
+#[cfg(not(feature = "http"))]
+fn principal_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
+    None
 }
 
 /// Who is calling: over HTTP, the authenticated principal, else the session, else the peer's

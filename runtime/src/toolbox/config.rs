@@ -9,6 +9,7 @@ use tokio::sync::Semaphore;
 
 use super::build::inner_policy;
 use super::{Inner, Toolbox};
+use crate::context::RequestStateKeys;
 use crate::exec::queue::ResourceQueue;
 use crate::exec::rate::Rate;
 use crate::policy::Resource;
@@ -27,6 +28,8 @@ pub(super) struct Config {
     pub(super) max_argument_bytes: usize,
     /// Check every result against the tool's `outputSchema` ([`Toolbox::with_output_checks`]).
     pub(super) output_checks: bool,
+    /// What seals `requestState` ([`Toolbox::with_request_state_keys`]).
+    pub(super) request_state: RequestStateKeys,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -162,6 +165,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 entry.policy = inner_policy(&inner.resources, &entry.meta);
             }
         }
+        self
+    }
+
+    /// Sets the keys that seal and open the `requestState` of multi-round-trip requests
+    /// (protocol 2026-07-28: a tool body that asks its user, or the client's model, answers
+    /// `input_required`, and the client calls again with its answers and the state).
+    ///
+    /// By default a toolbox makes a random key when it is built, which is right for one process.
+    /// Replicas behind one address must be given the same keys, or a state one sealed is
+    /// refused by the others (the command line's `serve --request-state-keys FILE`).
+    #[must_use]
+    pub fn with_request_state_keys(mut self, keys: RequestStateKeys) -> Self {
+        self.inner_mut().config.request_state = keys;
         self
     }
 

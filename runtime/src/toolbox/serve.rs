@@ -131,11 +131,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 let name = Arc::clone(&name);
                 let site = CallSite::from_request(&ctx.request_context, None, None);
                 let arguments = ctx.arguments;
-                Box::pin(async move {
-                    Inner::call(&inner, &name, arguments, site)
-                        .await
-                        .map(CallToolResponse::from)
-                })
+                Box::pin(async move { Inner::call(&inner, &name, arguments, site).await })
             }));
         }
         router
@@ -242,10 +238,9 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             &context,
             request.meta.as_ref(),
             Some(Arc::clone(&self.session)),
-        );
-        Inner::call(&self.inner, &request.name, request.arguments, site)
-            .await
-            .map(CallToolResponse::from)
+        )
+        .with_rounds(&context, request.request_state, request.input_responses);
+        Inner::call(&self.inner, &request.name, request.arguments, site).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

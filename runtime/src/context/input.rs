@@ -1,0 +1,697 @@
+//! Asking the client on protocol 2026-07-28 and later: multi-round-trip requests (SEP-2322).
+//!
+//! There a server sends no requests to the client while a tool runs. A question
+//! ([`Context::elicit`](super::Context::elicit), [`Context::sample`](super::Context::sample),
+//! [`Context::list_roots`](super::Context::list_roots)) instead ends the call's *round*: the
+//! call answers `resultType: "input_required"` with the question in `inputRequests` and a sealed
+//! `requestState`, and the client calls again with the same arguments, its answers in
+//! `inputResponses` and the state echoed.
+//!
+//! # How a body resumes: it runs again from its start
+//!
+//! Nothing of the body is kept between rounds (no suspended future, no memory per pending call,
+//! nothing a replica must share but the sealing key). Each round runs the body from its start,
+//! and each question it asks is answered from what the rounds so far collected, in the order
+//! it asks them: the first question the client has not answered yet ends the round. So:
+//! - what a body does before a question runs again in every round: ask first, act after;
+//! - a body asks the same questions in the same order when given the same answers (a question
+//!   whose content changed since it was answered is asked again);
+//! - when the round ends, the body is dropped where it asked (an async body is never polled
+//!   again; a sync body's question returns [`ClientError::InputRequired`](super::ClientError)),
+//!   and, like any call that ends before its body returned, the safe stops of the resources the
+//!   tool holds run before another call gets them.
+//!
+//! # `requestState`
+//!
+//! The state carries the answers of earlier rounds and the fingerprints of the questions asked,
+//! sealed by rmcp's [`RequestStateCodec`] (HMAC-SHA256, with an expiry) over associated data
+//! that names the tool, the validated arguments and the authenticated principal. A state that
+//! was altered, has expired, or was sealed for another tool, other arguments, another
+//! principal or by a server with another key is refused with a JSON-RPC error before anything
+//! runs. Replicas verify each other's states when they share the key
+//! ([`RequestStateKeys`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    InputRequest, InputRequests, InputRequiredResult, InputResponses, RequestStateCodec,
+    SealOptions,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use tokio::sync::Notify;
+
+/// How long a `requestState` is good for by default: as long as a call without a deadline
+/// waits for an answer on protocol 2025-11-25 ([`CLIENT_ANSWER_LIMIT`](super::CLIENT_ANSWER_LIMIT)).
+pub const DEFAULT_REQUEST_STATE_TTL: Duration = super::CLIENT_ANSWER_LIMIT;
+
+/// The keys that seal and open `requestState` (multi-round-trip requests on protocol
+/// 2026-07-28): the one new states are sealed with, and older ones still accepted while states
+/// sealed with them may be in flight (key rotation).
+///
+/// Without keys, a toolbox makes a random one when it is built: enough for one process, but
+/// replicas behind one address must share their keys, or a state sealed by one is refused by
+/// the others. Keys are at least 32 bytes; ids are 1 to 255 bytes of UTF-8.
+#[derive(Clone)]
+pub struct RequestStateKeys {
+    codec: Arc<RequestStateCodec>,
+    ttl: Duration,
+}
+
+impl fmt::Debug for RequestStateKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RequestStateKeys")
+            .field("ttl", &self.ttl)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Keys that cannot seal a `requestState` (too short, an empty or duplicate id), or a key file
+/// that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyError(String);
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+impl RequestStateKeys {
+    /// Seals with `key` (named `id`), and opens states sealed with it.
+    pub fn new(id: impl Into<String>, key: impl Into<Vec<u8>>) -> Result<Self, KeyError> {
+        let id = id.into();
+        Self::ring(id.clone(), vec![(id, key.into())])
+    }
+
+    /// Seals with the first key, and opens states sealed with any of them (rotation: put the
+    /// new key first, keep the old one until the states it sealed have expired).
+    pub fn ring(
+        active: impl Into<String>,
+        keys: impl IntoIterator<Item = (String, Vec<u8>)>,
+    ) -> Result<Self, KeyError> {
+        let codec = RequestStateCodec::new_with_keyring(active.into(), keys)
+            .map_err(|e| KeyError(e.to_string()))?;
+        Ok(RequestStateKeys {
+            codec: Arc::new(codec),
+            ttl: DEFAULT_REQUEST_STATE_TTL,
+        })
+    }
+
+    /// A random key for this process only.
+    pub(crate) fn random() -> Self {
+        let mut key = vec![0u8; 32];
+        getrandom::fill(&mut key).expect("the operating system's random source failed");
+        Self::new("process", key).expect("a 32-byte key is long enough")
+    }
+
+    /// Reads keys from a file of lines `ID BASE64KEY` (standard or URL-safe base64, 32 bytes or
+    /// more; `#` starts a comment): the first seals, all open.
+    pub fn from_file(path: &std::path::Path) -> Result<Self, KeyError> {
+        use base64::Engine as _;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| KeyError(format!("cannot read {}: {e}", path.display())))?;
+        let mut keys = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let (Some(id), Some(encoded), None) = (words.next(), words.next(), words.next()) else {
+                return Err(KeyError(format!(
+                    "{}:{}: expected `ID BASE64KEY`",
+                    path.display(),
+                    n + 1
+                )));
+            };
+            let key = base64::engine::general_purpose::STANDARD
+                .decode(encoded)
+                .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(encoded))
+                .or_else(|_| base64::engine::general_purpose::URL_SAFE.decode(encoded))
+                .map_err(|_| {
+                    KeyError(format!(
+                        "{}:{}: the key of `{id}` is not base64",
+                        path.display(),
+                        n + 1
+                    ))
+                })?;
+            keys.push((id.to_owned(), key));
+        }
+        let Some((active, _)) = keys.first() else {
+            return Err(KeyError(format!("{} holds no key", path.display())));
+        };
+        Self::ring(active.clone(), keys.clone())
+            .map_err(|e| KeyError(format!("{}: {e}", path.display())))
+    }
+
+    /// How long a sealed state is good for (default [`DEFAULT_REQUEST_STATE_TTL`]).
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+}
+
+/// What a 2026-07-28 request brought for its call's questions.
+#[derive(Debug, Default)]
+pub(crate) struct Returned {
+    pub(crate) request_state: Option<String>,
+    pub(crate) input_responses: Option<InputResponses>,
+    /// The authenticated caller (`None`: no authentication): the state is bound to it.
+    pub(crate) principal: Option<std::sync::Arc<str>>,
+}
+
+/// A `requestState` that cannot be used: the client gets one error whatever the reason (the
+/// reason is logged).
+#[derive(Debug)]
+pub(crate) struct StateRefused;
+
+impl StateRefused {
+    /// The text of the JSON-RPC error.
+    pub(crate) fn message(tool: &str) -> String {
+        format!(
+            "requestState refused: it is not a state this server sealed for this call of `{tool}` \
+             (altered, expired, sealed for another tool, other arguments or another client, or \
+             by a server with another key); nothing ran. Call again without requestState and \
+             inputResponses to start over"
+        )
+    }
+}
+
+/// An answer, with the fingerprint of the question it answers (`None`: sent without a state
+/// that says which question was asked).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Answer {
+    #[serde(rename = "q", skip_serializing_if = "Option::is_none", default)]
+    question: Option<String>,
+    #[serde(rename = "a")]
+    answer: Value,
+}
+
+/// What a sealed state holds.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Sealed {
+    /// Answers of earlier rounds, by key.
+    #[serde(default)]
+    answers: BTreeMap<String, Answer>,
+    /// The questions the last round asked: key → fingerprint.
+    #[serde(default)]
+    asked: BTreeMap<String, String>,
+}
+
+/// One call's questions and answers on protocol 2026-07-28, shared by its [`Context`]s (one
+/// per attempt) and the runtime.
+///
+/// [`Context`]: super::Context
+pub(crate) struct Round {
+    keys: RequestStateKeys,
+    /// What the state is sealed over: the tool, the principal, the canonical arguments.
+    bound_to: Vec<u8>,
+    /// Everything answered so far.
+    answers: BTreeMap<String, Answer>,
+    run: Mutex<Run>,
+    asked: Notify,
+}
+
+/// What one run of the body asked.
+#[derive(Default)]
+struct Run {
+    /// How many questions of each kind it asked (the keys' suffixes).
+    counts: HashMap<String, usize>,
+    /// The answers it used: carried to the next round.
+    used: BTreeMap<String, Answer>,
+    /// The questions it asked that have no answer yet.
+    unanswered: InputRequests,
+    /// Their fingerprints.
+    fingerprints: BTreeMap<String, String>,
+}
+
+impl Round {
+    /// Opens the request's state (if any) and takes its answers; `arguments` are the validated
+    /// arguments.
+    pub(crate) fn open(
+        keys: &RequestStateKeys,
+        tool: &str,
+        arguments: &Value,
+        returned: Returned,
+    ) -> Result<Self, StateRefused> {
+        let bound_to = binding(tool, returned.principal.as_deref(), arguments);
+        let mut sealed = match &returned.request_state {
+            None => Sealed::default(),
+            Some(state) => keys
+                .codec
+                .open_json_with::<Sealed>(state, &bound_to)
+                .map_err(|e| {
+                    tracing::info!(error = %e, tool, "requestState refused");
+                    StateRefused
+                })?,
+        };
+        for (key, answer) in returned.input_responses.into_iter().flatten() {
+            // Unknown keys are ignored (the spec's SHOULD); an answer to a question the state
+            // names is tied to that question, one the state does not name to none (a client
+            // may answer without echoing a state: it is its own answer either way).
+            let question = sealed.asked.get(&key).cloned();
+            if question.is_none() && returned.request_state.is_some() {
+                continue;
+            }
+            sealed.answers.insert(key, Answer { question, answer });
+        }
+        Ok(Round {
+            keys: keys.clone(),
+            bound_to,
+            answers: sealed.answers,
+            run: Mutex::new(Run::default()),
+            asked: Notify::new(),
+        })
+    }
+
+    fn run(&self) -> std::sync::MutexGuard<'_, Run> {
+        self.run.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A new run of the body (a retry): its questions are counted from the start.
+    pub(crate) fn restart(&self) {
+        *self.run() = Run::default();
+    }
+
+    /// The answer to the body's next question of kind `kind`, with the question's key, if the
+    /// client gave one for it; else the question is recorded for the round's result and `None`
+    /// returned.
+    pub(crate) fn answer(&self, kind: &str, question: InputRequest) -> Option<(String, Value)> {
+        let fingerprint = fingerprint(&question);
+        let mut run = self.run();
+        let n = run.counts.entry(kind.to_owned()).or_insert(0);
+        *n += 1;
+        let key = if *n == 1 {
+            kind.to_owned()
+        } else {
+            format!("{kind}_{n}")
+        };
+        if let Some(answer) = self.answers.get(&key)
+            && answer.question.as_ref().is_none_or(|q| *q == fingerprint)
+        {
+            let value = answer.answer.clone();
+            run.used.insert(
+                key.clone(),
+                Answer {
+                    question: Some(fingerprint),
+                    answer: value.clone(),
+                },
+            );
+            return Some((key, value));
+        }
+        run.fingerprints.insert(key.clone(), fingerprint);
+        run.unanswered.insert(key, question);
+        drop(run);
+        self.asked.notify_one();
+        None
+    }
+
+    /// An answer the body could not use (not the shape its question asks for): the question
+    /// goes to the client again.
+    pub(crate) fn unusable(&self, key: &str, question: InputRequest) {
+        let mut run = self.run();
+        run.used.remove(key);
+        run.fingerprints
+            .insert(key.to_owned(), fingerprint(&question));
+        run.unanswered.insert(key.to_owned(), question);
+        drop(run);
+        self.asked.notify_one();
+    }
+
+    /// Resolves once the body asked a question the client has not answered.
+    pub(crate) async fn asked(&self) {
+        if !self.run().unanswered.is_empty() {
+            return;
+        }
+        self.asked.notified().await;
+    }
+
+    /// The round's result: the unanswered questions and the sealed state.
+    pub(crate) fn input_required(&self) -> InputRequiredResult {
+        let run = std::mem::take(&mut *self.run());
+        let sealed = Sealed {
+            answers: run.used,
+            asked: run.fingerprints,
+        };
+        let state = self
+            .keys
+            .codec
+            .seal_json_with(
+                &sealed,
+                &SealOptions::new()
+                    .associated_data(&self.bound_to)
+                    .ttl(self.keys.ttl),
+            )
+            .expect("answers are JSON values");
+        InputRequiredResult::new(Some(run.unanswered), Some(state))
+    }
+}
+
+/// What a state is sealed over: the tool, the principal and the arguments in a canonical form
+/// (object keys sorted), so that it is good for this call only.
+fn binding(tool: &str, principal: Option<&str>, arguments: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64);
+    out.extend_from_slice(b"toolwright/mrtr/1\0");
+    out.extend_from_slice(tool.as_bytes());
+    out.push(0);
+    if let Some(p) = principal {
+        out.push(b'p');
+        out.extend_from_slice(p.as_bytes());
+    }
+    out.push(0);
+    canonical(arguments, &mut out);
+    out
+}
+
+/// `value` as JSON with object keys sorted.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (k, v)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(Value::from(k.as_str()).to_string().as_bytes());
+                out.push(b':');
+                canonical(v, out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(v, out);
+            }
+            out.push(b']');
+        }
+        other => out.extend_from_slice(other.to_string().as_bytes()),
+    }
+}
+
+/// A question's fingerprint: SHA-256 of its JSON, hex (the first 16 bytes).
+fn fingerprint(question: &InputRequest) -> String {
+    let mut canonical_json = Vec::new();
+    canonical(
+        &serde_json::to_value(question).unwrap_or(Value::Null),
+        &mut canonical_json,
+    );
+    let digest = Sha256::digest(&canonical_json);
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The key of a question asked with a typed form: the type's name in snake case
+/// (`GripChoice` → `grip_choice`).
+pub(crate) fn key_of_type(type_name: &str) -> String {
+    let base = type_name.split('<').next().unwrap_or(type_name);
+    let base = base.rsplit("::").next().unwrap_or(base);
+    let mut key = String::with_capacity(base.len() + 4);
+    for (i, c) in base.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                key.push('_');
+            }
+            key.extend(c.to_lowercase());
+        } else if c.is_alphanumeric() {
+            key.push(c);
+        } else {
+            key.push('_');
+        }
+    }
+    if key.is_empty() {
+        key.push_str("elicitation");
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[allow(deprecated)] // roots are deprecated by SEP-2577, still served
+    fn question() -> InputRequest {
+        InputRequest::ListRoots(rmcp::model::ListRootsRequest::default())
+    }
+
+    #[test]
+    fn key_files_name_their_mistakes_and_the_first_key_seals() {
+        let dir = std::env::temp_dir().join(format!("toolwright-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let key = |byte: u8| {
+            use base64::Engine as _;
+            base64::engine::general_purpose::STANDARD.encode([byte; 32])
+        };
+        let good = write(
+            "good",
+            &format!(
+                "# rotated 2026-12-01\nnew {}\nold {}  # until 12:00\n",
+                key(1),
+                key(2)
+            ),
+        );
+        let ring = RequestStateKeys::from_file(&good).unwrap();
+        let old = RequestStateKeys::new("old", [2u8; 32]).unwrap();
+        let args = json!({});
+        let sealed_by_old = {
+            let round = Round::open(&old, "t", &args, Returned::default()).unwrap();
+            round.answer("roots", question());
+            round.input_required().request_state.unwrap()
+        };
+        let reopened = Returned {
+            request_state: Some(sealed_by_old),
+            ..Returned::default()
+        };
+        assert!(
+            Round::open(&ring, "t", &args, reopened).is_ok(),
+            "old keys still open"
+        );
+
+        let errors = [
+            ("empty", "# nothing\n".to_owned(), "holds no key"),
+            (
+                "one_word",
+                "lonely\n".to_owned(),
+                ":1: expected `ID BASE64KEY`",
+            ),
+            (
+                "not_base64",
+                "k %%%\n".to_owned(),
+                ":1: the key of `k` is not base64",
+            ),
+            ("short", "k AAAA\n".to_owned(), "too short"),
+        ];
+        for (name, text, expected) in errors {
+            let error = RequestStateKeys::from_file(&write(name, &text)).unwrap_err();
+            assert!(error.to_string().contains(expected), "{name}: {error}");
+        }
+        let missing = RequestStateKeys::from_file(&dir.join("missing")).unwrap_err();
+        assert!(missing.to_string().starts_with("cannot read"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn type_names_become_snake_case_keys() {
+        assert_eq!(key_of_type("my_crate::forms::UserName"), "user_name");
+        assert_eq!(key_of_type("Grip"), "grip");
+        assert_eq!(key_of_type("a::Wrapper<b::Inner>"), "wrapper");
+    }
+
+    #[test]
+    fn arguments_bind_whatever_their_key_order() {
+        let a = binding(
+            "t",
+            None,
+            &json!({"x": 1, "y": {"b": 2, "a": [1, {"d": 0, "c": 1}]}}),
+        );
+        let b = binding(
+            "t",
+            None,
+            &json!({"y": {"a": [1, {"c": 1, "d": 0}], "b": 2}, "x": 1}),
+        );
+        assert_eq!(a, b);
+        assert_ne!(a, binding("t", None, &json!({"x": 2})));
+        assert_ne!(
+            a,
+            binding(
+                "t",
+                Some("alice"),
+                &json!({"x": 1, "y": {"b": 2, "a": [1, {"d": 0, "c": 1}]}})
+            )
+        );
+        assert_ne!(
+            binding("t", None, &json!({})),
+            binding("u", None, &json!({}))
+        );
+    }
+
+    #[test]
+    fn a_state_opens_for_its_own_call_only() {
+        let keys = RequestStateKeys::random();
+        let args = json!({"x": 1});
+        let alice = || Some(std::sync::Arc::from("alice"));
+        let fresh = Returned {
+            principal: alice(),
+            ..Returned::default()
+        };
+        let round = Round::open(&keys, "t", &args, fresh).unwrap();
+        assert!(round.answer("roots", question()).is_none());
+        let result = round.input_required();
+        let state = result.request_state.unwrap();
+        assert!(result.input_requests.unwrap().contains_key("roots"));
+        let back = |tool: &str, who: Option<&str>, args: &Value, state: String| {
+            Round::open(
+                &keys,
+                tool,
+                args,
+                Returned {
+                    request_state: Some(state),
+                    input_responses: Some(
+                        [("roots".to_owned(), json!({"roots": []}))]
+                            .into_iter()
+                            .collect(),
+                    ),
+                    principal: who.map(std::sync::Arc::from),
+                },
+            )
+        };
+        let ok = back("t", Some("alice"), &args, state.clone()).unwrap();
+        assert_eq!(
+            ok.answer("roots", question()).map(|a| a.1),
+            Some(json!({"roots": []}))
+        );
+        assert!(
+            back("u", Some("alice"), &args, state.clone()).is_err(),
+            "another tool"
+        );
+        assert!(
+            back("t", Some("bob"), &args, state.clone()).is_err(),
+            "another principal"
+        );
+        assert!(
+            back("t", Some("alice"), &json!({"x": 2}), state.clone()).is_err(),
+            "other arguments"
+        );
+        let mut tampered = state.clone();
+        tampered.push('A');
+        assert!(
+            back("t", Some("alice"), &args, tampered).is_err(),
+            "altered"
+        );
+        let other_keys = RequestStateKeys::random();
+        assert!(
+            Round::open(
+                &other_keys,
+                "t",
+                &args,
+                Returned {
+                    request_state: Some(state),
+                    principal: alice(),
+                    ..Returned::default()
+                }
+            )
+            .is_err(),
+            "another server's key"
+        );
+    }
+
+    #[test]
+    fn an_expired_state_is_refused() {
+        let keys = RequestStateKeys::random().with_ttl(Duration::from_millis(1));
+        let args = json!({});
+        let round = Round::open(&keys, "t", &args, Returned::default()).unwrap();
+        round.answer("roots", question());
+        let state = round.input_required().request_state.unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let returned = Returned {
+            request_state: Some(state),
+            ..Returned::default()
+        };
+        assert!(Round::open(&keys, "t", &args, returned).is_err());
+    }
+
+    #[test]
+    fn answers_carry_over_rounds_and_a_changed_question_is_asked_again() {
+        let keys = RequestStateKeys::random();
+        let args = json!({});
+        let elicit = |message: &str| {
+            InputRequest::Elicitation(rmcp::model::ElicitRequest::new(
+                rmcp::model::ElicitRequestParams::FormElicitationParams {
+                    meta: None,
+                    message: message.to_owned(),
+                    requested_schema: rmcp::model::ElicitationSchema::builder().build().unwrap(),
+                },
+            ))
+        };
+        // Round 1 asks `form`.
+        let r1 = Round::open(&keys, "t", &args, Returned::default()).unwrap();
+        assert!(r1.answer("form", elicit("first?")).is_none());
+        let s1 = r1.input_required().request_state.unwrap();
+        // Round 2: `form` answered; the body asks a second `form` (key form_2).
+        let r2 = Round::open(
+            &keys,
+            "t",
+            &args,
+            Returned {
+                request_state: Some(s1),
+                input_responses: Some([("form".to_owned(), json!("one"))].into_iter().collect()),
+                principal: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            r2.answer("form", elicit("first?")).map(|a| a.1),
+            Some(json!("one"))
+        );
+        assert!(r2.answer("form", elicit("second?")).is_none());
+        let asked = r2.input_required();
+        assert!(
+            asked
+                .input_requests
+                .as_ref()
+                .unwrap()
+                .contains_key("form_2")
+        );
+        // Round 3: both answered, the first carried by the state.
+        let r3 = Round::open(
+            &keys,
+            "t",
+            &args,
+            Returned {
+                request_state: asked.request_state,
+                input_responses: Some([("form_2".to_owned(), json!("two"))].into_iter().collect()),
+                principal: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            r3.answer("form", elicit("first?")).map(|a| a.1),
+            Some(json!("one"))
+        );
+        assert_eq!(
+            r3.answer("form", elicit("second?")).map(|a| a.1),
+            Some(json!("two"))
+        );
+        // The same state, but a body whose first question changed: asked again.
+        r3.restart();
+        assert_eq!(r3.answer("form", elicit("another first?")), None);
+    }
+}

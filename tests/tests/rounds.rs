@@ -1,0 +1,620 @@
+//! Protocol 2026-07-28: a tool body that asks its client (elicitation, sampling, roots) answers
+//! `input_required`, and the client's retry with its answers and the sealed `requestState`
+//! runs the body again from its start (multi-round-trip requests, SEP-2322). The same tools
+//! ask directly on 2025-11-25 (client_features.rs).
+//!
+//! Through rmcp's client over a pipe: one round at a time (`call_tool_once`), or all rounds
+//! driven by the client (`call_tool`).
+
+#![allow(deprecated)] // rmcp's sampling and roots types are deprecated by SEP-2577.
+
+mod common;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, ErrorData, Implementation, InputRequiredResult,
+    InputResponses, ListRootsResult, ProtocolVersion, Role, Root, RootsCapabilities,
+    SamplingCapability, SamplingMessage, SamplingMessageContentBlock,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt as _, RequestContext, RoleClient, RunningService,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolwright::{
+    ClientError, Context, Elicitation, RequestStateKeys, ToolError, ToolSchema, Toolbox, toolbox,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The tools: a rig that moves only after its operator confirms.
+
+#[derive(Default)]
+struct Rig {
+    /// How many times a body started.
+    starts: AtomicUsize,
+    /// Moves done, with their targets.
+    moves: Mutex<Vec<f64>>,
+    /// How many times the safe stop ran.
+    parks: AtomicUsize,
+}
+
+/// The operator's answer.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct Confirmation {
+    /// Whether to go ahead.
+    ok: bool,
+}
+
+/// A colour.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct Colour {
+    /// Its name.
+    #[param(min_length = 3)]
+    name: String,
+}
+
+#[toolbox(resource(name = "rig", safe_stop = park))]
+impl Rig {
+    /// Parks the rig: the safe stop of `rig`.
+    fn park(&self) -> String {
+        self.parks.fetch_add(1, Ordering::SeqCst);
+        "parked".into()
+    }
+
+    /// Moves to `target` once the operator confirms.
+    #[tool(resource = "rig")]
+    async fn confirm_move(
+        &self,
+        /// Where to.
+        #[param(unit = "mm", range = 0.0..=500.0)]
+        target: f64,
+        ctx: Context,
+    ) -> Result<String, ToolError> {
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        let answer = ctx
+            .elicit::<Confirmation>(format!("Move to {target} mm?"))
+            .await?;
+        match answer {
+            Elicitation::Accepted(Confirmation { ok: true }) => {
+                self.moves.lock().unwrap().push(target);
+                Ok(format!("moved to {target} mm"))
+            }
+            other => Ok(format!("did not move ({other:?})")),
+        }
+    }
+
+    /// The same, as a sync body (it runs on the blocking pool).
+    #[tool(resource = "rig")]
+    fn confirm_move_sync(
+        &self,
+        /// Where to.
+        #[param(unit = "mm", range = 0.0..=500.0)]
+        target: f64,
+        ctx: Context,
+    ) -> Result<String, ToolError> {
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        let answer = tokio::runtime::Handle::current()
+            .block_on(ctx.elicit::<Confirmation>(format!("Move to {target} mm?")))?;
+        match answer {
+            Elicitation::Accepted(Confirmation { ok: true }) => {
+                self.moves.lock().unwrap().push(target);
+                Ok(format!("moved to {target} mm"))
+            }
+            other => Ok(format!("did not move ({other:?})")),
+        }
+    }
+
+    /// Asks three things at once.
+    #[tool(read_only)]
+    async fn survey(&self, ctx: Context) -> Result<String, ToolError> {
+        let (colour, model, roots) = tokio::join!(
+            ctx.elicit::<Colour>("Your favourite colour?"),
+            ctx.sample("Name a colour.", 20),
+            ctx.list_roots(),
+        );
+        let colour = match colour? {
+            Elicitation::Accepted(c) => c.name,
+            other => format!("{other:?}"),
+        };
+        Ok(format!("{colour} / {} / {} roots", model?, roots?.len()))
+    }
+
+    /// Asks twice, one question after the other.
+    #[tool(read_only)]
+    async fn two_steps(&self, ctx: Context) -> Result<String, ToolError> {
+        let first = ctx.elicit::<Colour>("First colour?").await?;
+        let second = ctx.elicit::<Colour>("Second colour?").await?;
+        Ok(format!(
+            "{:?} then {:?}",
+            first.accepted().map(|c| c.name),
+            second.accepted().map(|c| c.name)
+        ))
+    }
+
+    /// Asks for a form, says what the client could not do.
+    #[tool(read_only)]
+    async fn ask_or_say_why(&self, ctx: Context) -> String {
+        match ctx.elicit::<Colour>("Colour?").await {
+            Ok(answer) => format!("{answer:?}"),
+            Err(e @ ClientError::NotSupported { .. }) => format!("not asked: {e}"),
+            Err(e) => format!("other error: {e}"),
+        }
+    }
+}
+
+fn keys() -> RequestStateKeys {
+    RequestStateKeys::new("test-1", [7u8; 32]).unwrap()
+}
+
+fn rig() -> Toolbox<Rig> {
+    Toolbox::new(Rig::default()).with_request_state_keys(keys())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client.
+
+/// A 2026-07-28 client: declares what it is told to, and answers elicitation with `accept`
+/// and `ok: answer`, sampling with "teal", roots with one root.
+#[derive(Clone)]
+struct Operator {
+    ok: bool,
+    elicitation: bool,
+    asked: std::sync::Arc<AtomicUsize>,
+}
+
+impl Operator {
+    fn new(ok: bool) -> Self {
+        Operator {
+            ok,
+            elicitation: true,
+            asked: Default::default(),
+        }
+    }
+}
+
+impl rmcp::ClientHandler for Operator {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.sampling = Some(SamplingCapability::default());
+        capabilities.roots = Some(RootsCapabilities::default());
+        if self.elicitation {
+            capabilities.elicitation = Some(ElicitationCapability::default());
+        }
+        ClientConfig::new(capabilities, Implementation::new("operator", "1.0.0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
+            return Err(ErrorData::invalid_params("forms only", None));
+        };
+        let content = if message.contains("colour") {
+            json!({"name": "teal"})
+        } else {
+            json!({"ok": self.ok})
+        };
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
+    }
+
+    async fn create_message(
+        &self,
+        _params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        Ok(CreateMessageResult::new(
+            SamplingMessage::new(Role::Assistant, SamplingMessageContentBlock::text("teal")),
+            "test-model".to_owned(),
+        ))
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        Ok(ListRootsResult::new(vec![Root::new("file:///cell")]))
+    }
+}
+
+type Client = RunningService<RoleClient, Operator>;
+
+/// Serves `toolbox` and connects `operator` to it on protocol 2026-07-28.
+async fn connect<S: Send + Sync + 'static>(toolbox: Toolbox<S>, operator: Operator) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    operator
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects")
+}
+
+fn params(tool: &str, args: Value) -> CallToolRequestParams {
+    let Value::Object(map) = args else {
+        panic!("arguments are an object")
+    };
+    CallToolRequestParams::new(tool.to_owned()).with_arguments(map)
+}
+
+/// One round.
+async fn once(client: &Client, params: CallToolRequestParams) -> Result<CallToolResponse, String> {
+    client
+        .call_tool_once(params)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+fn asked(response: Result<CallToolResponse, String>) -> InputRequiredResult {
+    match response {
+        Ok(CallToolResponse::InputRequired(asked)) => asked,
+        other => panic!("expected input_required, got {other:?}"),
+    }
+}
+
+fn completed(response: Result<CallToolResponse, String>) -> CallToolResult {
+    match response {
+        Ok(CallToolResponse::Complete(result)) => result,
+        other => panic!("expected a complete result, got {other:?}"),
+    }
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content[0].as_text().expect("text").text.clone()
+}
+
+fn answers(pairs: &[(&str, Value)]) -> InputResponses {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rounds.
+
+#[tokio::test]
+async fn a_question_ends_the_round_and_the_answer_runs_the_body_again() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+
+    let first = asked(once(&client, params("confirm_move", json!({"target": 120.0}))).await);
+    let requests = first.input_requests.as_ref().expect("input requests");
+    assert_eq!(requests.keys().collect::<Vec<_>>(), ["confirmation"]);
+    let question = serde_json::to_value(&requests["confirmation"]).unwrap();
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "Move to 120 mm?");
+    assert_eq!(
+        question["params"]["requestedSchema"]["properties"]["ok"]["type"],
+        "boolean"
+    );
+    assert!(
+        state.moves.lock().unwrap().is_empty(),
+        "nothing moved before the answer"
+    );
+    assert_eq!(
+        state.parks.load(Ordering::SeqCst),
+        1,
+        "the round's end parked the rig"
+    );
+    let sealed = first.request_state.clone().expect("a requestState");
+
+    let done = completed(
+        once(
+            &client,
+            params("confirm_move", json!({"target": 120.0}))
+                .with_input_responses(answers(&[("confirmation", accept(json!({"ok": true})))]))
+                .with_request_state(sealed),
+        )
+        .await,
+    );
+    assert_eq!(text(&done), "moved to 120 mm");
+    assert_eq!(*state.moves.lock().unwrap(), [120.0]);
+    assert_eq!(
+        state.starts.load(Ordering::SeqCst),
+        2,
+        "the body ran again from its start"
+    );
+    assert_eq!(
+        state.parks.load(Ordering::SeqCst),
+        1,
+        "a call that returned is not parked"
+    );
+}
+
+#[tokio::test]
+async fn rmcp_s_client_drives_the_rounds_with_its_handler() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let operator = Operator::new(true);
+    let client = connect(toolbox, operator.clone()).await;
+    let result = client
+        .call_tool(params("confirm_move", json!({"target": 42.0})))
+        .await
+        .unwrap();
+    assert_eq!(text(&result), "moved to 42 mm");
+    assert_eq!(operator.asked.load(Ordering::SeqCst), 1);
+
+    let declining = connect(rig(), Operator::new(false)).await;
+    let result = declining
+        .call_tool(params("confirm_move", json!({"target": 42.0})))
+        .await
+        .unwrap();
+    assert!(
+        text(&result).starts_with("did not move"),
+        "{}",
+        text(&result)
+    );
+    assert_eq!(*state.moves.lock().unwrap(), [42.0]);
+}
+
+#[tokio::test]
+async fn a_sync_body_asks_the_same_way() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let first = asked(once(&client, params("confirm_move_sync", json!({"target": 7.0}))).await);
+    assert!(first.input_requests.unwrap().contains_key("confirmation"));
+    assert!(state.moves.lock().unwrap().is_empty());
+    let result = client
+        .call_tool(params("confirm_move_sync", json!({"target": 7.0})))
+        .await
+        .unwrap();
+    assert_eq!(text(&result), "moved to 7 mm");
+    assert_eq!(*state.moves.lock().unwrap(), [7.0]);
+}
+
+#[tokio::test]
+async fn questions_asked_together_go_in_one_round() {
+    let client = connect(rig(), Operator::new(true)).await;
+    let first = asked(once(&client, params("survey", json!({}))).await);
+    let requests = first.input_requests.unwrap();
+    let methods: Vec<(String, Value)> = requests
+        .iter()
+        .map(|(k, r)| {
+            (
+                k.clone(),
+                serde_json::to_value(r).unwrap()["method"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            ("colour".to_owned(), json!("elicitation/create")),
+            ("roots".to_owned(), json!("roots/list")),
+            ("sampling".to_owned(), json!("sampling/createMessage")),
+        ]
+    );
+    let result = client.call_tool(params("survey", json!({}))).await.unwrap();
+    assert_eq!(text(&result), "teal / teal / 1 roots");
+}
+
+#[tokio::test]
+async fn answers_of_earlier_rounds_travel_in_the_state() {
+    let client = connect(rig(), Operator::new(true)).await;
+    let r1 = asked(once(&client, params("two_steps", json!({}))).await);
+    assert!(r1.input_requests.as_ref().unwrap().contains_key("colour"));
+    let r2 = asked(
+        once(
+            &client,
+            params("two_steps", json!({}))
+                .with_input_responses(answers(&[("colour", accept(json!({"name": "red"})))]))
+                .with_request_state(r1.request_state.clone().unwrap()),
+        )
+        .await,
+    );
+    assert_eq!(
+        r2.input_requests
+            .as_ref()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["colour_2"]
+    );
+    assert_ne!(r1.request_state, r2.request_state);
+    // The third round sends only the second answer: the first comes from the state.
+    let done = completed(
+        once(
+            &client,
+            params("two_steps", json!({}))
+                .with_input_responses(answers(&[("colour_2", accept(json!({"name": "blue"})))]))
+                .with_request_state(r2.request_state.unwrap()),
+        )
+        .await,
+    );
+    assert_eq!(text(&done), r#"Some("red") then Some("blue")"#);
+}
+
+#[tokio::test]
+async fn an_answer_that_is_not_one_is_asked_for_again() {
+    let client = connect(rig(), Operator::new(true)).await;
+    for bad in [
+        json!(12345),
+        json!({"action": "accept", "content": {"name": "x"}}),
+    ] {
+        let response = once(
+            &client,
+            params("two_steps", json!({}))
+                .with_input_responses(answers(&[("colour", bad.clone())])),
+        )
+        .await;
+        match response {
+            // Not an elicitation result: asked again.
+            Ok(CallToolResponse::InputRequired(again)) => {
+                assert!(
+                    again.input_requests.unwrap().contains_key("colour"),
+                    "{bad}"
+                );
+            }
+            // A result that breaks the form's schema: the body is told, in words.
+            Ok(CallToolResponse::Complete(result)) => {
+                assert_eq!(result.is_error, Some(true));
+                assert!(text(&result).contains("name"), "{}", text(&result));
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn only_what_the_client_declared_is_asked() {
+    let mut operator = Operator::new(true);
+    operator.elicitation = false;
+    let client = connect(rig(), operator).await;
+    let result = completed(once(&client, params("ask_or_say_why", json!({}))).await);
+    assert_eq!(
+        text(&result),
+        "not asked: the client does not support elicitation (it did not declare the \
+         `elicitation` capability)"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// requestState.
+
+/// Starts `confirm_move` at `target` and returns the sealed state of its first round.
+async fn first_state(client: &Client, target: f64) -> String {
+    asked(once(client, params("confirm_move", json!({"target": target}))).await)
+        .request_state
+        .expect("a requestState")
+}
+
+/// Retries `tool` at `target` with an accepting answer and `state`.
+async fn retry(
+    client: &Client,
+    tool: &str,
+    target: f64,
+    state: String,
+) -> Result<CallToolResponse, String> {
+    once(
+        client,
+        params(tool, json!({"target": target}))
+            .with_input_responses(answers(&[("confirmation", accept(json!({"ok": true})))]))
+            .with_request_state(state),
+    )
+    .await
+}
+
+fn assert_refused(response: Result<CallToolResponse, String>, why: &str) {
+    let error = response.expect_err(why);
+    assert!(
+        error.contains("-32602") || error.contains("requestState refused"),
+        "{why}: {error}"
+    );
+    assert!(error.contains("requestState refused"), "{why}: {error}");
+    assert!(error.contains("nothing ran"), "{why}: {error}");
+}
+
+#[tokio::test]
+async fn a_tampered_state_is_refused_and_nothing_runs() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let sealed = first_state(&client, 100.0).await;
+    let starts = state.starts.load(Ordering::SeqCst);
+
+    // One character changed anywhere, and one appended.
+    let mut changed = sealed.clone().into_bytes();
+    let middle = changed.len() / 2;
+    changed[middle] = if changed[middle] == b'A' { b'B' } else { b'A' };
+    for tampered in [
+        String::from_utf8(changed).unwrap(),
+        format!("{sealed}-TAMPERED"),
+    ] {
+        assert_refused(
+            retry(&client, "confirm_move", 100.0, tampered).await,
+            "tampered",
+        );
+    }
+    // Sealed for other arguments, or for another tool.
+    assert_refused(
+        retry(&client, "confirm_move", 400.0, sealed.clone()).await,
+        "other arguments",
+    );
+    assert_refused(
+        retry(&client, "confirm_move_sync", 100.0, sealed.clone()).await,
+        "another tool",
+    );
+    assert_eq!(state.starts.load(Ordering::SeqCst), starts, "no body ran");
+    assert!(state.moves.lock().unwrap().is_empty());
+    // The genuine one still works.
+    let done = completed(retry(&client, "confirm_move", 100.0, sealed).await);
+    assert_eq!(text(&done), "moved to 100 mm");
+}
+
+#[tokio::test]
+async fn an_expired_state_is_refused_and_nothing_runs() {
+    let toolbox = Toolbox::new(Rig::default())
+        .with_request_state_keys(keys().with_ttl(Duration::from_millis(200)));
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let sealed = first_state(&client, 10.0).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_refused(
+        retry(&client, "confirm_move", 10.0, sealed).await,
+        "expired",
+    );
+    assert_eq!(state.starts.load(Ordering::SeqCst), 1);
+    assert!(state.moves.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn replicas_sharing_keys_accept_each_others_states_and_others_refuse_them() {
+    let one = connect(rig(), Operator::new(true)).await;
+    let two = connect(rig(), Operator::new(true)).await;
+    let sealed = first_state(&one, 250.0).await;
+    let done = completed(retry(&two, "confirm_move", 250.0, sealed.clone()).await);
+    assert_eq!(text(&done), "moved to 250 mm");
+
+    let stranger = Toolbox::new(Rig::default())
+        .with_request_state_keys(RequestStateKeys::new("other", [9u8; 32]).unwrap());
+    let stranger = connect(stranger, Operator::new(true)).await;
+    assert_refused(
+        retry(&stranger, "confirm_move", 250.0, sealed).await,
+        "another key",
+    );
+
+    // Rotation: a ring whose active key is new still opens states of the old one.
+    let rotated = Toolbox::new(Rig::default()).with_request_state_keys(
+        RequestStateKeys::ring(
+            "test-2",
+            [
+                ("test-2".to_owned(), vec![8u8; 32]),
+                ("test-1".to_owned(), vec![7u8; 32]),
+            ],
+        )
+        .unwrap(),
+    );
+    let rotated = connect(rotated, Operator::new(true)).await;
+    let sealed = first_state(&one, 260.0).await;
+    let done = completed(retry(&rotated, "confirm_move", 260.0, sealed).await);
+    assert_eq!(text(&done), "moved to 260 mm");
+}
+
+#[test]
+fn keys_too_short_are_refused() {
+    let error = RequestStateKeys::new("short", [1u8; 16]).unwrap_err();
+    assert!(error.to_string().contains("too short"), "{error}");
+}
