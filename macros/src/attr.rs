@@ -128,6 +128,9 @@ pub struct ToolAttr {
     pub scopes: Option<PreservedStrExpr>,
     /// `rate_limit = "10/min"`: calls one client may make to this tool (`/s`, `/min`, `/h`, `/day`)
     pub rate_limit: Option<SpannedValue<String>>,
+    /// `confirm = "Move the arm to ({x}, {y}, {z})?"`: the user confirms each call before the
+    /// body runs; `{param}` is the validated argument with its unit
+    pub confirm: Option<SpannedValue<String>>,
     /// `projection` / `projection = false`: the tool accepts `jmespath`, a projection of its
     /// result applied after it ran (`false` turns the toolbox's `projection` off for this tool)
     pub projection: Option<SpannedValue<bool>>,

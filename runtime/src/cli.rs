@@ -15,6 +15,7 @@
 //! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
 //! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
 //! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
+//! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
@@ -111,6 +112,18 @@ struct ServeArgs {
     /// Replicas need the same file; without it each process makes a random key.
     #[arg(long, value_name = "FILE")]
     request_state_keys: Option<PathBuf>,
+    /// Whether the user confirms each call of a tool declared with `confirm` before it runs
+    /// (`on`, the default). `off` only where no one needs to: a simulation, a test rig.
+    #[arg(long, value_name = "on|off", value_parser = parse_switch)]
+    confirm: Option<bool>,
+}
+
+fn parse_switch(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!("`{other}`: write on or off")),
+    }
 }
 
 fn parse_rate(s: &str) -> Result<Rate, String> {
@@ -187,6 +200,10 @@ enum Command {
         /// The arguments, as a JSON object.
         #[arg(long, default_value = "{}")]
         args: String,
+        /// Whether a tool declared with `confirm` asks first (`on`, the default: in-process
+        /// there is no one to ask, so it does not run). `off` runs it unconfirmed.
+        #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_switch)]
+        confirm: bool,
     },
     /// Write every export format (tools.json, TOOLS.md, openai.json, …) into a directory.
     Export {
@@ -252,7 +269,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                     2
                 }
             },
-            Command::Call { name, args } => self.cli_call(&name, &args).await,
+            Command::Call {
+                name,
+                args,
+                confirm,
+            } => self.with_confirmation(confirm).cli_call(&name, &args).await,
             Command::Export { out } => match export::write_all(&self.listed_tools(), &out) {
                 Ok(files) => {
                     for f in files {
@@ -310,6 +331,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         if let Some(rate) = args.client_rate_limit {
             toolbox = toolbox.with_client_rate_limit(rate);
         }
+        toolbox = toolbox.with_confirmation(args.confirm.unwrap_or(true));
         if let Some(path) = &args.request_state_keys {
             match crate::RequestStateKeys::from_file(path) {
                 Ok(keys) => toolbox = toolbox.with_request_state_keys(keys),

@@ -109,6 +109,26 @@ impl Rig {
         }
     }
 
+    /// Moves to `target`, once the user confirmed the exact move.
+    #[tool(
+        resource = "rig",
+        confirm = "Move the rig to {target} at {speed} of full speed?"
+    )]
+    async fn confirmed_move(
+        &self,
+        /// Where to.
+        #[param(unit = "mm", range = 0.0..=500.0)]
+        target: f64,
+        /// Fraction of full speed.
+        #[param(range = 0.1..=1.0, default = 0.5)]
+        speed: f64,
+    ) -> String {
+        assert!((0.1..=1.0).contains(&speed));
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        self.moves.lock().unwrap().push(target);
+        format!("moved to {target} mm")
+    }
+
     /// Asks three things at once.
     #[tool(read_only)]
     async fn survey(&self, ctx: Context) -> Result<String, ToolError> {
@@ -164,6 +184,8 @@ fn rig() -> Toolbox<Rig> {
 struct Operator {
     ok: bool,
     elicitation: bool,
+    /// Declines every elicitation.
+    decline: bool,
     asked: std::sync::Arc<AtomicUsize>,
 }
 
@@ -172,6 +194,7 @@ impl Operator {
         Operator {
             ok,
             elicitation: true,
+            decline: false,
             asked: Default::default(),
         }
     }
@@ -194,6 +217,9 @@ impl rmcp::ClientHandler for Operator {
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.asked.fetch_add(1, Ordering::SeqCst);
+        if self.decline {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        }
         let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
             return Err(ErrorData::invalid_params("forms only", None));
         };
@@ -617,4 +643,146 @@ async fn replicas_sharing_keys_accept_each_others_states_and_others_refuse_them(
 fn keys_too_short_are_refused() {
     let error = RequestStateKeys::new("short", [1u8; 16]).unwrap_err();
     assert!(error.to_string().contains("too short"), "{error}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// `confirm = ".."`: the user approves the exact call before anything runs.
+
+#[tokio::test]
+async fn a_confirmed_tool_asks_first_with_the_arguments_and_their_units() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let first = asked(once(&client, params("confirmed_move", json!({"target": 120}))).await);
+    let question =
+        serde_json::to_value(&first.input_requests.as_ref().unwrap()["confirm"]).unwrap();
+    assert_eq!(
+        question["params"]["message"],
+        "Move the rig to 120 mm at 0.5 of full speed?"
+    );
+    assert_eq!(
+        state.starts.load(Ordering::SeqCst),
+        0,
+        "nothing ran before the answer"
+    );
+    assert_eq!(
+        state.parks.load(Ordering::SeqCst),
+        0,
+        "nothing ran, nothing to park"
+    );
+    let sealed = first.request_state.unwrap();
+    let accept_it = |state: String| {
+        params("confirmed_move", json!({"target": 120}))
+            .with_input_responses(answers(&[("confirm", json!({"action": "accept"}))]))
+            .with_request_state(state)
+    };
+    let done = completed(once(&client, accept_it(sealed.clone())).await);
+    assert_eq!(text(&done), "moved to 120 mm");
+
+    // The approval ran its call: replayed, it is refused and nothing moves.
+    let replayed = once(&client, accept_it(sealed.clone()))
+        .await
+        .expect_err("a replay");
+    assert!(replayed.contains("already used"), "{replayed}");
+    // Altered arguments: the approval is not for them.
+    let altered = once(
+        &client,
+        params("confirmed_move", json!({"target": 480}))
+            .with_input_responses(answers(&[("confirm", json!({"action": "accept"}))]))
+            .with_request_state(sealed),
+    )
+    .await
+    .expect_err("other arguments");
+    assert!(altered.contains("requestState refused"), "{altered}");
+    assert_eq!(
+        *state.moves.lock().unwrap(),
+        [120.0],
+        "one move, the approved one"
+    );
+}
+
+#[tokio::test]
+async fn a_declined_confirmation_runs_nothing_and_says_so() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let first = asked(once(&client, params("confirmed_move", json!({"target": 10}))).await);
+    for action in ["decline", "cancel"] {
+        let result = completed(
+            once(
+                &client,
+                params("confirmed_move", json!({"target": 10}))
+                    .with_input_responses(answers(&[("confirm", json!({"action": action}))]))
+                    .with_request_state(first.request_state.clone().unwrap()),
+            )
+            .await,
+        );
+        assert_eq!(result.is_error, Some(true));
+        assert!(
+            text(&result).starts_with("not confirmed"),
+            "{}",
+            text(&result)
+        );
+        assert!(
+            text(&result).contains("`rig` was not touched"),
+            "{}",
+            text(&result)
+        );
+    }
+    assert_eq!(state.starts.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_client_that_cannot_be_asked_is_refused_and_nothing_runs() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let mut operator = Operator::new(true);
+    operator.elicitation = false;
+    let client = connect(toolbox, operator).await;
+    let result = completed(once(&client, params("confirmed_move", json!({"target": 10}))).await);
+    assert_eq!(result.is_error, Some(true));
+    let text = text(&result);
+    assert!(text.contains("could not be asked"), "{text}");
+    assert!(text.contains("--confirm=off"), "{text}");
+    // In-process there is no one to ask either.
+    let local = rig()
+        .call("confirmed_move", json!({"target": 10}).as_object().cloned())
+        .await
+        .unwrap();
+    assert_eq!(local.is_error, Some(true));
+    assert_eq!(state.starts.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn confirmation_off_runs_at_once_for_a_simulation() {
+    let toolbox = rig().with_confirmation(false);
+    let result = toolbox
+        .call("confirmed_move", json!({"target": 10}).as_object().cloned())
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+}
+
+/// A 2025-11-25 client: the confirmation is an elicitation while the call waits.
+#[tokio::test]
+async fn on_protocol_2025_the_confirmation_is_an_elicitation() {
+    for (ok_answer, expected) in [(true, "moved to 5 mm"), (false, "not confirmed")] {
+        let toolbox = rig();
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let server = toolbox.serve(server_io).await.expect("server starts");
+            let _ = server.waiting().await;
+        });
+        let mut operator = Operator::new(true);
+        operator.decline = !ok_answer;
+        let client = rmcp::ServiceExt::serve(operator.clone(), client_io)
+            .await
+            .unwrap();
+        let result = client
+            .call_tool(params("confirmed_move", json!({"target": 5})))
+            .await
+            .unwrap();
+        assert!(text(&result).starts_with(expected), "{}", text(&result));
+        assert_eq!(operator.asked.load(Ordering::SeqCst), 1);
+    }
 }

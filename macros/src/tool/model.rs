@@ -47,6 +47,8 @@ pub struct ToolModel {
     pub(super) grace_ms: Option<u64>,
     pub(super) scopes: Vec<String>,
     pub(super) rate_limit: Option<darling::util::SpannedValue<String>>,
+    /// `confirm = ".."`: the message the user confirms each call with.
+    pub(super) confirm: Option<String>,
     /// `projection` (its own, else its toolbox's).
     pub(super) projection: bool,
     /// `projection` came from `#[toolbox(projection)]`.
@@ -291,6 +293,9 @@ impl ToolModel {
                 );
             }
         }
+        if let Some(message) = &attr.confirm {
+            check_confirm(cx, message, &params, hint(&attr.read_only) == Some(true));
+        }
         let (ret, ret_ok) = return_type(cx, &sig.output);
         ToolModel {
             fn_ident,
@@ -307,6 +312,7 @@ impl ToolModel {
             grace_ms,
             scopes,
             rate_limit: attr.rate_limit.clone(),
+            confirm: attr.confirm.as_ref().map(|m| (**m).clone()),
             projection,
             projection_from_toolbox,
             deep_nesting: settings.deep_nesting,
@@ -420,4 +426,67 @@ fn param_model(
         decl,
     };
     (param, servable && type_ok)
+}
+
+/// `confirm = ".."`: not on a `read_only` tool (reading needs no approval), a message that says
+/// something, and `{name}` placeholders that name parameters (`{{` and `}}` are braces).
+fn check_confirm(
+    cx: &Ctxt,
+    message: &darling::util::SpannedValue<String>,
+    params: &[ParamModel],
+    read_only: bool,
+) {
+    let span = message.span();
+    if read_only {
+        cx.error_at(
+            span,
+            "`confirm` asks the user before a tool changes something, and a `read_only` tool \
+             changes nothing: remove `confirm`, or remove `read_only` if the tool acts",
+        );
+    }
+    if message.trim().is_empty() {
+        cx.error_at(
+            span,
+            "`confirm` needs the question the user is asked, e.g. \
+             `confirm = \"Move the arm to ({x}, {y}, {z})?\"`",
+        );
+    }
+    let names: Vec<&str> = params.iter().map(|p| p.json_name.as_str()).collect();
+    let mut rest = message.as_str();
+    while let Some(open) = rest.find(['{', '}']) {
+        let (brace, after) = (rest.as_bytes()[open], &rest[open + 1..]);
+        if after.starts_with(brace as char) {
+            rest = &after[1..];
+            continue;
+        }
+        if brace == b'}' {
+            cx.error_at(
+                span,
+                "`confirm`: a `}` closes no placeholder; write `}}` for a brace",
+            );
+            return;
+        }
+        let Some(close) = after.find('}') else {
+            cx.error_at(
+                span,
+                "`confirm`: a `{` opens a placeholder that is never closed; write `{{` for a brace",
+            );
+            return;
+        };
+        let name = after[..close].trim();
+        if !names.contains(&name) {
+            cx.error_at(
+                span,
+                format!(
+                    "`confirm`: the placeholder `{{{name}}}` names no parameter; the parameters are: {}",
+                    if names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    }
+                ),
+            );
+        }
+        rest = &after[close + 1..];
+    }
 }

@@ -139,6 +139,15 @@ impl Context {
         self.ask(message.into(), schema, "elicitation").await
     }
 
+    /// Asks the user to confirm `message` (a form without fields: accept, decline or cancel),
+    /// for a tool declared with `confirm`. Its key in a round is `confirm`.
+    pub(crate) async fn confirm(&self, message: String) -> Result<Elicitation<Value>, ClientError> {
+        let mut form = JsonObject::new();
+        form.insert("type".into(), Value::from("object"));
+        form.insert("properties".into(), Value::Object(serde_json::Map::new()));
+        self.ask(message, form, "confirm").await
+    }
+
     /// Sends the form and waits for the answer.
     async fn ask(
         &self,

@@ -198,6 +198,9 @@ struct Answer {
 /// What a sealed state holds.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Sealed {
+    /// The call's id across its rounds (random): what an approval given in it is known by.
+    #[serde(default)]
+    id: String,
     /// Answers of earlier rounds, by key.
     #[serde(default)]
     answers: BTreeMap<String, Answer>,
@@ -212,6 +215,8 @@ struct Sealed {
 /// [`Context`]: super::Context
 pub(crate) struct Round {
     keys: RequestStateKeys,
+    /// The call's id across its rounds.
+    id: String,
     /// What the state is sealed over: the tool, the principal, the canonical arguments.
     bound_to: Vec<u8>,
     /// Everything answered so far.
@@ -263,13 +268,25 @@ impl Round {
             }
             sealed.answers.insert(key, Answer { question, answer });
         }
+        if sealed.id.is_empty() {
+            let mut bytes = [0u8; 16];
+            getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+            sealed.id = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        }
         Ok(Round {
             keys: keys.clone(),
+            id: sealed.id,
             bound_to,
             answers: sealed.answers,
             run: Mutex::new(Run::default()),
             asked: Notify::new(),
         })
+    }
+
+    /// The call's id across its rounds (an approval given in it is known by it), and until
+    /// when a state of it may come back.
+    pub(crate) fn id(&self) -> (&str, std::time::Instant) {
+        (&self.id, std::time::Instant::now() + self.keys.ttl)
     }
 
     fn run(&self) -> std::sync::MutexGuard<'_, Run> {
@@ -338,6 +355,7 @@ impl Round {
     pub(crate) fn input_required(&self) -> InputRequiredResult {
         let run = std::mem::take(&mut *self.run());
         let sealed = Sealed {
+            id: self.id.clone(),
             answers: run.used,
             asked: run.fingerprints,
         };

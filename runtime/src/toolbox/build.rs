@@ -259,6 +259,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 output_checks: cfg!(debug_assertions),
                 request_state: crate::context::RequestStateKeys::random(),
+                confirm: true,
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),
@@ -270,6 +271,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             listed: Default::default(),
             peers: Default::default(),
             describe: None,
+            approvals: Default::default(),
         };
         for def in resources {
             let name: Arc<str> = Arc::from(def.name);

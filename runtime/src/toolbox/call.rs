@@ -12,12 +12,13 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tracing::Instrument as _;
 
+use super::confirm::{self, Decision};
 use super::describe::{self, DESCRIBE_TOOL};
 use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
 use super::refusals::{arguments_too_large, invalid_arguments};
 use super::size::{json_size, json_size_upper_bound};
 use super::{Entry, Inner, Toolbox, read};
-use crate::context::{Link, Returned, Round, Session, StateRefused, new_trace_id};
+use crate::context::{Context, Link, Returned, Round, Session, StateRefused, new_trace_id};
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
 use crate::output::Refused;
@@ -212,6 +213,13 @@ impl<S: Send + Sync + 'static> Inner<S> {
             }
             None => None,
         };
+        // `confirm = ".."`: the question, from the validated arguments in their published units.
+        let question = match (entry.meta.confirm, this.config.confirm) {
+            (Some(template), true) => value
+                .as_object()
+                .map(|args| confirm::fill(template, args, &entry.tool.input_schema)),
+            _ => None,
+        };
         if let Some(adapter) = &entry.input_adapter
             && let Err(path) = adapter.to_serde(&mut value)
         {
@@ -288,6 +296,17 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     .into(),
             );
         }
+        // The user confirms before anything runs (and before the call takes its turn).
+        let claimed = match question {
+            Some(question) => match this
+                .confirmed(entry, question, &site, &trace_id, &round)
+                .await
+            {
+                Ok(claimed) => claimed,
+                Err(refused) => return refused,
+            },
+            None => None,
+        };
         let call = exec::Call {
             tool: &entry.name,
             state: &this.state,
@@ -305,7 +324,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracker: &this.calls,
             round,
         };
-        match exec::run(call, map).await {
+        let ran = exec::run(call, map).await;
+        if let (Some(id), Outcome::InputRequired(_)) = (&claimed, &ran.1) {
+            // The body asked its user too: the approval carries the call's next round.
+            this.approvals.release(id);
+        }
+        match ran {
             (
                 outcome,
                 Outcome::Value {
@@ -345,6 +369,78 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 (outcome, result.into())
             }
         }
+    }
+}
+
+impl<S: Send + Sync + 'static> Inner<S> {
+    /// Asks the user to confirm a call of a tool declared with `confirm`: `Ok` with the
+    /// approval claimed for it (protocol 2026-07-28), or the answer that nothing ran.
+    async fn confirmed(
+        &self,
+        entry: &Entry<S>,
+        question: String,
+        site: &CallSite,
+        trace_id: &str,
+        round: &Option<Arc<Round>>,
+    ) -> Result<Option<String>, (&'static str, Response)> {
+        let context = Context::new(
+            Arc::clone(&entry.name),
+            trace_id.to_owned(),
+            site.link.clone(),
+            None,
+            site.cancel.clone(),
+            None,
+            round.clone(),
+        );
+        let asked = async {
+            match round {
+                Some(round) => round.asked().await,
+                None => std::future::pending().await,
+            }
+        };
+        let answer = tokio::select! {
+            biased;
+            answer = context.confirm(question) => answer,
+            () = asked => {
+                let round = round.as_ref().expect("only a round asks");
+                return Err(("input_required", Response::InputRequired(Box::new(round.input_required()))));
+            }
+        };
+        let decision = Decision::of(answer);
+        tracing::info!(decision = decision.as_str(), "confirmation");
+        if !matches!(decision, Decision::Accepted) {
+            let resources: Vec<Arc<str>> = entry
+                .policy
+                .resources
+                .iter()
+                .map(|r| Arc::clone(r.queue.name()))
+                .collect();
+            let text = confirm::refusal(&entry.name, &resources, &decision);
+            return Err((
+                "not_confirmed",
+                CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+            ));
+        }
+        // On protocol 2026-07-28 the approval travels in the sealed state: one call each.
+        let Some(round) = round else {
+            return Ok(None);
+        };
+        let (id, expires) = round.id();
+        if !self.approvals.claim(id, expires) {
+            return Err((
+                "approval_reused",
+                Response::Refused(Box::new(ErrorData::invalid_params(
+                    format!(
+                        "requestState refused: the approval it carries was already used by a call \
+                         of `{}` (an approval runs one call); nothing ran. Call again without \
+                         requestState and inputResponses to ask the user again",
+                        entry.name
+                    ),
+                    None,
+                ))),
+            ));
+        }
+        Ok(Some(id.to_owned()))
     }
 }
 

@@ -30,6 +30,8 @@ pub(super) struct Config {
     pub(super) output_checks: bool,
     /// What seals `requestState` ([`Toolbox::with_request_state_keys`]).
     pub(super) request_state: RequestStateKeys,
+    /// Ask the user before tools declared with `confirm` run ([`Toolbox::with_confirmation`]).
+    pub(super) confirm: bool,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -178,6 +180,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     #[must_use]
     pub fn with_request_state_keys(mut self, keys: RequestStateKeys) -> Self {
         self.inner_mut().config.request_state = keys;
+        self
+    }
+
+    /// Whether the user confirms each call of a tool declared with `confirm = ".."` before its
+    /// body runs (on by default). Turn it off only where no one needs to confirm: a simulation,
+    /// a test rig (the command line's `serve --confirm=off`).
+    #[must_use]
+    pub fn with_confirmation(mut self, on: bool) -> Self {
+        self.inner_mut().config.confirm = on;
         self
     }
 

@@ -50,6 +50,9 @@ pub struct ToolMeta {
     pub scopes: &'static [&'static str],
     /// `rate_limit = "10/min"`: calls one client may make to this tool.
     pub rate_limit: Option<Rate>,
+    /// `confirm = ".."`: the question the user confirms each call with before the body runs
+    /// (`{param}` placeholders filled in with the validated arguments and their units).
+    pub confirm: Option<&'static str>,
     /// `allow(deep_nesting)`: the input may nest past 3 levels. The macros check the nesting of
     /// the types they see; the toolbox's build checks what they cannot (ROS messages).
     pub deep_nesting: bool,

@@ -23,6 +23,7 @@ mod build;
 mod call;
 mod compose;
 mod config;
+mod confirm;
 mod contract;
 mod describe;
 mod groups;
@@ -108,6 +109,8 @@ struct Inner<S> {
     peers: std::sync::Mutex<Vec<rmcp::Peer<RoleServer>>>,
     /// The `describe_tool` meta tool, when enabled.
     describe: Option<Entry<S>>,
+    /// Approvals of `confirm` tools already used (protocol 2026-07-28).
+    approvals: confirm::Approvals,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.

@@ -4,8 +4,9 @@ through the official Python MCP SDK (PyPI `mcp`, 1.x and 2.x lines), against the
 example (examples/examples/conformance.rs) over stdio.
 
 On the 2.x line the default mode negotiates protocol 2026-07-28, where a server may not send
-requests to the client during a call (rmcp refuses them) and logging is opt-in per request: the
-server says so in the tool's error. The accepted paths run in 2.x's `legacy` mode (initialize).
+requests to the client during a call: questions go back in `input_required` results and the
+SDK's retry runs the body again with the answers (multi-round-trip requests). The other paths
+run in 2.x's `legacy` mode (initialize).
 
     CONFORMANCE_BIN=target/debug/examples/conformance python -m pytest tests/interop/python/test_client_features.py
 """
@@ -212,14 +213,32 @@ def test_a_client_without_the_capabilities_gets_a_clear_error() -> None:
 
 if MCP_MAJOR >= 2:  # The 1.x line does not speak protocol 2026-07-28.
 
-    def test_on_protocol_2026_requests_to_the_client_are_refused_with_the_reason() -> None:
-        recorder = Recorder()
+    @pytest.mark.parametrize(
+        "action,content,expected",
+        [
+            ("accept", {"username": "ada", "email": "ada@example.com"},
+             'User response: accept, {"username":"ada","email":"ada@example.com"}'),
+            ("decline", None, "User response: decline"),
+        ],
+    )
+    def test_on_protocol_2026_questions_go_in_rounds_and_the_call_resumes(
+        action: str, content: Any, expected: str
+    ) -> None:
+        """The SDK's default mode: the question comes back as `input_required`, the SDK answers it
+        through the same callback and calls again; the body runs again with the answer."""
+        recorder = Recorder(action, content)
 
         async def body(session: Any) -> None:
             assert session.protocol_version >= "2026-07-28", session.protocol_version
+            is_error, text = await call(session, "test_elicitation", {"message": "Who are you?"})
+            assert not is_error, text
+            assert text == expected
+            [request] = recorder.elicited
+            schema = attr(request, "requestedSchema", "requested_schema")
+            assert schema["required"] == ["username", "email"]
             is_error, text = await call(session, "test_sampling", {"prompt": "hello"})
-            assert is_error
-            assert "2026-07-28" in text, text
-            assert recorder.sampled == []
+            assert not is_error, text
+            assert text == "LLM response: Forty-two."
+            assert len(recorder.sampled) == 1
 
         run(body, "auto", recorder)

@@ -1,0 +1,286 @@
+//! Confirmation, declared (`#[tool(confirm = "Move the arm to ({x}, {y}, {z})?")]`): before the
+//! body of such a tool runs, the user is asked, with the question filled in from the validated
+//! arguments and their units. Elicitation on protocol 2025-11-25; a round on 2026-07-28, whose
+//! approval is bound to the tool, the arguments, the caller and an expiry by the sealed
+//! `requestState` (context/input.rs) and is good for one call ([`Approvals`]).
+//!
+//! Accept runs the body; decline, cancel, a client that cannot be asked, or a replayed approval
+//! is an `isError` saying that nothing ran. Nothing is ever run without the answer.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use rmcp::model::JsonObject;
+use serde_json::{Map, Value};
+
+use crate::context::{ClientError, Elicitation};
+
+/// What the user answered, or why they could not be asked.
+pub(super) enum Decision {
+    Accepted,
+    Declined,
+    Cancelled,
+    Unasked(ClientError),
+}
+
+impl Decision {
+    pub(super) fn of(answer: Result<Elicitation<Value>, ClientError>) -> Self {
+        match answer {
+            Ok(Elicitation::Accepted(_)) => Decision::Accepted,
+            Ok(Elicitation::Declined) => Decision::Declined,
+            Ok(Elicitation::Cancelled) => Decision::Cancelled,
+            Err(e) => Decision::Unasked(e),
+        }
+    }
+
+    /// The audit word for it.
+    pub(super) fn as_str(&self) -> &'static str {
+        match self {
+            Decision::Accepted => "accepted",
+            Decision::Declined => "declined",
+            Decision::Cancelled => "cancelled",
+            Decision::Unasked(_) => "not asked",
+        }
+    }
+}
+
+/// The answer of a call that was not confirmed: what happened, that nothing ran, and how to
+/// get it to run.
+pub(super) fn refusal(tool: &str, resources: &[Arc<str>], decision: &Decision) -> String {
+    let untouched = match resources {
+        [] => String::new(),
+        [one] => format!(", and `{one}` was not touched"),
+        many => format!(
+            ", and {} were not touched",
+            many.iter()
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    match decision {
+        Decision::Accepted => String::new(),
+        Decision::Declined => format!(
+            "not confirmed: the user declined; `{tool}` did not run{untouched}. Ask the user \
+             before trying again"
+        ),
+        Decision::Cancelled => format!(
+            "not confirmed: the user dismissed the question; `{tool}` did not run{untouched}"
+        ),
+        Decision::Unasked(ClientError::Cancelled) => format!(
+            "not confirmed: the call was cancelled while the user was asked; `{tool}` did not \
+             run{untouched}"
+        ),
+        Decision::Unasked(reason) => format!(
+            "not confirmed: `{tool}` runs only once the user confirms it, and the user could \
+             not be asked ({reason}); it did not run{untouched}. Use a client that supports \
+             elicitation (form mode), or serve with `--confirm=off` where no one needs to \
+             confirm (a simulation, a test rig)"
+        ),
+    }
+}
+
+/// The question: `template` with each `{param}` replaced by the validated argument, numbers
+/// with their unit (`x-unit` of the published schema). `{{` and `}}` are braces.
+pub(super) fn fill(template: &str, args: &Map<String, Value>, input_schema: &JsonObject) -> String {
+    let properties = input_schema.get("properties").and_then(Value::as_object);
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let brace = rest.as_bytes()[i] as char;
+        let after = &rest[i + 1..];
+        if after.starts_with(brace) {
+            out.push(brace);
+            rest = &after[1..];
+            continue;
+        }
+        match (brace, after.find('}')) {
+            ('{', Some(close)) => {
+                let name = after[..close].trim();
+                let schema = properties.and_then(|p| p.get(name));
+                match args.get(name) {
+                    Some(value) => render(value, schema, &mut out, 0),
+                    None => out.push_str("(not given)"),
+                }
+                rest = &after[close + 1..];
+            }
+            // The macro refuses these; keep the text as written.
+            _ => {
+                out.push(brace);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Longest text of one string argument in a question.
+const MAX_STRING: usize = 200;
+
+/// A value for a person: numbers with their unit, strings as written (cut), objects as
+/// `{x: 1 mm, ..}`.
+fn render(value: &Value, schema: Option<&Value>, out: &mut String, depth: usize) {
+    let unit = schema.and_then(|s| s.get("x-unit")).and_then(Value::as_str);
+    match value {
+        Value::Number(n) => {
+            out.push_str(&n.to_string());
+            if let Some(unit) = unit {
+                out.push(' ');
+                out.push_str(unit);
+            }
+        }
+        Value::String(s) if s.chars().count() > MAX_STRING => {
+            out.extend(s.chars().take(MAX_STRING));
+            out.push_str(&format!("… ({} characters)", s.chars().count()));
+        }
+        Value::String(s) => out.push_str(s),
+        Value::Object(map) if depth < 3 => {
+            let properties = schema
+                .and_then(|s| s.get("properties"))
+                .and_then(Value::as_object);
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(k);
+                out.push_str(": ");
+                render(v, properties.and_then(|p| p.get(k)), out, depth + 1);
+            }
+            out.push('}');
+        }
+        Value::Array(items) if depth < 3 => {
+            let item_schema = schema.and_then(|s| s.get("items"));
+            out.push('[');
+            for (i, v) in items.iter().take(20).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                render(v, item_schema, out, depth + 1);
+            }
+            if items.len() > 20 {
+                out.push_str(&format!(", … ({} items)", items.len()));
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// The approvals of protocol 2026-07-28 already used (their state's id, until the state
+/// expires): an approval runs one call; replaying it is refused.
+#[derive(Default)]
+pub(crate) struct Approvals {
+    used: Mutex<HashMap<String, Instant>>,
+}
+
+impl Approvals {
+    /// Claims approval `id` (good until `expires`) for a call: `false` when it was used, or is
+    /// in use by a call running now.
+    pub(super) fn claim(&self, id: &str, expires: Instant) -> bool {
+        let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        if used.len() > 1024 {
+            used.retain(|_, until| *until > now);
+        }
+        match used.get(id) {
+            Some(until) if *until > now => false,
+            _ => {
+                used.insert(id.to_owned(), expires);
+                true
+            }
+        }
+    }
+
+    /// Gives a claim back: the call asked its user again before it ran to its end, so the same
+    /// approval carries its next round.
+    pub(super) fn release(&self, id: &str) {
+        self.used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn questions_show_the_arguments_with_their_units() {
+        let schema = json!({"type": "object", "properties": {
+            "x": {"type": "number", "x-unit": "mm"},
+            "speed": {"type": "number"},
+            "target": {"type": "object", "properties": {
+                "x": {"type": "number", "x-unit": "mm"}, "z": {"type": "number", "x-unit": "mm"}}},
+            "label": {"type": "string"},
+        }});
+        let Value::Object(schema) = schema else {
+            unreachable!()
+        };
+        let args =
+            json!({"x": 120.5, "speed": 0.5, "target": {"x": 1, "z": 2}, "label": "a".repeat(300)});
+        let Value::Object(args) = args else {
+            unreachable!()
+        };
+        assert_eq!(
+            fill(
+                "Move to {x} at {speed} of full speed, {{literally}}?",
+                &args,
+                &schema
+            ),
+            "Move to 120.5 mm at 0.5 of full speed, {literally}?"
+        );
+        assert_eq!(
+            fill("Go to {target}", &args, &schema),
+            "Go to {x: 1 mm, z: 2 mm}"
+        );
+        let label = fill("{label}", &args, &schema);
+        assert!(label.ends_with("… (300 characters)"), "{label}");
+        assert_eq!(fill("{missing}", &args, &schema), "(not given)");
+    }
+
+    #[test]
+    fn refusals_say_nothing_ran_and_how_to_get_it_to_run() {
+        let arm = [Arc::from("arm")];
+        assert_eq!(
+            refusal("move", &arm, &Decision::Declined),
+            "not confirmed: the user declined; `move` did not run, and `arm` was not touched. \
+             Ask the user before trying again"
+        );
+        let unasked = refusal(
+            "move",
+            &[],
+            &Decision::Unasked(ClientError::NotSupported {
+                request: "elicitation",
+                capability: "elicitation",
+            }),
+        );
+        assert!(unasked.contains("did not run"), "{unasked}");
+        assert!(unasked.contains("--confirm=off"), "{unasked}");
+        assert!(
+            unasked.contains("does not support elicitation"),
+            "{unasked}"
+        );
+    }
+
+    #[test]
+    fn an_approval_runs_one_call() {
+        let approvals = Approvals::default();
+        let later = Instant::now() + std::time::Duration::from_secs(60);
+        assert!(approvals.claim("a", later));
+        assert!(!approvals.claim("a", later), "used");
+        approvals.release("a");
+        assert!(approvals.claim("a", later), "given back");
+        assert!(approvals.claim("b", later));
+        assert!(
+            approvals.claim("c", Instant::now()),
+            "an expired record frees its id"
+        );
+        assert!(approvals.claim("c", later));
+    }
+}
