@@ -279,6 +279,17 @@ fn test_error_handling() -> Result<String, ToolError> {
     ))
 }
 
+/// Echo the region, which an HTTP client also sends as the `Mcp-Param-Region` header (SEP-2243,
+/// for `http-custom-header-server-validation`).
+#[tool(read_only)]
+fn test_x_mcp_header(
+    /// The region to echo; over HTTP it is mirrored into the `Mcp-Param-Region` header.
+    #[param(header = "Region")]
+    region: String,
+) -> String {
+    format!("Region: {region}")
+}
+
 /// The suite's resources, prompts and completion (rmcp), with the tools delegated to toolwright.
 #[derive(Clone)]
 struct Conformance {
@@ -526,6 +537,7 @@ fn toolbox() -> Toolbox<()> {
         test_elicitation,
         test_elicitation_sep1034_defaults,
         test_elicitation_sep1330_enums,
+        test_x_mcp_header,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
 }
