@@ -111,6 +111,9 @@ fn call(id: u64, arguments: Value) -> Value {
     })
 }
 
+/// Headers to send, besides the standard ones.
+type Headers = &'static [(&'static str, &'static str)];
+
 /// POSTs `body` with the standard 2026-07-28 headers of a `run_query` call and `extra`; the
 /// status and the JSON-RPC reply (read from JSON or from the event stream).
 async fn post(url: &str, body: &Value, extra: &[(&str, &str)]) -> (u16, Value) {
@@ -148,7 +151,7 @@ async fn over_http_mismatching_headers_are_refused_before_the_tool_runs() {
     let url = server.url();
 
     // Each refused call names its query, to show that it never ran.
-    let refused: [(&str, Value, &[(&str, &str)]); 7] = [
+    let refused: [(&str, Value, Headers); 7] = [
         (
             "the header names another region than the argument",
             json!({"region": "eu-west1", "query": "refused-1"}),
@@ -197,7 +200,7 @@ async fn over_http_mismatching_headers_are_refused_before_the_tool_runs() {
         assert!(!ran(&query), "{why}: the tool ran");
     }
 
-    let accepted: [(&str, Value, &[(&str, &str)], &str); 4] = [
+    let accepted: [(&str, Value, Headers, &str); 4] = [
         (
             "every argument mirrored",
             json!({"region": "eu-west1", "shard": 7, "explain": false, "query": "accepted-1"}),
