@@ -144,11 +144,21 @@ async fn post(url: &str, body: &Value, extra: &[(&str, &str)]) -> (u16, Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_mismatching_headers_are_refused_before_the_tool_runs() {
-    let server = tools![run_query]
-        .serve_http_with(HttpOptions::new("127.0.0.1:0".parse().unwrap()))
-        .await
-        .unwrap();
+    let at = "127.0.0.1:0".parse().unwrap();
+    headers_against_arguments(HttpOptions::new(at), "sessions").await;
+    headers_against_arguments(HttpOptions::new(at).stateless(), "stateless").await;
+}
+
+/// The refusals and acceptances against a server with these options; `mode` prefixes the
+/// queries, so each server's calls are told apart.
+async fn headers_against_arguments(options: HttpOptions, mode: &str) {
+    let server = tools![run_query].serve_http_with(options).await.unwrap();
     let url = server.url();
+    let named = |mut arguments: Value| {
+        let query = format!("{mode} {}", arguments["query"].as_str().unwrap());
+        arguments["query"] = Value::from(query.clone());
+        (arguments, query)
+    };
 
     // Each refused call names its query, to show that it never ran.
     let refused: [(&str, Value, Headers); 7] = [
@@ -192,12 +202,12 @@ async fn over_http_mismatching_headers_are_refused_before_the_tool_runs() {
         ),
     ];
     for (id, (why, arguments, headers)) in (1..).zip(refused) {
-        let query = arguments["query"].as_str().unwrap().to_owned();
+        let (arguments, query) = named(arguments);
         let (status, reply) = post(&url, &call(id, arguments), headers).await;
-        assert_eq!(status, 400, "{why}: {reply}");
+        assert_eq!(status, 400, "{mode}, {why}: {reply}");
         assert_eq!(reply["error"]["code"], json!(-32020), "{why}: {reply}");
         assert_eq!(reply["id"], json!(id), "{why}: {reply}");
-        assert!(!ran(&query), "{why}: the tool ran");
+        assert!(!ran(&query), "{mode}, {why}: the tool ran");
     }
 
     let accepted: [(&str, Value, Headers, &str); 4] = [
@@ -231,16 +241,17 @@ async fn over_http_mismatching_headers_are_refused_before_the_tool_runs() {
         ),
     ];
     for (id, (why, arguments, headers, answer)) in (100..).zip(accepted) {
-        let query = arguments["query"].as_str().unwrap().to_owned();
+        let (arguments, query) = named(arguments);
+        let answer = answer.replace(": ", &format!(": {mode} "));
         let (status, reply) = post(&url, &call(id, arguments), headers).await;
-        assert_eq!(status, 200, "{why}: {reply}");
+        assert_eq!(status, 200, "{mode}, {why}: {reply}");
         assert_eq!(reply["result"]["isError"], json!(false), "{why}: {reply}");
         assert_eq!(
             reply["result"]["content"][0]["text"],
             json!(answer),
             "{why}: {reply}"
         );
-        assert!(ran(&query), "{why}: the tool did not run");
+        assert!(ran(&query), "{mode}, {why}: the tool did not run");
     }
     server.shutdown().await.unwrap();
 }
