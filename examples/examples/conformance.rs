@@ -393,6 +393,17 @@ async fn test_input_required_result_capabilities(ctx: Context) -> Result<String,
     Ok(format!("name: {name}; model: {model}"))
 }
 
+/// Echo the region, which an HTTP client also sends as the `Mcp-Param-Region` header (SEP-2243,
+/// for `http-custom-header-server-validation`).
+#[tool(read_only)]
+fn test_x_mcp_header(
+    /// The region to echo; over HTTP it is mirrored into the `Mcp-Param-Region` header.
+    #[param(header = "Region")]
+    region: String,
+) -> String {
+    format!("Region: {region}")
+}
+
 /// The suite's resources, prompts and completion (rmcp), with the tools delegated to toolwright.
 #[derive(Clone)]
 struct Conformance {
@@ -699,6 +710,7 @@ fn toolbox() -> Toolbox<()> {
         test_input_required_result_multi_round,
         test_input_required_result_tampered_state,
         test_input_required_result_capabilities,
+        test_x_mcp_header,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
 }

@@ -63,6 +63,10 @@ fn foreign_param_key(key: &str) -> Option<&'static str> {
         "maxLength" => "write `max_length = ..`",
         "minItems" => "write `min_items = ..`",
         "maxItems" => "write `max_items = ..`",
+        "x_mcp_header" | "mcp_header" | "http_header" => {
+            "write `header = \"Region\"` (published as `x-mcp-header`: the client sends the \
+             argument as `Mcp-Param-Region`)"
+        }
         "enum" | "choices" | "one_of" => {
             "a fixed set of values is a unit-only enum deriving `ToolSchema` (a doc comment on \
              each variant says what it means), used as the parameter's type"
@@ -227,6 +231,9 @@ pub struct ParamAttr {
     pub description: Option<SpannedValue<String>>,
     /// `flatten`: this struct argument supplies all properties
     pub flatten: Flag,
+    /// `header = "Region"`: over HTTP, the client mirrors the argument into the header
+    /// `Mcp-Param-Region` (published as `x-mcp-header`; tool parameters only)
+    pub header: Option<SpannedValue<String>>,
     /// `max_description_bytes = 500` (default: the tool's `max_param_description_bytes`, 300)
     pub max_description_bytes: Option<SpannedValue<usize>>,
 }

@@ -270,6 +270,7 @@ pub fn param_keys(cx: &Ctxt, decl: &Property) {
             ("max_items", attr.max_items.is_some()),
             ("rename", attr.rename.is_some()),
             ("description", attr.description.is_some()),
+            ("header", attr.header.is_some()),
         ];
         let others: Vec<_> = others
             .iter()
@@ -285,6 +286,9 @@ pub fn param_keys(cx: &Ctxt, decl: &Property) {
                 ),
             );
         }
+    }
+    if let Some(header) = &attr.header {
+        header_name(cx, header);
     }
     range(cx, decl);
     if let (Some(min), Some(max)) = (&attr.min_length, &attr.max_length)
@@ -355,6 +359,75 @@ pub fn param_keys(cx: &Ctxt, decl: &Property) {
             }
             None => {}
         }
+    }
+}
+
+/// RFC 9110 `tchar`: what an HTTP field name (a token) is made of.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// The prefix a client puts before a mirrored parameter's header name.
+const HEADER_PREFIX: &str = "Mcp-Param-";
+
+/// `header = ".."`: a header name (an RFC 9110 token, as `x-mcp-header` must be), written
+/// without the `Mcp-Param-` prefix the client adds.
+fn header_name(cx: &Ctxt, header: &darling::util::SpannedValue<String>) {
+    let name = header.as_str();
+    let example = "e.g. `header = \"Region\"` for `Mcp-Param-Region`";
+    if name.is_empty() {
+        cx.error_at(
+            header.span(),
+            format!(
+                "`header = \"\"` names no header: write the name the client sends after `{HEADER_PREFIX}`, {example}"
+            ),
+        );
+        return;
+    }
+    if let Some(bad) = name.chars().find(|c| !is_tchar(*c)) {
+        let what = match bad {
+            ' ' => "a space".to_owned(),
+            c if c.is_control() => format!("the control character {c:?}"),
+            c => format!("`{c}`"),
+        };
+        // Each run of other characters becomes one `-`.
+        let mut fixed = String::new();
+        for c in name.chars() {
+            if is_tchar(c) {
+                fixed.push(c);
+            } else if !fixed.is_empty() && !fixed.ends_with('-') {
+                fixed.push('-');
+            }
+        }
+        let fixed = fixed.trim_end_matches('-');
+        let instead = if fixed.is_empty() {
+            example.to_owned()
+        } else {
+            format!("`header = \"{fixed}\"`")
+        };
+        cx.error_at(
+            header.span(),
+            format!(
+                "`header = {name:?}` is not an HTTP header name: it contains {what}, and a header name is only letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ (an RFC 9110 token); write {instead}"
+            ),
+        );
+        return;
+    }
+    if let Some(prefix) = name.get(..HEADER_PREFIX.len())
+        && prefix.eq_ignore_ascii_case(HEADER_PREFIX)
+    {
+        let rest = &name[HEADER_PREFIX.len()..];
+        let instead = if rest.is_empty() {
+            example.to_owned()
+        } else {
+            format!("`header = \"{rest}\"`")
+        };
+        cx.error_at(
+            header.span(),
+            format!(
+                "`header` is the name after the `{HEADER_PREFIX}` prefix, which the client adds: write {instead}"
+            ),
+        );
     }
 }
 

@@ -418,6 +418,11 @@ impl Property {
             }
             _ => quote!(#p::None),
         };
+        // Only when declared, so the expansion of every other property stays as it was.
+        let header = self.attr.header.as_ref().map(|h| {
+            let h = h.as_str();
+            quote!(header: #p::Some(#h),)
+        });
         quote! {
             #p::FieldSpec {
                 name: #name,
@@ -435,6 +440,7 @@ impl Property {
                 serde_default: #serde_default,
                 skip_serializing_if: #skip_serializing_if,
                 #component_ranges
+                #header
                 ..::core::default::Default::default()
             }
         }

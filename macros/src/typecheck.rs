@@ -174,6 +174,7 @@ impl Checks {
             attr.min_length.is_some() || attr.max_length.is_some(),
             attr.pattern.is_some(),
             attr.min_items.is_some() || attr.max_items.is_some(),
+            attr.header.is_some(),
         ];
         if !typed_keys.contains(&true) {
             return;
@@ -227,6 +228,9 @@ impl Checks {
             .or_else(|| attr.max_items.as_ref().map(|v| v.span()))
         {
             self.push(target(At::span(span), "items_target"));
+        }
+        if let Some(header) = &attr.header {
+            self.push(target(At::span(header.span()), "header_target"));
         }
         let Some(range) = attr.range.as_ref().map(|r| &r.0) else {
             return;

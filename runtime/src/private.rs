@@ -640,6 +640,18 @@ pub trait PatternTarget {}
 )]
 pub trait ItemsTarget {}
 
+/// A type `header` applies to: what `x-mcp-header` allows, a string, an integer or a boolean (a
+/// unit-only enum deriving `ToolSchema` is a string), also inside `Option`.
+#[diagnostic::on_unimplemented(
+    message = "`header` mirrors the argument into an HTTP header, and `{Self}` cannot be mirrored: only strings, integers and booleans can",
+    label = "`header` on a `{Self}`",
+    note = "MCP allows `x-mcp-header` (`Mcp-Param-*`) only on string, integer and boolean parameters, never on numbers with a fraction, lists or objects; mirror an integer instead (`#[param(unit = \"mm\", header = \"..\")] x: i64`), a unit-only enum deriving `ToolSchema`, or remove `header`"
+)]
+pub trait HeaderTarget {}
+
+/// Requires `T: HeaderTarget` (generated at the `header`).
+pub const fn header_target<T: HeaderTarget + ?Sized>() {}
+
 /// Requires `T: UnitTarget` (generated at the `unit`).
 pub const fn unit_target<T: UnitTarget + ?Sized>() {}
 /// Requires `T: LengthTarget` (generated at `min_length`/`max_length`).
@@ -681,6 +693,7 @@ macro_rules! integers {
             const MAX: i128 = $max;
         }
         impl UnitTarget for $t {}
+        impl HeaderTarget for $t {}
     )*};
 }
 
@@ -774,6 +787,18 @@ macro_rules! marker_containers {
     )*};
 }
 marker_containers!(UnitTarget, LengthTarget, PatternTarget);
+
+// A header carries one value: strings (`str` included, for `Box<str>`), integers (above),
+// booleans, and `Option`s and `Box`es of them (an absent argument sends no header).
+impl HeaderTarget for String {}
+impl HeaderTarget for str {}
+impl HeaderTarget for std::sync::Arc<str> {}
+impl HeaderTarget for std::rc::Rc<str> {}
+impl HeaderTarget for Cow<'_, str> {}
+impl HeaderTarget for char {}
+impl HeaderTarget for bool {}
+impl<T: HeaderTarget> HeaderTarget for Option<T> {}
+impl<T: HeaderTarget + ?Sized> HeaderTarget for Box<T> {}
 
 impl<T> ItemsTarget for Vec<T> {}
 impl<T> ItemsTarget for std::collections::VecDeque<T> {}

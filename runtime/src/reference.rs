@@ -146,6 +146,7 @@
 //! | `min_items`, `max_items` | `min_items = 2` | `minItems`, `maxItems` | yes |
 //! | `rename` | `rename = "targetPosition"` | the property name (fn arguments only; on fields use `#[serde(rename)]`) | – |
 //! | `flatten` | `#[param(flatten)] args: MoveArgs` | the struct's fields are the tool's properties (only parameter) | yes |
+//! | `header` | `header = "Region"` (tool parameters only) | `x-mcp-header` (SEP-2243): over streamable HTTP on protocol 2026-07-28 the client also sends the argument as the header `Mcp-Param-Region`, so a load balancer or proxy can route on it without reading the body; an integer is bounded to ±(2^53 − 1) | yes: a call whose `Mcp-Param-*` headers disagree with its arguments (a different value, a header without its argument, an argument without its header, bad Base64) is refused with HTTP 400 and `HeaderMismatch` (-32020) before the tool runs |
 //!
 //! `unit`, `range`, `min_length`, `max_length` and `pattern` describe the value: on a `Vec<T>`
 //! (or `Option<Vec<T>>`) they apply to each item, while `min_items`/`max_items` apply to the
@@ -203,6 +204,13 @@
 //! - A literal `default` or example must be inside the range, within the lengths and match the
 //!   pattern; a `default` must have the parameter's type (`T` for an `Option<T>`), and a string
 //!   literal needs a type built from `&str`.
+//! - `header` needs what `x-mcp-header` allows: a string (also a unit-only enum or a string
+//!   newtype deriving `ToolSchema`), an integer or a boolean, also inside `Option` (not a float,
+//!   a list or a struct: the error is at the header's name). The name is an HTTP token (letters,
+//!   digits and `` !#$%&'*+-.^_`|~ ``; the error suggests one), written without the `Mcp-Param-`
+//!   prefix, and unique within the tool ignoring case. It goes on tool parameters only: a
+//!   field of a `ToolSchema` type may be published inside a list, where no header can mirror it.
+//!   Do not mirror secrets: proxies see headers.
 //! - Unknown keys are errors, with a did-you-mean.
 //! - `#[param]` on a skipped field, on a tuple variant's field, or (as `rename`/`flatten`) where
 //!   serde's attribute is meant, is refused. `#[param]` on a type that does not derive

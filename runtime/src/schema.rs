@@ -173,6 +173,9 @@ pub struct FieldSpec {
     pub serde_default: bool,
     /// `#[serde(skip_serializing_if = ..)]`: the property may be absent from output.
     pub skip_serializing_if: bool,
+    /// `header = ".."` on a tool parameter: published as `x-mcp-header`, so a client over HTTP
+    /// mirrors the argument into the header `Mcp-Param-<header>` (SEP-2243).
+    pub header: Option<&'static str>,
 }
 
 /// How a Rust type appears as a property: its schema, and whether it may be left out.
@@ -627,8 +630,31 @@ pub fn property_schema(
     if let Some(examples) = spec.examples {
         obj.insert("examples".into(), Value::Array(examples()));
     }
+    if let Some(header) = spec.header {
+        mirror_in_header(obj, header);
+    }
     let required = !info.optional && spec.default.is_none() && !spec.serde_default;
     Ok((schema, required))
+}
+
+/// The largest integer a header may carry: MCP bounds integers mirrored into `Mcp-Param-*`
+/// headers to those an IEEE 754 double represents exactly (2^53 − 1), as JavaScript clients read
+/// them.
+const HEADER_SAFE_INTEGER: i128 = (1 << 53) - 1;
+
+/// Publishes `x-mcp-header` on a property (a string, integer or boolean: the macro checks the
+/// type), and bounds an integer to what a header may carry, so the validator refuses the rest.
+fn mirror_in_header(property: &mut Map<String, Value>, header: &str) {
+    if property.get("type").and_then(Value::as_str) == Some("integer") {
+        for (value, lower) in [(-HEADER_SAFE_INTEGER, true), (HEADER_SAFE_INTEGER, false)] {
+            let bound = Bound {
+                value: Num::Int(value),
+                exclusive: false,
+            };
+            tighten(property, bound, lower);
+        }
+    }
+    property.insert("x-mcp-header".into(), header.into());
 }
 
 /// Makes a schema accept `null` too (an `Option` on output, which serde writes as `null`).

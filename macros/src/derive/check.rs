@@ -89,6 +89,16 @@ fn field(cx: &Ctxt, checks: &mut Checks, f: &Field<'_>) {
             "on a struct field, write `#[serde(flatten)]` instead of `#[param(flatten)]`, so serde and the published schema agree",
         );
     }
+    if let Some(h) = &decl.attr.header {
+        cx.error_at(
+            h.span(),
+            format!(
+                "`header` goes on a tool's parameter, not on a struct field: a field is published wherever its type is used, also inside lists and other types, where no header can mirror it; declare `{}` as a parameter of the tool with `#[param(header = {:?})]`",
+                f.ident_text().unwrap_or_else(|| "the value".to_owned()),
+                h.as_str()
+            ),
+        );
+    }
     let skipped = f.skipped();
     if skipped && let Some(a) = f.original.attrs.iter().find(|a| property::is_param(a)) {
         cx.error_spanned_by(

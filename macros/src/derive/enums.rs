@@ -99,6 +99,7 @@ pub fn generate(
             }},
             shape: (quote!(0), quote!(0)),
             newtype_of: None,
+            string_enum: true,
         }
     } else {
         let depth = depths
@@ -112,6 +113,7 @@ pub fn generate(
             }},
             shape: (depth, quote!(0)),
             newtype_of: None,
+            string_enum: false,
         }
     }
 }

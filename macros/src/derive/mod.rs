@@ -30,6 +30,8 @@ struct Generated {
     shape: (TokenStream, TokenStream),
     /// A newtype's field type: the key checks (`range`, `unit`, ..) see through it.
     newtype_of: Option<syn::Type>,
+    /// A unit-only enum published as a string enum: `header` applies to it.
+    string_enum: bool,
 }
 
 /// `Some(description)` or `None`, as an expression.
@@ -116,6 +118,7 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
         body,
         shape,
         newtype_of,
+        string_enum,
     } = match &container.data {
         Data::Struct(fields) => structs::generate(&container, fields, &description),
         Data::Newtype(field) => newtype::generate(&container, field, &description),
@@ -124,6 +127,7 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
             body: quote!(#p::struct_schema(generator, #description, &[])),
             shape: (quote!(0), quote!(0)),
             newtype_of: None,
+            string_enum: false,
         },
     };
     let (ident, name) = (container.ident, &container.name);
@@ -171,6 +175,15 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
             impl #p::PatternTarget for #ident where for<'__tw> #ty: #p::PatternTarget {}
             #[automatically_derived]
             impl #p::ItemsTarget for #ident where for<'__tw> #ty: #p::ItemsTarget {}
+            #[automatically_derived]
+            impl #p::HeaderTarget for #ident where for<'__tw> #ty: #p::HeaderTarget {}
+        }
+    });
+    // A string enum's value can be mirrored into a header (`header = ".."`).
+    let string_enum_impls = string_enum.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #p::HeaderTarget for #ident {}
         }
     });
     // The `JsonSchema` impl is generated next to errors too (as thiserror's fallback keeps the
@@ -210,6 +223,7 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
                 };
             }
             #newtype_impls
+            #string_enum_impls
         };
         #checks
     }

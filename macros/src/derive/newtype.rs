@@ -24,5 +24,6 @@ pub fn generate(c: &Container<'_>, f: &Field<'_>, description: &TokenStream) -> 
         body: quote!(#p::newtype_schema(generator, #description, #tokens)),
         shape,
         newtype_of: Some(ty.clone()),
+        string_enum: false,
     }
 }

@@ -15,6 +15,7 @@ pub fn generate(c: &Container<'_>, fields: &[Field<'_>], description: &TokenStre
         body: quote!(#p::struct_schema(generator, #description, &#fields_expr)),
         shape: fields_shape(fields, c.ident),
         newtype_of: None,
+        string_enum: false,
     }
 }
 

@@ -230,6 +230,28 @@ impl ToolModel {
                 );
             }
         }
+        // `x-mcp-header` names are unique within a tool, ignoring case (as HTTP header names).
+        let headers: Vec<(&ParamModel, &darling::util::SpannedValue<String>)> = params
+            .iter()
+            .filter_map(|p| p.decl.attr.header.as_ref().map(|h| (p, h)))
+            .collect();
+        for (i, (p, h)) in headers.iter().enumerate() {
+            if let Some((first, first_h)) = headers[..i]
+                .iter()
+                .find(|(_, f)| f.eq_ignore_ascii_case(h.as_str()))
+            {
+                cx.error_at(
+                    h.span(),
+                    format!(
+                        "parameter `{}` already has this header (`header = {:?}`), and header names ignore case: a client would send both as `Mcp-Param-{}`; give `{}` a header name of its own",
+                        first.json_name,
+                        first_h.as_str(),
+                        first_h.as_str(),
+                        p.json_name,
+                    ),
+                );
+            }
+        }
         // Size checks need every type (a `Context` does not count, a flattened struct counts its
         // properties).
         if servable {
