@@ -259,6 +259,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 output_checks: cfg!(debug_assertions),
                 request_state: crate::context::RequestStateKeys::random(),
+                skill: None,
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),

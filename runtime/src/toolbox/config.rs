@@ -30,6 +30,8 @@ pub(super) struct Config {
     pub(super) output_checks: bool,
     /// What seals `requestState` ([`Toolbox::with_request_state_keys`]).
     pub(super) request_state: RequestStateKeys,
+    /// The operating skill it serves ([`Toolbox::with_skill`]).
+    pub(super) skill: Option<super::skill::SkillConfig>,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
