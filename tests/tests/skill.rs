@@ -320,3 +320,59 @@ fn the_reference_file_is_the_exported_tools_md() {
         &export::render(&toolbox.listed_tools(), Format::Markdown)
     );
 }
+
+#[tokio::test]
+async fn on_2026_07_28_the_skill_is_discovered_and_its_results_carry_cache_hints() {
+    use rmcp::model::{CacheScope, ProtocolVersion};
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let server = robot().serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    let client = ()
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects");
+    let info = client.peer_info().unwrap();
+    assert!(info.capabilities.supports_directory_read(), "{info:?}");
+
+    let listed = client.list_skills(None).await.unwrap();
+    assert_eq!(
+        (listed.ttl_ms, listed.cache_scope),
+        (Some(0), Some(CacheScope::Public))
+    );
+    let got = client
+        .get_skill(GetSkillRequestParams::new(SKILL))
+        .await
+        .unwrap();
+    assert_eq!(
+        (got.ttl_ms, got.cache_scope),
+        (Some(0), Some(CacheScope::Public))
+    );
+    assert_eq!(got.skill, listed.skills[0]);
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(SKILL))
+        .await
+        .unwrap();
+    assert_eq!(
+        (read.ttl_ms, read.cache_scope),
+        (Some(0), Some(CacheScope::Public))
+    );
+
+    // On 2025-11-25 the same results carry none.
+    let old = common::connect(robot()).await;
+    let listed = old.list_skills(None).await.unwrap();
+    assert_eq!((listed.ttl_ms, listed.cache_scope), (None, None));
+    let read = old
+        .read_resource(ReadResourceRequestParams::new(SKILL))
+        .await
+        .unwrap();
+    assert_eq!((read.ttl_ms, read.cache_scope), (None, None));
+}
