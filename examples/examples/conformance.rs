@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
     Audio, Content, Context, Elicitation, EmbeddedResource, Image, ToolError, ToolSchema, Toolbox,
-    delegate_tools, tool, tools,
+    delegate_skills, delegate_tools, tool, tools,
 };
 
 /// A 1×1 red PNG.
@@ -420,6 +420,9 @@ fn resource(uri: &str, name: &str, description: &str, mime_type: &str) -> Resour
 
 impl ServerHandler for Conformance {
     delegate_tools!(tools);
+    // The toolbox's generated skill (SEP-2640): skills/list, skills/get,
+    // resources/directory/read; its files are merged into resources/list and resources/read.
+    delegate_skills!(tools);
 
     fn get_info(&self) -> ServerConfig {
         let mut info = self.tools.get_info();
@@ -436,7 +439,8 @@ impl ServerHandler for Conformance {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(vec![
+        let mut resources = self.tools.skill_resources();
+        resources.extend([
             resource(
                 "test://static-text",
                 "static-text",
@@ -455,7 +459,8 @@ impl ServerHandler for Conformance {
                 "A resource to subscribe to",
                 "text/plain",
             ),
-        ]))
+        ]);
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn list_resource_templates(
@@ -475,6 +480,9 @@ impl ServerHandler for Conformance {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if let Some(skill_file) = self.tools.read_skill_resource(uri) {
+            return Ok(skill_file.into());
+        }
         let contents = match uri {
             "test://static-text" => {
                 ResourceContents::text("This is the content of the static text resource.", uri)
@@ -713,6 +721,11 @@ fn toolbox() -> Toolbox<()> {
         test_x_mcp_header,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
+    .with_skill(
+        "toolwright-conformance",
+        "Exercise the MCP conformance suite's test tools: content types, progress, logging, \
+         errors, sampling, elicitation and multi-round-trip input requests.",
+    )
 }
 
 #[tokio::main]

@@ -19,8 +19,8 @@
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
-//! | `export --out DIR` | writes every format into `DIR` | 0 |
-//! | `check --against DIR` | the drift gate against an export | 0 identical, 1 breaking changes, 2 compatible-only changes |
+//! | `export --out DIR` | writes every format into `DIR`, and `SKILL.md` when the toolbox serves a skill | 0 |
+//! | `check --against DIR` | the drift gate against an export (`SKILL.md` included) | 0 identical, 1 breaking changes, 2 compatible-only changes |
 
 use std::io::{IsTerminal as _, Write as _};
 use std::net::SocketAddr;
@@ -274,20 +274,32 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 args,
                 confirm,
             } => self.with_confirmation(confirm).cli_call(&name, &args).await,
-            Command::Export { out } => match export::write_all(&self.listed_tools(), &out) {
-                Ok(files) => {
-                    for f in files {
-                        println!("wrote {}", f.display());
+            Command::Export { out } => {
+                match export::write_all(&self.listed_tools(), &out).and_then(|mut files| {
+                    if let Some(skill_md) = self.skill_md() {
+                        files.push(export::write_skill(&skill_md, &out)?);
                     }
-                    0
+                    Ok(files)
+                }) {
+                    Ok(files) => {
+                        for f in files {
+                            println!("wrote {}", f.display());
+                        }
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("cannot write the export to {}: {e}", out.display());
+                        2
+                    }
                 }
-                Err(e) => {
-                    eprintln!("cannot write the export to {}: {e}", out.display());
-                    2
-                }
-            },
+            }
             Command::Check { against } => {
-                match export::drift::check_against(&self.listed_tools(), &against) {
+                let skill_md = self.skill_md();
+                match export::drift::check_export(
+                    &self.listed_tools(),
+                    skill_md.as_deref(),
+                    &against,
+                ) {
                     Ok(report) => {
                         if report.is_empty() {
                             println!("no drift: the tools match {}", against.display());

@@ -97,9 +97,45 @@ fn export_to(dir: &Path) {
         "openai.json",
         "anthropic.json",
         "gemini.json",
+        "SKILL.md",
     ] {
         assert!(dir.join(file).exists(), "{file}");
     }
+}
+
+#[test]
+fn export_writes_the_skill_and_check_holds_it() {
+    let dir = temp_dir("skill");
+    export_to(&dir);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("SKILL.md")).unwrap(),
+        std::fs::read_to_string(common::robot_arm_docs().join("SKILL.md")).unwrap(),
+        "the exported skill is the committed one"
+    );
+    let o = run(&["export", "--out", dir.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains(&format!("wrote {}", dir.join("SKILL.md").display())),
+        "{}",
+        stdout(&o)
+    );
+
+    std::fs::write(dir.join("SKILL.md"), "---\nname: robot-arm\n---\n").unwrap();
+    let o = run(&["check", "--against", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("- compatible: SKILL.md: out of date (line 3 is \"---\""),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_file(dir.join("SKILL.md")).unwrap();
+    let o = run(&["check", "--against", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("- compatible: SKILL.md: missing; regenerate the export."),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -323,6 +323,12 @@ pub fn server(config: SimConfig) -> Toolbox<RobotArm> {
     toolbox
         .with_title("Simulated robot arm")
         .with_describe_tool()
+        .with_skill(
+            "robot-arm",
+            "Operate the simulated robot arm safely through its MCP tools: move it, pick up and \
+             put down objects on the table, read its force/torque sensor and cameras, and stop \
+             it; read it before calling any of its tools.",
+        )
         .with_instructions(
             "A simulated 6-axis robot arm over a table. Positions are in millimeters in the robot \
              base frame (x forward, y left, z up from the table). Call get_arm_state first: it \

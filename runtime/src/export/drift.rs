@@ -943,6 +943,43 @@ pub fn check_against(current: &[Tool], dir: &Path) -> io::Result<Report> {
     Ok(report)
 }
 
+/// [`check_against`], and the exported `SKILL.md` against `skill_md`, the toolbox's skill
+/// ([`super::skill`]; `None` when it serves none, and then no `SKILL.md` is checked): an
+/// out-of-date or missing `SKILL.md` is a compatible change (a skill is guidance, not a
+/// contract a call depends on).
+pub fn check_export(current: &[Tool], skill_md: Option<&str>, dir: &Path) -> io::Result<Report> {
+    let mut report = check_against(current, dir)?;
+    let file = super::skill::SKILL_FILE;
+    let change = |description: String| Change {
+        compatibility: Compatibility::Compatible,
+        tool: String::new(),
+        path: file.to_owned(),
+        description,
+    };
+    let Some(expected) = skill_md else {
+        return Ok(report);
+    };
+    match std::fs::read_to_string(dir.join(file)) {
+        Ok(actual) => {
+            let actual = actual.replace("\r\n", "\n");
+            if actual != expected {
+                report.changes.push(change(format!(
+                    "out of date ({}); regenerate the export.",
+                    first_difference(&actual, expected)
+                )));
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            report
+                .changes
+                .push(change("missing; regenerate the export.".to_owned()));
+        }
+        Err(e) => return Err(e),
+    }
+    report.sort();
+    Ok(report)
+}
+
 fn first_difference(actual: &str, expected: &str) -> String {
     let clip = |s: &str| {
         let s: String = s.chars().take(80).collect();

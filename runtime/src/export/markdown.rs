@@ -136,7 +136,7 @@ fn anchor(name: &str) -> String {
         .collect()
 }
 
-fn first_paragraph(d: &str) -> String {
+pub(super) fn first_paragraph(d: &str) -> String {
     d.split("\n\n")
         .next()
         .unwrap_or_default()
@@ -146,7 +146,7 @@ fn first_paragraph(d: &str) -> String {
 }
 
 /// Text safe inside a table cell.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     s.trim()
         .replace('|', "\\|")
         .replace("\r\n", "<br>")
@@ -181,10 +181,7 @@ fn render_tool(s: &mut String, tool: &Tool) {
 
     s.push_str("### Parameters\n\n");
     let added = result_arguments(tool);
-    let mut input = Value::Object((*tool.input_schema).clone());
-    if let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) {
-        props.retain(|k, _| !added.contains(k));
-    }
+    let input = own_input(tool);
     let mut rows = Vec::new();
     collect(&input, "", &mut rows, Side::Input);
     if rows.is_empty() {
@@ -283,6 +280,23 @@ fn render_tool(s: &mut String, tool: &Tool) {
     s.push_str("\n```\n");
 }
 
+/// A tool's input schema without the arguments toolwright adds for its result.
+fn own_input(tool: &Tool) -> Value {
+    let added = result_arguments(tool);
+    let mut input = Value::Object((*tool.input_schema).clone());
+    if let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) {
+        props.retain(|k, _| !added.contains(k));
+    }
+    input
+}
+
+/// A tool's parameters as the rows of its `TOOLS.md` table (the tool's own, depth first).
+pub(super) fn parameter_rows(tool: &Tool) -> Vec<Row> {
+    let mut rows = Vec::new();
+    collect(&own_input(tool), "", &mut rows, Side::Input);
+    rows
+}
+
 fn hints(tool: &Tool) -> Option<String> {
     let a = tool.annotations.as_ref()?;
     let mut parts = Vec::new();
@@ -304,14 +318,16 @@ enum Side {
     Output,
 }
 
-struct Row {
-    path: String,
-    ty: String,
-    required: bool,
-    default: Option<String>,
-    unit: Option<String>,
-    allowed: String,
-    description: String,
+/// One parameter or output field, as the tables of `TOOLS.md` (and the limits of `SKILL.md`)
+/// show it.
+pub(super) struct Row {
+    pub(super) path: String,
+    pub(super) ty: String,
+    pub(super) required: bool,
+    pub(super) default: Option<String>,
+    pub(super) unit: Option<String>,
+    pub(super) allowed: String,
+    pub(super) description: String,
 }
 
 fn obj(v: &Value) -> Option<&Map<String, Value>> {

@@ -12,6 +12,10 @@
 //! | `anthropic` | `anthropic.json` | Anthropic Messages API tools ([`anthropic`]) |
 //! | `gemini` | `gemini.json` | Gemini function declarations ([`gemini`]) |
 //!
+//! A toolbox that serves an operating skill ([`Toolbox::with_skill`](crate::Toolbox::with_skill))
+//! also exports it as `SKILL.md` ([`skill`], [`write_skill`]), held by the same drift gate
+//! ([`drift::check_export`]).
+//!
 //! Each dialect module documents the provider's rules with their sources and has a check for
 //! them ([`check_openai`], [`check_anthropic`], [`check_gemini`]). Where a provider refuses a
 //! keyword, what it said goes into the description in words, so units, ranges, defaults and
@@ -42,6 +46,7 @@ pub mod drift;
 pub mod gemini;
 pub mod markdown;
 pub mod openai;
+pub mod skill;
 mod words;
 
 use std::fmt;
@@ -143,6 +148,15 @@ pub fn write_all(tools: &[Tool], dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(written)
 }
 
+/// Writes a toolbox's `SKILL.md` ([`skill`]) into `dir` (created if needed) and returns its
+/// path.
+pub fn write_skill(skill_md: &str, dir: &Path) -> io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(skill::SKILL_FILE);
+    std::fs::write(&path, skill_md)?;
+    Ok(path)
+}
+
 /// Parses the `mcp` export (`{"tools": [..]}`, or a bare array of tools) back into tools.
 pub fn parse_mcp(text: &str) -> Result<Vec<Tool>, serde_json::Error> {
     let value: Value = serde_json::from_str(text)?;
@@ -165,13 +179,34 @@ pub const SNAPSHOT_ENV: &str = "TOOLWRIGHT_SNAPSHOT";
 /// before committing it).
 #[track_caller]
 pub fn assert_snapshot(tools: &[Tool], dir: &Path) {
+    assert_export(tools, dir, None);
+}
+
+/// [`assert_snapshot`] for a toolbox's whole export: its tools, and its `SKILL.md` (`None`
+/// when it serves no skill; see [`drift::check_export`]). What [`assert_tools_snapshot!`](crate::assert_tools_snapshot)
+/// runs.
+#[track_caller]
+pub fn assert_export_snapshot(tools: &[Tool], skill_md: Option<&str>, dir: &Path) {
+    assert_export(tools, dir, Some(skill_md));
+}
+
+#[track_caller]
+fn assert_export(tools: &[Tool], dir: &Path, skill_md: Option<Option<&str>>) {
     if std::env::var(SNAPSHOT_ENV).is_ok_and(|v| v == "overwrite") {
-        if let Err(e) = write_all(tools, dir) {
+        let written = write_all(tools, dir).and_then(|_| match skill_md.flatten() {
+            Some(md) => write_skill(md, dir).map(|_| ()),
+            None => Ok(()),
+        });
+        if let Err(e) = written {
             panic!("cannot write the tool snapshot in {}: {e}", dir.display());
         }
         return;
     }
-    match drift::check_against(tools, dir) {
+    let report = match skill_md {
+        Some(md) => drift::check_export(tools, md, dir),
+        None => drift::check_against(tools, dir),
+    };
+    match report {
         Ok(report) if report.is_empty() => {}
         Ok(report) => panic!(
             "the tools differ from the snapshot in {}:\n{report}\
@@ -186,8 +221,9 @@ pub fn assert_snapshot(tools: &[Tool], dir: &Path) {
     }
 }
 
-/// Asserts that a toolbox's tools match the export committed in a directory, relative to the
-/// calling crate's `Cargo.toml`; see [`assert_snapshot`](crate::export::assert_snapshot).
+/// Asserts that a toolbox's tools (and its `SKILL.md`, when it serves a skill) match the
+/// export committed in a directory, relative to the calling crate's `Cargo.toml`; see
+/// [`assert_export_snapshot`](crate::export::assert_export_snapshot).
 ///
 /// ```no_run
 /// # fn toolbox() -> toolwright::Toolbox<()> { toolwright::Toolbox::from_tools((), Vec::new()) }
@@ -199,12 +235,14 @@ pub fn assert_snapshot(tools: &[Tool], dir: &Path) {
 /// Run with `TOOLWRIGHT_SNAPSHOT=overwrite` to write the export, then review and commit it.
 #[macro_export]
 macro_rules! assert_tools_snapshot {
-    ($toolbox:expr, $dir:expr $(,)?) => {
-        $crate::export::assert_snapshot(
-            &($toolbox).listed_tools(),
+    ($toolbox:expr, $dir:expr $(,)?) => {{
+        let toolbox = &($toolbox);
+        $crate::export::assert_export_snapshot(
+            &toolbox.listed_tools(),
+            toolbox.skill_md().as_deref(),
             &::std::path::Path::new(::core::env!("CARGO_MANIFEST_DIR")).join($dir),
         )
-    };
+    }};
 }
 
 /// What a tool returning content blocks returns, in words (`None` for JSON and text results).

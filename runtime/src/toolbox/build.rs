@@ -260,6 +260,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 output_checks: cfg!(debug_assertions),
                 request_state: crate::context::RequestStateKeys::random(),
                 confirm: true,
+                skill: None,
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),

@@ -32,6 +32,8 @@ pub(super) struct Config {
     pub(super) request_state: RequestStateKeys,
     /// Ask the user before tools declared with `confirm` run ([`Toolbox::with_confirmation`]).
     pub(super) confirm: bool,
+    /// The operating skill it serves ([`Toolbox::with_skill`]).
+    pub(super) skill: Option<super::skill::SkillConfig>,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {

@@ -14,6 +14,7 @@
 //! - `meta.rs`: the `_meta` keys clients read;
 //! - `compose.rs`: serving through a handler of the user's own that delegates tools
 //!   ([`WithHandler`], `delegate_tools!`);
+//! - `skill.rs`: the opt-in operating skill (SEP-2640) and what the skills methods serve;
 //! - `serve.rs`: serving ([`ServeError`], rmcp's `ServerHandler`, stdio, any transport, a
 //!   `ToolRouter`).
 //!
@@ -31,6 +32,7 @@ mod meta;
 mod refusals;
 mod serve;
 mod size;
+mod skill;
 
 use std::collections::HashMap;
 use std::fmt;

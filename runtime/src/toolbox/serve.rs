@@ -7,8 +7,11 @@ use std::time::Duration;
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, GetSkillRequestParams, GetSkillResult,
+    Implementation, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
+    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
+    Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -204,6 +207,18 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             .enable_tools()
             .enable_tool_list_changed()
             .build();
+        let mut capabilities = capabilities;
+        if self.has_skill() {
+            // SEP-2640: skill files are resources, and the extension's settings sit inline.
+            capabilities.resources.get_or_insert_with(Default::default);
+            let skills = ServerCapabilities::builder()
+                .enable_skills_with_directory_read()
+                .build();
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .extend(skills.extensions.unwrap_or_default());
+        }
         let mut server = ServerConfig::new(capabilities).with_server_info(info);
         if let Some(instructions) = &config.instructions {
             server = server.with_instructions(instructions.clone());
@@ -264,9 +279,98 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         Ok(())
     }
 
+    /// `skills/list` (SEP-2640): the toolbox's skill, when it has one ([`Toolbox::with_skill`]).
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let mut result = ListSkillsResult::with_all_items(self.skill_entry().into_iter().collect());
+        if cache_hints(&context) {
+            result.ttl_ms = Some(0);
+            result.cache_scope = Some(CacheScope::Public);
+        }
+        Ok(result)
+    }
+
+    /// `skills/get` (SEP-2640): the entry of the skill at `uri`; `-32602` for any other URI.
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let skill = self
+            .skill_entry()
+            .filter(|skill| skill.uri == request.uri)
+            .ok_or_else(|| {
+                ErrorData::invalid_params(format!("no skill at {}", request.uri), None)
+            })?;
+        let mut result = GetSkillResult::new(skill);
+        if cache_hints(&context) {
+            result = result.with_ttl_ms(0).with_cache_scope(CacheScope::Public);
+        }
+        Ok(result)
+    }
+
+    /// `resources/directory/read` (SEP-2640): the children of a directory of the skill;
+    /// `-32602` for any other URI.
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        let children = self.skill_directory(&request.uri).ok_or_else(|| {
+            ErrorData::invalid_params(format!("not a directory: {}", request.uri), None)
+        })?;
+        let mut result = ReadResourceDirectoryResult::with_all_items(children);
+        if cache_hints(&context) {
+            result.ttl_ms = Some(0);
+            result.cache_scope = Some(CacheScope::Public);
+        }
+        Ok(result)
+    }
+
+    /// `resources/list`: the skill's `SKILL.md` (nothing without a skill).
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let mut result = ListResourcesResult::with_all_items(self.skill_resources());
+        if cache_hints(&context) {
+            result.ttl_ms = Some(0);
+            result.cache_scope = Some(CacheScope::Public);
+        }
+        Ok(result)
+    }
+
+    /// `resources/read`: a file of the skill.
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let mut result = self.read_skill_resource(&request.uri).ok_or_else(|| {
+            ErrorData::resource_not_found(format!("no resource {}", request.uri), None)
+        })?;
+        if cache_hints(&context) {
+            result.ttl_ms = Some(0);
+            result.cache_scope = Some(CacheScope::Public);
+        }
+        Ok(result.into())
+    }
+
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
         let mut peers = self.inner.peers.lock().unwrap_or_else(|p| p.into_inner());
         peers.retain(|p| !p.is_transport_closed());
         peers.push(context.peer);
     }
+}
+
+/// Whether a result carries the caching hints (`ttlMs`, `cacheScope`): on protocol 2026-07-28
+/// and later.
+fn cache_hints(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
 }
