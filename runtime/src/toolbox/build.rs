@@ -268,6 +268,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             disabled_groups: Default::default(),
             listed: Default::default(),
             peers: Default::default(),
+            listeners: Default::default(),
             describe: None,
         };
         for def in resources {

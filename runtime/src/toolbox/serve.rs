@@ -8,9 +8,10 @@ use std::time::Duration;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig,
+    SubscriptionFilter, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::call::CallSite;
@@ -273,5 +274,35 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let mut peers = self.inner.peers.lock().unwrap_or_else(|p| p.into_inner());
         peers.retain(|p| !p.is_transport_closed());
         peers.push(context.peer);
+    }
+
+    /// `subscriptions/listen` (protocol 2026-07-28): of what a client may ask for, a toolbox
+    /// sends `notifications/tools/list_changed` (its groups enabled or disabled at run time).
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    /// Holds one `subscriptions/listen` stream open until the client ends it (cancels the
+    /// request or closes the stream), telling it of every tool list change meanwhile, tagged
+    /// with its subscription id (rmcp has sent the acknowledgment before).
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        if subscription.accepted().tools_list_changed != Some(true) {
+            subscription.cancelled().await;
+            return Ok(());
+        }
+        let key = self.inner.listeners().add(subscription.sink().clone());
+        // Removed however this ends, the future dropped included.
+        struct Unlisten<'a, S: Send + Sync + 'static>(&'a Inner<S>, u64);
+        impl<S: Send + Sync + 'static> Drop for Unlisten<'_, S> {
+            fn drop(&mut self) {
+                self.0.listeners().remove(self.1);
+            }
+        }
+        let _unlisten = Unlisten(&self.inner, key);
+        subscription.cancelled().await;
+        Ok(())
     }
 }
