@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{call, text};
 use rmcp::model::{
-    ErrorCode, GetMeta as _, ProtocolVersion, ServerNotification, SubscriptionFilter,
+    CacheScope, ErrorCode, GetMeta as _, ProtocolVersion, ServerNotification, SubscriptionFilter,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt as _, NotificationContext, Subscription,
@@ -245,4 +245,36 @@ async fn on_protocol_2026_listen_streams_are_told_of_group_changes_with_their_id
         Some(second.id())
     );
     client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tools_list_carries_caching_hints_and_the_server_on_protocol_2026_only() {
+    let client = connect_2026(grouped()).await;
+    let first = client.list_tools(None).await.unwrap();
+    assert_eq!(
+        first.ttl_ms,
+        Some(0),
+        "groups may change the list at any time"
+    );
+    assert_eq!(first.cache_scope, Some(CacheScope::Public));
+    // Deterministic order: the declaration order, every time.
+    let again = client.list_tools(None).await.unwrap();
+    assert_eq!(first.tools, again.tools);
+    client.cancel().await.unwrap();
+
+    let legacy = common::connect(grouped()).await;
+    let list = legacy.list_tools(None).await.unwrap();
+    assert_eq!((list.ttl_ms, list.cache_scope), (None, None));
+    assert_eq!(list.meta, None);
+    // The server's identity, in the 2026 result's `_meta`.
+    let info = legacy.peer_info().unwrap();
+    let server = info.server_info.as_ref().expect("the server's identity");
+    let identity = first
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get("io.modelcontextprotocol/serverInfo"))
+        .expect("serverInfo in _meta");
+    assert_eq!(identity["name"], server.name.as_str());
+    assert_eq!(identity["version"], server.version.as_str());
+    legacy.cancel().await.unwrap();
 }

@@ -8,8 +8,8 @@ use std::time::Duration;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig,
-    SubscriptionFilter, Tool,
+    MetaObject, PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities,
+    ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -194,6 +194,9 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// The `_meta` key of the server's identity in a result (protocol 2026-07-28).
+const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
 impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     fn get_info(&self) -> ServerConfig {
         let config = &self.inner.config;
@@ -221,16 +224,27 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let cache_hints = context
+        // Protocol 2026-07-28: the caching hints (SEP-2549; `ttlMs` 0 as groups may change the
+        // list at any time, told on `subscriptions/listen`; the same list for every client) and
+        // the server's identity in `_meta`.
+        let on_2026 = context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        let meta = on_2026.then(|| {
+            let mut meta = MetaObject::default();
+            meta.0.insert(
+                SERVER_INFO_META_KEY.to_owned(),
+                serde_json::to_value(self.get_info().server_info).unwrap_or_default(),
+            );
+            meta
+        });
         Ok(ListToolsResult {
             result_type: Some(ResultType::COMPLETE),
             tools: read(&self.inner.listed).clone(),
-            meta: None,
+            meta,
             next_cursor: None,
-            ttl_ms: cache_hints.then_some(0),
-            cache_scope: cache_hints.then_some(CacheScope::Public),
+            ttl_ms: on_2026.then_some(0),
+            cache_scope: on_2026.then_some(CacheScope::Public),
         })
     }
 
