@@ -271,14 +271,24 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     }
 
     /// `logging/setLevel`: the level of this session's log messages ([`crate::Context::log`]).
+    /// Protocol 2026-07-28 has no such method (a request carries its own level): there it is
+    /// an unknown method.
     // rmcp's logging types are deprecated by SEP-2577 (logging becomes opt-in per request on
     // protocol 2026-07-28): toolwright still serves the clients that use them.
     #[allow(deprecated)]
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SetLevelRequestMethod,
+            >());
+        }
         self.session
             .set_log_level(crate::LogLevel::from_rmcp(request.level));
         Ok(())
