@@ -68,7 +68,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             // The sink tags the notification with its subscription's id.
             match sink.notify_tool_list_changed().await {
                 Ok(()) => {}
-                Err(SubscriptionSendError::SubscriptionClosed) => {
+                // Ended, or its connection is gone: no later change can reach it either.
+                Err(
+                    e @ (SubscriptionSendError::SubscriptionClosed
+                    | SubscriptionSendError::Service(_)),
+                ) => {
+                    tracing::debug!(error = %e, "listen stream gone");
                     self.inner.listeners().remove(key);
                 }
                 Err(e) => tracing::debug!(error = %e, "list_changed not delivered"),
