@@ -5,32 +5,40 @@
 //! (validation, policy, `describe_tool`, groups).
 //!
 //! ```text
-//! cargo run --example conformance -- serve --http 127.0.0.1:3001
-//! npx @modelcontextprotocol/conformance@0.1.13 server --url http://127.0.0.1:3001/mcp
+//! cargo run --release --example conformance -- serve --http 127.0.0.1:3001
+//! npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server \
+//!     --url http://127.0.0.1:3001/mcp --requirements 2026-07-28
 //! ```
 //!
-//! `.ci/run` runs the suite against it (see `tests/interop/conformance/`).
+//! One fixture, `json_schema_2020_12_tool`, has an input schema toolwright does not write (a
+//! root-level `allOf` and `if`/`then`/`else`, a `$ref` to `$defs` with an `$anchor`): it is
+//! served by rmcp directly, so the handler delegates the tools by hand instead of with
+//! `delegate_tools!`.
+//!
+//! `.ci/run` runs the suite against it (see `tests/interop/conformance/`), on both protocol
+//! revisions (`--requirements 2025-11-25` and `2026-07-28`).
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use base64::Engine as _;
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, PaginatedRequestParams, PromptsCapability, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ResourceContents, ResourcesCapability, ServerConfig,
-    SubscribeRequestParams, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, PromptsCapability, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ResourceContents, ResourcesCapability, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::model::{Prompt, PromptArgument, PromptMessage, Resource, ResourceTemplate, Role};
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
     Audio, Content, Context, Elicitation, EmbeddedResource, Image, ToolError, ToolSchema, Toolbox,
-    delegate_skills, delegate_tools, tool, tools,
+    delegate_skills, tool, tools,
 };
 
 /// A 1×1 red PNG.
@@ -404,6 +412,127 @@ fn test_x_mcp_header(
     format!("Region: {region}")
 }
 
+/// Ask the client's model a question: needs the client's `sampling` capability (protocol
+/// 2026-07-28: a request that does not declare it is refused).
+#[tool(read_only)]
+async fn test_missing_capability(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx.sample("Say hello.", 20).await?;
+    Ok(format!("LLM response: {answer}"))
+}
+
+/// What the user confirms.
+#[derive(Debug, Deserialize, Serialize, ToolSchema)]
+struct GoOn {
+    /// Whether to go on.
+    confirmed: bool,
+}
+
+/// Report progress, then ask the user to confirm: on protocol 2026-07-28 the call's response
+/// stream carries notifications and the result only, never a request to the client.
+#[tool(read_only)]
+async fn test_streaming_elicitation(ctx: Context) -> Result<String, ToolError> {
+    ctx.progress(50.0, Some(100.0), Some("halfway".to_owned()))
+        .await;
+    Ok(match ctx.elicit::<GoOn>("Go on?").await? {
+        Elicitation::Accepted(answer) => format!("Confirmed: {}", answer.confirmed),
+        Elicitation::Declined => "Declined".to_owned(),
+        Elicitation::Cancelled => "Cancelled".to_owned(),
+    })
+}
+
+/// Log one message at level info: sent only to a request that asked for a log level (protocol
+/// 2026-07-28) or to a session below `info` (earlier protocols).
+#[tool(read_only)]
+async fn test_logging_tool(ctx: Context) -> String {
+    ctx.info("Diagnostic trace logging activated").await;
+    "Logging evaluated".to_owned()
+}
+
+/// Answer on the call's event stream (SEP-1699 lets a server close the stream mid-call and
+/// resume on the client's reconnection; toolwright keeps a call's stream open until its result).
+#[tool(read_only)]
+async fn test_reconnection() -> String {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "Reconnection test completed successfully.".to_owned()
+}
+
+/// The toolbox as served, for `test_trigger_tool_change` (set once in `main`).
+static TOOLBOX: OnceLock<Toolbox<()>> = OnceLock::new();
+
+/// The group `test_trigger_tool_change` switches on and off.
+const TOGGLED_GROUP: &str = "toggled";
+
+/// Listed only while its group is enabled (see `test_trigger_tool_change`).
+#[tool(read_only, group = "toggled")]
+fn test_toggled_tool() -> String {
+    "Toggled tool called.".to_owned()
+}
+
+/// Change the tool list: disable the `toggled` group if it is enabled, else enable it. Clients
+/// are told (`notifications/tools/list_changed`: to sessions before protocol 2026-07-28, to the
+/// `subscriptions/listen` streams that asked for it on 2026-07-28).
+#[tool]
+async fn test_trigger_tool_change() -> Result<String, ToolError> {
+    let toolbox = TOOLBOX
+        .get()
+        .ok_or_else(|| ToolError::new("the toolbox is not served yet"))?;
+    if toolbox.enable_group(TOGGLED_GROUP).await {
+        return Ok(format!(
+            "Tool list changed: group `{TOGGLED_GROUP}` enabled"
+        ));
+    }
+    toolbox.disable_group(TOGGLED_GROUP).await;
+    Ok(format!(
+        "Tool list changed: group `{TOGGLED_GROUP}` disabled"
+    ))
+}
+
+/// The name of the fixture whose input schema is given as is (served by rmcp, see the module
+/// doc).
+const JSON_SCHEMA_TOOL: &str = "json_schema_2020_12_tool";
+
+/// `json_schema_2020_12_tool`: an input schema using JSON Schema 2020-12 (SEP-1613, SEP-2106),
+/// as the suite's `json-schema-2020-12` scenario publishes it.
+fn json_schema_tool() -> Tool {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": {
+                    "street": {"type": "string"},
+                    "city": {"type": "string"}
+                }
+            }
+        },
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {
+            "properties": {"contactMethod": {"const": "phone"}},
+            "required": ["contactMethod"]
+        },
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("an object literal")
+    };
+    Tool::new(
+        JSON_SCHEMA_TOOL,
+        "Tool with JSON Schema 2020-12 features",
+        schema,
+    )
+}
+
 /// The suite's resources, prompts and completion (rmcp), with the tools delegated to toolwright.
 #[derive(Clone)]
 struct Conformance {
@@ -419,7 +548,63 @@ fn resource(uri: &str, name: &str, description: &str, mime_type: &str) -> Resour
 }
 
 impl ServerHandler for Conformance {
-    delegate_tools!(tools);
+    // The tools, delegated to the toolbox as `delegate_tools!` does, plus `json_schema_tool`.
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut list = self.tools.list_tools(request, context).await?;
+        list.tools.push(json_schema_tool());
+        Ok(list)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == JSON_SCHEMA_TOOL {
+            let arguments = Value::Object(request.arguments.unwrap_or_default());
+            return Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                "Received: {arguments}"
+            ))])
+            .into());
+        }
+        self.tools.call_tool(request, context).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        if name == JSON_SCHEMA_TOOL {
+            return Some(json_schema_tool());
+        }
+        self.tools.get_tool(name)
+    }
+
+    #[allow(deprecated)] // `logging/setLevel`, of protocols before 2026-07-28.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.set_level(request, context).await
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.tools.on_initialized(context).await;
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.tools.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        self.tools.listen(subscription).await
+    }
     // The toolbox's generated skill (SEP-2640): skills/list, skills/get,
     // resources/directory/read; its files are merged into resources/list and resources/read.
     delegate_skills!(tools);
@@ -504,7 +689,7 @@ impl ServerHandler for Conformance {
                 None => {
                     return Err(ErrorData::resource_not_found(
                         format!("no resource `{uri}`"),
-                        None,
+                        Some(json!({"uri": uri})),
                     ));
                 }
             },
@@ -719,6 +904,12 @@ fn toolbox() -> Toolbox<()> {
         test_input_required_result_tampered_state,
         test_input_required_result_capabilities,
         test_x_mcp_header,
+        test_missing_capability,
+        test_streaming_elicitation,
+        test_logging_tool,
+        test_reconnection,
+        test_toggled_tool,
+        test_trigger_tool_change,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
     .with_skill(
@@ -731,7 +922,11 @@ fn toolbox() -> Toolbox<()> {
 #[tokio::main]
 async fn main() {
     toolwright_examples::log_to_stderr();
-    let code = toolbox()
+    let toolbox = toolbox();
+    TOOLBOX
+        .set(toolbox.clone())
+        .expect("main sets the toolbox once");
+    let code = toolbox
         .with_handler(|tools| Conformance {
             tools,
             subscriptions: Arc::default(),

@@ -573,6 +573,26 @@ async fn on_protocol_2026_logging_is_opt_in_per_request_and_questions_go_in_roun
     client.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn on_protocol_2026_set_level_is_unknown_and_a_request_without_a_level_gets_no_log() {
+    let recorder = TestClient::new();
+    let client = connect_2026(recorder.clone()).await;
+    // `logging/setLevel` is not part of protocol 2026-07-28.
+    #[allow(deprecated)]
+    let refused = client
+        .set_level(rmcp::model::SetLevelRequestParams::new(LoggingLevel::Debug))
+        .await
+        .unwrap_err();
+    let rmcp::ServiceError::McpError(e) = refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!(e.code, rmcp::model::ErrorCode::METHOD_NOT_FOUND);
+    assert_eq!(text(&call(&client, "chatty", json!({})).await), "none");
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(recorder.log_lines(), Vec::<String>::new());
+    client.cancel().await.unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sampling.
 

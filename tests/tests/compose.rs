@@ -189,3 +189,44 @@ async fn and_over_http_with_groups_applied_per_toolbox() {
     client.cancel().await.unwrap();
     server.shutdown().await.unwrap();
 }
+
+#[tokio::test]
+async fn on_protocol_2026_the_handler_passes_listen_streams_to_the_toolbox() {
+    use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+
+    let toolbox = toolbox();
+    let handle = toolbox.clone();
+    let served = toolbox.with_handler(|tools| Robot { tools });
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let server = served.serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    let client = ()
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .unwrap();
+    let filter = SubscriptionFilter::builder().tools_list_changed().build();
+    let mut subscription = client.listen(filter.clone()).await.unwrap();
+    assert_eq!(subscription.acknowledged(), &filter);
+    assert!(handle.disable_group("sensors").await);
+    let notification = tokio::time::timeout(std::time::Duration::from_secs(5), subscription.next())
+        .await
+        .expect("a notification within 5 s")
+        .unwrap()
+        .expect("the subscription is open");
+    assert!(
+        matches!(
+            notification,
+            ServerNotification::ToolListChangedNotification(_)
+        ),
+        "{notification:?}"
+    );
+    client.cancel().await.unwrap();
+}

@@ -8,8 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use common::{call, text};
-use rmcp::model::ErrorCode;
-use rmcp::service::NotificationContext;
+use rmcp::model::{
+    CacheScope, ErrorCode, GetMeta as _, ProtocolVersion, ServerNotification, SubscriptionFilter,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt as _, NotificationContext, Subscription,
+};
 use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use serde_json::json;
 use toolwright::{ToolDef, Toolbox, tool, tool_defs};
@@ -144,4 +148,133 @@ async fn groups_serve_a_subset_and_change_at_run_time() {
         Some(true)
     );
     client.cancel().await.unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protocol 2026-07-28: `subscriptions/listen` and the caching hints.
+
+/// Connects to `toolbox` in-process with `server/discover` on protocol 2026-07-28.
+async fn connect_2026(toolbox: Toolbox) -> rmcp::service::RunningService<RoleClient, ()> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    ().serve_with_lifecycle(
+        client_io,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .expect("client connects")
+}
+
+/// The next notification of a subscription, within 5 s.
+async fn next_notification(subscription: &mut Subscription) -> ServerNotification {
+    tokio::time::timeout(Duration::from_secs(5), subscription.next())
+        .await
+        .expect("a notification within 5 s")
+        .expect("a valid notification")
+        .expect("the subscription is open")
+}
+
+#[tokio::test]
+async fn on_protocol_2026_listen_streams_are_told_of_group_changes_with_their_id() {
+    let toolbox = grouped();
+    let handle = toolbox.clone();
+    let client = connect_2026(toolbox).await;
+    let tools_changes = || SubscriptionFilter::builder().tools_list_changed().build();
+
+    let mut first = client.listen(tools_changes()).await.unwrap();
+    let mut second = client.listen(tools_changes()).await.unwrap();
+    assert_eq!(first.acknowledged(), &tools_changes());
+    // A toolbox has no prompts: a stream asking only for them is acknowledged with nothing.
+    let mut prompts = client
+        .listen(SubscriptionFilter::builder().prompts_list_changed().build())
+        .await
+        .unwrap();
+    assert_eq!(prompts.acknowledged(), &SubscriptionFilter::new());
+
+    assert!(handle.disable_group("sensors").await);
+    for subscription in [&mut first, &mut second] {
+        let notification = next_notification(subscription).await;
+        assert!(
+            matches!(
+                notification,
+                ServerNotification::ToolListChangedNotification(_)
+            ),
+            "{notification:?}"
+        );
+        assert_eq!(
+            notification.get_meta().subscription_id().as_ref(),
+            Some(subscription.id()),
+            "tagged with its own subscription"
+        );
+    }
+    let names: Vec<_> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names, ["home", "battery"]);
+
+    // Nothing changed: nothing is sent.
+    assert!(!handle.disable_group("sensors").await);
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), first.next())
+            .await
+            .is_err(),
+        "no notification without a change"
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), prompts.next())
+            .await
+            .is_err(),
+        "a stream that did not ask for tool changes is not told of them"
+    );
+
+    // A stream the client ended is no longer told; the one still open is.
+    drop(first);
+    assert!(handle.enable_group("sensors").await);
+    let notification = next_notification(&mut second).await;
+    assert_eq!(
+        notification.get_meta().subscription_id().as_ref(),
+        Some(second.id())
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tools_list_carries_caching_hints_and_the_server_on_protocol_2026_only() {
+    let client = connect_2026(grouped()).await;
+    let first = client.list_tools(None).await.unwrap();
+    assert_eq!(
+        first.ttl_ms,
+        Some(0),
+        "groups may change the list at any time"
+    );
+    assert_eq!(first.cache_scope, Some(CacheScope::Public));
+    // Deterministic order: the declaration order, every time.
+    let again = client.list_tools(None).await.unwrap();
+    assert_eq!(first.tools, again.tools);
+    client.cancel().await.unwrap();
+
+    let legacy = common::connect(grouped()).await;
+    let list = legacy.list_tools(None).await.unwrap();
+    assert_eq!((list.ttl_ms, list.cache_scope), (None, None));
+    assert_eq!(list.meta, None);
+    // The server's identity, in the 2026 result's `_meta`.
+    let info = legacy.peer_info().unwrap();
+    let server = info.server_info.as_ref().expect("the server's identity");
+    let identity = first
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get("io.modelcontextprotocol/serverInfo"))
+        .expect("serverInfo in _meta");
+    assert_eq!(identity["name"], server.name.as_str());
+    assert_eq!(identity["version"], server.version.as_str());
+    legacy.cancel().await.unwrap();
 }

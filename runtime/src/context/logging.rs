@@ -103,17 +103,24 @@ const DEFAULT_LEVEL: LogLevel = LogLevel::Info;
 impl Link {
     /// The least severe level sent to the client now; `None` when nothing is.
     ///
-    /// The request's own level (`_meta["io.modelcontextprotocol/logLevel"]`) wins, then the one
-    /// the session set (`logging/setLevel`); without either, `info` on protocols before
-    /// 2026-07-28 and nothing from 2026-07-28 on, where logging is opt-in per request.
+    /// The request's own level (`_meta["io.modelcontextprotocol/logLevel"]`) wins. Without it,
+    /// from protocol 2026-07-28 on nothing is sent (logging is opt-in per request, and a
+    /// server must not send `notifications/message` for a request that did not ask: a level a
+    /// session set does not count there); before it, the level the session set
+    /// (`logging/setLevel`), else `info`.
     fn log_threshold(&self) -> Option<LogLevel> {
         if let Some(level) = self.request_level {
             return Some(level);
         }
-        if let Some(level) = self.session.as_ref().and_then(|s| s.log_level()) {
-            return Some(level);
+        if self.on_2026_protocol() {
+            return None;
         }
-        (!self.on_2026_protocol()).then_some(DEFAULT_LEVEL)
+        Some(
+            self.session
+                .as_ref()
+                .and_then(|s| s.log_level())
+                .unwrap_or(DEFAULT_LEVEL),
+        )
     }
 }
 
@@ -134,10 +141,11 @@ impl Context {
     /// is the tool's name) when the level is at or above the client's, and to `tracing` (at the
     /// matching level) always.
     ///
-    /// The client's level is the one its session set with `logging/setLevel`, or, on protocol
-    /// 2026-07-28, the one the request carries (`_meta["io.modelcontextprotocol/logLevel"]`).
-    /// Until a client sets one, messages at `info` and above are sent; on protocol 2026-07-28
-    /// logging is opt-in, so a request without a level gets none. A call made in-process
+    /// The client's level is the one the request carries
+    /// (`_meta["io.modelcontextprotocol/logLevel"]`), else, on protocols before 2026-07-28, the
+    /// one its session set with `logging/setLevel`. Until a client sets one, messages at `info`
+    /// and above are sent; on protocol 2026-07-28 logging is opt-in per request, so a request
+    /// without a level gets none. A call made in-process
     /// ([`Context::detached`]) logs to `tracing` only. A message the client cannot be sent
     /// (it disconnected) is dropped.
     ///

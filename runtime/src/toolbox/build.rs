@@ -271,6 +271,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             disabled_groups: Default::default(),
             listed: Default::default(),
             peers: Default::default(),
+            listeners: Default::default(),
             describe: None,
             approvals: Default::default(),
         };

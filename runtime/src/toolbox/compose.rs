@@ -128,7 +128,8 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 }
 
 /// Implements the tool methods of rmcp's `ServerHandler` (`list_tools`, `call_tool`,
-/// `get_tool`, `set_level`, `on_initialized`) by delegating to a [`Toolbox`] field, inside
+/// `get_tool`, `set_level`, `on_initialized`, and `accepted_subscription_filter` and `listen`
+/// for `subscriptions/listen`) by delegating to a [`Toolbox`] field, inside
 /// `impl ServerHandler for YourHandler { .. }`: validation, policy, groups and `describe_tool`
 /// stay toolwright's. Merge capabilities in your `get_info` from the toolbox's
 /// (`let mut info = self.tools.get_info();`). See [`Toolbox::with_handler`].
@@ -187,6 +188,24 @@ macro_rules! delegate_tools {
             >,
         ) {
             $crate::__private::rmcp::ServerHandler::on_initialized(&self.$field, context).await
+        }
+
+        // `subscriptions/listen` (protocol 2026-07-28): tool list changes.
+        fn accepted_subscription_filter(
+            &self,
+            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
+        ) -> ::core::option::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
+            $crate::__private::rmcp::ServerHandler::accepted_subscription_filter(
+                &self.$field,
+                requested,
+            )
+        }
+
+        async fn listen(
+            &self,
+            subscription: $crate::__private::rmcp::service::SubscriptionContext,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            $crate::__private::rmcp::ServerHandler::listen(&self.$field, subscription).await
         }
     };
 }

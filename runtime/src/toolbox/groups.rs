@@ -1,7 +1,10 @@
 //! Which tools are listed and callable: groups enabled and disabled at run time, the tools as
-//! `tools/list` sends them, and `notifications/tools/list_changed` to connected clients.
+//! `tools/list` sends them, and `notifications/tools/list_changed` to connected clients: the
+//! sessions of protocols before 2026-07-28, and the `subscriptions/listen` streams of 2026-07-28
+//! that asked for it ([`Listeners`]).
 
 use rmcp::model::Tool;
+use rmcp::service::{SubscriptionSendError, SubscriptionSink};
 
 use super::{Entry, Inner, Toolbox, read, write};
 
@@ -60,6 +63,22 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 tracing::debug!(error = %e, "list_changed not delivered");
             }
         }
+        let sinks = self.inner.listeners().sinks();
+        for (key, sink) in sinks {
+            // The sink tags the notification with its subscription's id.
+            match sink.notify_tool_list_changed().await {
+                Ok(()) => {}
+                // Ended, or its connection is gone: no later change can reach it either.
+                Err(
+                    e @ (SubscriptionSendError::SubscriptionClosed
+                    | SubscriptionSendError::Service(_)),
+                ) => {
+                    tracing::debug!(error = %e, "listen stream gone");
+                    self.inner.listeners().remove(key);
+                }
+                Err(e) => tracing::debug!(error = %e, "list_changed not delivered"),
+            }
+        }
         true
     }
 
@@ -69,7 +88,40 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 }
 
+/// The open `subscriptions/listen` streams told of tool list changes, each under a key of its own
+/// (the streams' request ids may repeat across connections).
+#[derive(Default)]
+pub(super) struct Listeners {
+    next: u64,
+    sinks: Vec<(u64, SubscriptionSink)>,
+}
+
+impl Listeners {
+    /// Adds a stream; its key removes it.
+    pub(super) fn add(&mut self, sink: SubscriptionSink) -> u64 {
+        let key = self.next;
+        self.next += 1;
+        self.sinks.push((key, sink));
+        key
+    }
+
+    /// Removes the stream added under `key` (nothing if it is gone).
+    pub(super) fn remove(&mut self, key: u64) {
+        self.sinks.retain(|(k, _)| *k != key);
+    }
+
+    /// The open streams, to send to without holding the lock.
+    fn sinks(&self) -> Vec<(u64, SubscriptionSink)> {
+        self.sinks.clone()
+    }
+}
+
 impl<S: Send + Sync + 'static> Inner<S> {
+    /// The open `subscriptions/listen` streams (see [`Listeners`]).
+    pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, Listeners> {
+        self.listeners.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     pub(super) fn is_enabled(&self, entry: &Entry<S>) -> bool {
         entry
             .meta

@@ -57,6 +57,7 @@ pub use contract::{
     ToolDef, ToolMeta, ToolSet, ToolboxDefaults,
 };
 pub use describe::DESCRIBE_TOOL;
+use groups::Listeners;
 pub use meta::{
     CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META,
     TRACE_ID_META, TRUNCATED_META,
@@ -109,6 +110,9 @@ struct Inner<S> {
     listed: std::sync::RwLock<Vec<Tool>>,
     /// Connected clients, told when the list changes.
     peers: std::sync::Mutex<Vec<rmcp::Peer<RoleServer>>>,
+    /// The open `subscriptions/listen` streams that asked for tool list changes (protocol
+    /// 2026-07-28), by a key of their own, told when the list changes.
+    listeners: std::sync::Mutex<Listeners>,
     /// The `describe_tool` meta tool, when enabled.
     describe: Option<Entry<S>>,
     /// Approvals of `confirm` tools already used (protocol 2026-07-28).

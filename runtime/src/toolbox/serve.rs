@@ -8,12 +8,12 @@ use std::time::Duration;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, GetSkillRequestParams, GetSkillResult,
-    Implementation, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
-    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
-    Tool,
+    Implementation, ListResourcesResult, ListSkillsResult, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::call::CallSite;
@@ -192,6 +192,9 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// The `_meta` key of the server's identity in a result (protocol 2026-07-28).
+const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
 impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     fn get_info(&self) -> ServerConfig {
         let config = &self.inner.config;
@@ -231,16 +234,27 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let cache_hints = context
+        // Protocol 2026-07-28: the caching hints (SEP-2549; `ttlMs` 0 as groups may change the
+        // list at any time, told on `subscriptions/listen`; the same list for every client) and
+        // the server's identity in `_meta`.
+        let on_2026 = context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        let meta = on_2026.then(|| {
+            let mut meta = MetaObject::default();
+            meta.0.insert(
+                SERVER_INFO_META_KEY.to_owned(),
+                serde_json::to_value(self.get_info().server_info).unwrap_or_default(),
+            );
+            meta
+        });
         Ok(ListToolsResult {
             result_type: Some(ResultType::COMPLETE),
             tools: read(&self.inner.listed).clone(),
-            meta: None,
+            meta,
             next_cursor: None,
-            ttl_ms: cache_hints.then_some(0),
-            cache_scope: cache_hints.then_some(CacheScope::Public),
+            ttl_ms: on_2026.then_some(0),
+            cache_scope: on_2026.then_some(CacheScope::Public),
         })
     }
 
@@ -266,14 +280,24 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     }
 
     /// `logging/setLevel`: the level of this session's log messages ([`crate::Context::log`]).
+    /// Protocol 2026-07-28 has no such method (a request carries its own level): there it is
+    /// an unknown method.
     // rmcp's logging types are deprecated by SEP-2577 (logging becomes opt-in per request on
     // protocol 2026-07-28): toolwright still serves the clients that use them.
     #[allow(deprecated)]
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SetLevelRequestMethod,
+            >());
+        }
         self.session
             .set_log_level(crate::LogLevel::from_rmcp(request.level));
         Ok(())
@@ -364,6 +388,36 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let mut peers = self.inner.peers.lock().unwrap_or_else(|p| p.into_inner());
         peers.retain(|p| !p.is_transport_closed());
         peers.push(context.peer);
+    }
+
+    /// `subscriptions/listen` (protocol 2026-07-28): of what a client may ask for, a toolbox
+    /// sends `notifications/tools/list_changed` (its groups enabled or disabled at run time).
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    /// Holds one `subscriptions/listen` stream open until the client ends it (cancels the
+    /// request or closes the stream), telling it of every tool list change meanwhile, tagged
+    /// with its subscription id (rmcp has sent the acknowledgment before).
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        if subscription.accepted().tools_list_changed != Some(true) {
+            subscription.cancelled().await;
+            return Ok(());
+        }
+        let key = self.inner.listeners().add(subscription.sink().clone());
+        // Removed however this ends, the future dropped included.
+        struct Unlisten<'a, S: Send + Sync + 'static>(&'a Inner<S>, u64);
+        impl<S: Send + Sync + 'static> Drop for Unlisten<'_, S> {
+            fn drop(&mut self) {
+                self.0.listeners().remove(self.1);
+            }
+        }
+        let _unlisten = Unlisten(&self.inner, key);
+        subscription.cancelled().await;
+        Ok(())
     }
 }
 
