@@ -81,7 +81,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
             .collect::<Vec<_>>()
             .join(", ");
         ErrorData::invalid_params(
-            format!("unknown tool `{name}`; available tools: {available}"),
+            format!(
+                "unknown tool {}; available tools: {available}",
+                crate::echo::echo(name)
+            ),
             None,
         )
     }
