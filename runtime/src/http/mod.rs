@@ -18,6 +18,7 @@ mod body;
 mod conn;
 #[cfg(feature = "oauth")]
 mod oauth;
+mod principal;
 mod sessions;
 
 use std::collections::HashMap;
@@ -39,9 +40,10 @@ use self::auth::{Authentication, Caller};
 #[cfg(feature = "oauth")]
 pub use self::oauth::OAuthConfig;
 use self::sessions::{SessionTable, Sessions};
+use crate::echo::echo;
 use crate::toolbox::{SCOPES_META, ServeError, Toolbox};
 
-pub(crate) use self::auth::Principal;
+pub(crate) use self::principal::Principal;
 
 /// The path the MCP endpoint is served at.
 pub const MCP_PATH: &str = "/mcp";
@@ -557,7 +559,8 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
         if !unresumable {
             return response;
         }
-        tracing::info!(?last_event_id, "an event stream could not be resumed here");
+        let last_event_id = last_event_id.to_str().unwrap_or("(not text)");
+        tracing::info!(last_event_id = %echo(last_event_id), "an event stream could not be resumed here");
         return (
             StatusCode::BAD_REQUEST,
             "Bad Request: the event stream named by Last-Event-ID cannot be resumed: the server \

@@ -339,7 +339,7 @@ impl CallSite {
 fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
     let parts = context.extensions.get::<http::request::Parts>()?;
     if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
-        return Some(Arc::clone(&who.0));
+        return Some(who.shared());
     }
     if let Some(session) = parts.extensions.get::<crate::http::KnownSession>() {
         return Some(Arc::from(format!("session {}", session.0)));
