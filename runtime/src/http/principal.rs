@@ -28,11 +28,13 @@ pub(crate) struct Principal(Arc<str>);
 
 impl Principal {
     /// The subject `sub` of a token from `issuer`.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub fn subject(issuer: &str, subject: &str) -> Self {
         Principal(Arc::from(format!("{issuer}#sub:{subject}")))
     }
 
     /// The client `client_id` of a token from `issuer` that names no subject.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub fn client(issuer: &str, client_id: &str) -> Self {
         Principal(Arc::from(format!("{issuer}#client:{client_id}")))
     }
@@ -62,13 +64,13 @@ impl Principal {
 
 impl fmt::Display for Principal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Debug for Principal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Principal({:?})", &*self.0)
+        write!(f, "Principal({:?})", self.as_str())
     }
 }
 
