@@ -493,3 +493,41 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         self.inner.event_store()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session created by `owner`'s request, in `table`.
+    async fn created_by(table: &SessionTable, id: &str, owner: Option<Principal>) {
+        assert!(table.reserve());
+        acting_as(owner, async { table.fill(Some(SessionId::from(id))) }).await;
+    }
+
+    #[tokio::test]
+    async fn a_session_admits_the_principal_that_created_it_only() {
+        let table = SessionTable::new(4, Duration::from_secs(10));
+        let alice = Principal::subject("https://auth.example", "alice");
+        let bob = Principal::subject("https://auth.example", "bob");
+        created_by(&table, "s-alice", Some(alice.clone())).await;
+        created_by(&table, "s-nobody", None).await;
+        assert_eq!(table.admit("s-alice", Some(&alice)).await, Admission::Here);
+        assert_eq!(
+            table.admit("s-alice", Some(&bob)).await,
+            Admission::NotFound
+        );
+        assert_eq!(table.admit("s-alice", None).await, Admission::NotFound);
+        // Without authentication (no principal) as before; a token does not open such a session.
+        assert_eq!(table.admit("s-nobody", None).await, Admission::Here);
+        assert_eq!(
+            table.admit("s-nobody", Some(&bob)).await,
+            Admission::NotFound
+        );
+        // No such session (rmcp answers it), and an id no session can have.
+        assert_eq!(table.admit("s-other", Some(&bob)).await, Admission::Unknown);
+        let long = "s".repeat(MAX_SESSION_ID_BYTES + 1);
+        assert_eq!(table.admit(&long, None).await, Admission::NotFound);
+        // Outside a request, nobody acts.
+        assert_eq!(acting(), None);
+    }
+}
