@@ -244,6 +244,8 @@ impl OAuthVerifier {
         let principal = match (c.sub, c.client_id) {
             (Some(sub), _) => Principal::subject(issuer, &sub),
             (None, Some(client)) => Principal::client(issuer, &client),
+            // Nobody: every such token would be the same principal. (`sub` is not among the
+            // required spec claims, so this kind names this case only; `words` says so.)
             (None, None) => {
                 return Err(jsonwebtoken::errors::ErrorKind::MissingRequiredClaim(
                     "sub".to_owned(),
