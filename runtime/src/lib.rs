@@ -5,6 +5,7 @@ mod adapt;
 mod cli;
 mod content;
 mod context;
+mod echo;
 mod error;
 mod exec;
 pub mod export;

@@ -1,7 +1,9 @@
 //! State shared by the replicas of one server through Redis (feature `redis`): the HTTP
 //! sessions of clients on protocol lines before 2026-07-28 (rmcp's `SessionStore`, so a session
-//! created on one replica is restored on another), and the rate limits and quotas, counted
-//! atomically in one Lua script with Redis's own clock, so that N replicas grant what one would.
+//! created on one replica is restored on another), each stored with the principal that owns it
+//! (every replica checks it before restoring the session), and the rate limits and quotas,
+//! counted atomically in one Lua script with Redis's own clock, so that N replicas grant what
+//! one would.
 //!
 //! Resource queues are not shared, on purpose: a resource (`resource = "arm"`) is a device one
 //! process owns, and a toolbox whose tools use one must run as one process.
@@ -15,6 +17,11 @@ use rmcp::transport::streamable_http_server::session::{
 };
 
 use crate::exec::rate::{Limited, Rate};
+use crate::http::Principal;
+
+/// The field of a stored session naming its owner ([`Principal::as_str`]; absent: a session
+/// created without authentication).
+const OWNER_FIELD: &str = "io.toolwright/owner";
 
 /// How long a session's state is kept in Redis after it was last stored.
 const SESSION_TTL_S: u64 = 24 * 3600;
@@ -174,16 +181,15 @@ impl Redis {
     }
 }
 
-/// The HTTP sessions in Redis: what rmcp needs to restore a session on another replica (the
-/// client's `initialize` parameters).
-pub(crate) struct RedisSessions(pub Arc<Redis>);
-
-#[async_trait::async_trait]
-impl SessionStore for RedisSessions {
-    async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
-        let mut connection = self.0.connection.clone();
+impl Redis {
+    /// The stored session `session_id`, as JSON: rmcp's state and its owner.
+    async fn stored_session(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<serde_json::Map<String, serde_json::Value>>, SessionStoreError> {
+        let mut connection = self.connection.clone();
         let json: Option<String> = redis::cmd("GET")
-            .arg(self.0.key(&["session", session_id]))
+            .arg(self.key(&["session", session_id]))
             .query_async(&mut connection)
             .await?;
         Ok(match json {
@@ -192,9 +198,54 @@ impl SessionStore for RedisSessions {
         })
     }
 
+    /// Whose the session is: `None` when no replica stored it, `Some(None)` when it was created
+    /// without authentication.
+    pub async fn session_owner(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<Option<Principal>>, String> {
+        let stored = self
+            .stored_session(session_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(stored.map(|s| {
+            s.get(OWNER_FIELD)
+                .and_then(serde_json::Value::as_str)
+                .map(Principal::from_stored)
+        }))
+    }
+}
+
+/// The HTTP sessions in Redis: what rmcp needs to restore a session on another replica (the
+/// client's `initialize` parameters), and the principal that owns it.
+pub(crate) struct RedisSessions(pub Arc<Redis>);
+
+#[async_trait::async_trait]
+impl SessionStore for RedisSessions {
+    async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        Ok(match self.0.stored_session(session_id).await? {
+            Some(mut stored) => {
+                stored.remove(OWNER_FIELD);
+                Some(serde_json::from_value(serde_json::Value::Object(stored))?)
+            }
+            None => None,
+        })
+    }
+
+    /// Stores the session with its owner: rmcp stores it while it answers the `initialize`
+    /// that created it, so as that request's principal ([`crate::http::acting`]).
     async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
         let mut connection = self.0.connection.clone();
-        let json = serde_json::to_string(state)?;
+        let mut stored = match serde_json::to_value(state)? {
+            serde_json::Value::Object(map) => map,
+            other => {
+                return Err(format!("rmcp's session state is not a JSON object: {other}").into());
+            }
+        };
+        if let Some(owner) = crate::http::acting() {
+            stored.insert(OWNER_FIELD.to_owned(), owner.as_str().into());
+        }
+        let json = serde_json::to_string(&stored)?;
         let () = redis::cmd("SET")
             .arg(self.0.key(&["session", session_id]))
             .arg(json)

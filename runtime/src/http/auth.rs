@@ -11,6 +11,7 @@ use subtle::ConstantTimeEq as _;
 
 #[cfg(feature = "oauth")]
 use super::oauth::OAuthVerifier;
+use super::principal::Principal;
 
 /// How callers prove who they are.
 #[derive(Clone, Default)]
@@ -35,11 +36,6 @@ impl std::fmt::Debug for Authentication {
         })
     }
 }
-
-/// The authenticated caller, put in the request's extensions: a name for the logs and for
-/// per-client rate limits.
-#[derive(Debug, Clone)]
-pub(crate) struct Principal(pub Arc<str>);
 
 /// An authenticated caller and the scopes its token grants (`None`: every scope).
 #[derive(Debug, Clone)]
@@ -74,8 +70,20 @@ impl Caller {
 pub(crate) enum Denied {
     /// No `Authorization: Bearer` header.
     Missing,
-    /// A token that is not valid (expired, wrong audience or issuer, bad signature, …).
+    /// A token that is not valid (expired, wrong audience or issuer, bad signature, …); made
+    /// by [`Denied::invalid`], so bounded.
     Invalid(String),
+}
+
+/// The longest reason a refusal gives (in its body, its `WWW-Authenticate` and the log): a
+/// parser's error may quote what the client sent.
+const MAX_REASON_BYTES: usize = 300;
+
+impl Denied {
+    /// A refused token, `why` cut to [`MAX_REASON_BYTES`] (with its length stated).
+    pub fn invalid(why: impl AsRef<str>) -> Self {
+        Denied::Invalid(crate::echo::bounded(why.as_ref(), MAX_REASON_BYTES))
+    }
 }
 
 impl Authentication {
@@ -95,18 +103,18 @@ impl Authentication {
             Authentication::Bearer(secret) => {
                 if bool::from(token.as_bytes().ct_eq(secret)) {
                     Ok(Caller {
-                        principal: Some(Principal(Arc::from("bearer"))),
+                        principal: Some(Principal::bearer()),
                         scopes: None,
                     })
                 } else {
-                    Err(Denied::Invalid("the token is not the server's".into()))
+                    Err(Denied::invalid("the token is not the server's"))
                 }
             }
             #[cfg(feature = "oauth")]
             Authentication::OAuth(verifier) => {
-                let claims = verifier.verify(token).await.map_err(Denied::Invalid)?;
+                let claims = verifier.verify(token).await.map_err(Denied::invalid)?;
                 Ok(Caller {
-                    principal: Some(Principal(Arc::from(claims.principal))),
+                    principal: Some(claims.principal),
                     scopes: Some(claims.scopes),
                 })
             }

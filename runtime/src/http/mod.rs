@@ -1,7 +1,9 @@
 //! Serving a toolbox over MCP streamable HTTP (rmcp's `StreamableHttpService`), safely enough
 //! for a lab network: nobody unauthenticated off loopback, `Host` and `Origin` checked on every
-//! bind, and every resource a client can make the server hold bounded (body size and shape,
-//! read times, connections, sessions, requests parsed at once).
+//! bind, every resource a client can make the server hold bounded (body size and shape,
+//! read times, connections, sessions, requests parsed at once), every session answering only
+//! the [`Principal`] that created it (`principal.rs`, `sessions.rs`), and what a client sent
+//! echoed back or logged only cut to a bounded length (`crate::echo`).
 //!
 //! ```rust,no_run
 //! # async fn demo(toolbox: toolwright::Toolbox) -> Result<(), Box<dyn std::error::Error>> {
@@ -18,6 +20,7 @@ mod body;
 mod conn;
 #[cfg(feature = "oauth")]
 mod oauth;
+mod principal;
 mod sessions;
 
 use std::collections::HashMap;
@@ -38,10 +41,13 @@ use tokio_util::sync::CancellationToken;
 use self::auth::{Authentication, Caller};
 #[cfg(feature = "oauth")]
 pub use self::oauth::OAuthConfig;
-use self::sessions::{SessionTable, Sessions};
+use self::sessions::{Admission, SessionTable, Sessions};
+use crate::echo::echo;
 use crate::toolbox::{SCOPES_META, ServeError, Toolbox};
 
-pub(crate) use self::auth::Principal;
+pub(crate) use self::principal::Principal;
+#[cfg(feature = "redis")]
+pub(crate) use self::sessions::acting;
 
 /// The path the MCP endpoint is served at.
 pub const MCP_PATH: &str = "/mcp";
@@ -359,6 +365,8 @@ struct Guard {
     body_timeout: Duration,
     parsing: Semaphore,
     sessions: Arc<SessionTable>,
+    /// Whether requests may name sessions (not with `stateless`).
+    with_sessions: bool,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -444,6 +452,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             body_timeout: options.body_read_timeout,
             parsing: Semaphore::new(options.max_parsing),
             sessions: table,
+            with_sessions: !options.stateless,
         });
         let mcp = axum::Router::new()
             .nest_service(MCP_PATH, service)
@@ -534,8 +543,8 @@ fn protected_resource_metadata(
     None
 }
 
-/// Authentication, the body's size, shape and time, the tool's scopes, and the session's
-/// state, before rmcp parses the request.
+/// Authentication, the session's owner, the body's size, shape and time, the tool's scopes, and
+/// the session's state, before rmcp parses the request.
 async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
     let caller = match guard.auth.check(request.headers()).await {
         Ok(caller) => caller,
@@ -545,19 +554,32 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
         }
     };
     let (mut parts, body) = request.into_parts();
-    if let Some(principal) = caller.principal.clone() {
-        parts.extensions.insert(principal);
+    let principal = caller.principal.clone();
+    if let Some(principal) = &principal {
+        parts.extensions.insert(principal.clone());
     }
+    // Before anything keyed by the session is looked at: a session that is not the caller's
+    // is answered as one that does not exist.
+    let session = match admit(&guard, &parts, principal.as_ref()).await {
+        Ok(session) => session,
+        Err(refusal) => return refusal,
+    };
+    let serve = |parts, body| {
+        sessions::acting_as(
+            principal.clone(),
+            next.run(Request::from_parts(parts, body)),
+        )
+    };
     if parts.method == Method::GET
         && let Some(last_event_id) = parts.headers.get("last-event-id").cloned()
     {
-        let _turn = session_turn(&guard, &mut parts).await;
-        let (response, unresumable) =
-            sessions::resuming(next.run(Request::from_parts(parts, body))).await;
+        let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
+        let (response, unresumable) = sessions::resuming(serve(parts, body)).await;
         if !unresumable {
             return response;
         }
-        tracing::info!(?last_event_id, "an event stream could not be resumed here");
+        let last_event_id = last_event_id.to_str().unwrap_or("(not text)");
+        tracing::info!(last_event_id = %echo(last_event_id), "an event stream could not be resumed here");
         return (
             StatusCode::BAD_REQUEST,
             "Bad Request: the event stream named by Last-Event-ID cannot be resumed: the server \
@@ -567,8 +589,8 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
             .into_response();
     }
     if parts.method != Method::POST {
-        let _turn = session_turn(&guard, &mut parts).await;
-        return next.run(Request::from_parts(parts, body)).await;
+        let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
+        return serve(parts, body).await;
     }
     let Ok(_parsing) = guard.parsing.acquire().await else {
         return StatusCode::SERVICE_UNAVAILABLE.into_response();
@@ -607,24 +629,63 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes).await {
         return refusal;
     }
-    let _turn = session_turn(&guard, &mut parts).await;
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
+    serve(parts, Body::from(bytes)).await
 }
 
-/// The request's session, looked up once: one this replica holds is marked on the request
+/// The session a request names, if the caller may name it ([`SessionTable::admit`]): otherwise
+/// the answer, `404` exactly as rmcp answers a session it does not have (a `DELETE` of a session
+/// no replica has too, which rmcp would accept), or `503` when the shared store is down.
+async fn admit(
+    guard: &Guard,
+    parts: &axum::http::request::Parts,
+    principal: Option<&Principal>,
+) -> Result<Option<(Arc<str>, Admission)>, Response> {
+    if !guard.with_sessions {
+        return Ok(None);
+    }
+    let Some(id) = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+    else {
+        return Ok(None);
+    };
+    match guard.sessions.admit(id, principal).await {
+        Admission::NotFound => Err(session_not_found()),
+        Admission::Unknown if parts.method == Method::DELETE => Err(session_not_found()),
+        #[cfg(feature = "redis")]
+        Admission::StoreDown => Err((
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service Unavailable: the session store cannot be reached; try again later",
+        )
+            .into_response()),
+        admitted => Ok(Some((Arc::from(id), admitted))),
+    }
+}
+
+/// rmcp's answer to a request naming a session it does not have, byte for byte.
+fn session_not_found() -> Response {
+    Response::builder()
+        .status(StatusCode::NOT_FOUND)
+        .body(Body::from("Not Found: Session not found"))
+        .unwrap_or_else(|_| StatusCode::NOT_FOUND.into_response())
+}
+
+/// The request's session, once admitted: one this replica holds is marked on the request
 /// ([`KnownSession`], what rate limits key on); for one it does not hold yet, the request's
 /// turn ([`SessionTable::turn`](sessions::SessionTable::turn)), held while rmcp answers.
 async fn session_turn(
     guard: &Guard,
     parts: &mut axum::http::request::Parts,
+    session: Option<&(Arc<str>, Admission)>,
 ) -> Option<impl Sized + use<>> {
-    let id: Arc<str> = Arc::from(parts.headers.get("mcp-session-id")?.to_str().ok()?);
-    if guard.sessions.knows(&id) {
-        parts.extensions.insert(KnownSession(id));
+    let (id, admission) = session?;
+    if *admission == Admission::Here {
+        parts.extensions.insert(KnownSession(Arc::clone(id)));
         return None;
     }
-    guard.sessions.turn(&id).await
+    guard.sessions.turn(id).await
 }
 
 /// The checks that need the message: the tool's scopes, and the session's state.

@@ -1,7 +1,16 @@
 //! OAuth 2.1 access tokens, checked as an MCP resource server must: a JWT signed by one of the
-//! authorization server's keys (its JWKS, fetched from its metadata and cached, fetched again
-//! when a token names a key the cache lacks: key rotation), issued by that server (`iss`), for
-//! this server (`aud` is its canonical resource URI, RFC 8707), and current (`exp`, `nbf`).
+//! authorization server's keys (its JWKS, from the `jwks_uri` of its metadata, both cached),
+//! issued by that server (`iss`), for this server (`aud` is its canonical resource URI, RFC
+//! 8707), and current (`exp`, `nbf`). The caller is the token's subject (else its client id)
+//! at that issuer ([`Principal`]).
+//!
+//! Key rotation: a token naming a key the cache lacks, or whose signature does not verify with
+//! the cached key of its `kid` (an issuer reusing a `kid` for a new key, or rotating the only
+//! key of a set whose tokens name none), has the keys fetched again before it is decided. Fetches
+//! are at least [`MIN_REFETCH`] apart however many tokens ask (a request that needs one sooner
+//! waits for that moment). A `jwks_uri` found through discovery obeys the rule a configured one
+//! does (https, plain http only on a loopback host), or no key is fetched from it.
+//!
 //! The JWT crate (`jsonwebtoken`) does the cryptography; nothing here is hand-rolled.
 
 use std::time::{Duration, Instant};
@@ -18,6 +27,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use tokio::sync::{Mutex, RwLock};
 use url::Url;
+
+use super::principal::Principal;
+use crate::echo::echo;
 
 /// Where tokens come from and whom they are for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,32 +65,43 @@ impl OAuthConfig {
             .into_iter()
             .chain(self.jwks_uri.iter().map(|u| ("JWKS URI", u)))
         {
-            let parsed = Url::parse(url)
-                .map_err(|e| format!("the OAuth {what} `{url}` is not a URL: {e}"))?;
-            let host = parsed.host_str().unwrap_or_default();
-            let loopback = host == "localhost"
-                || host
-                    .trim_matches(['[', ']'])
-                    .parse::<std::net::IpAddr>()
-                    .is_ok_and(|ip| ip.is_loopback());
-            if parsed.scheme() != "https" && !(parsed.scheme() == "http" && loopback) {
-                return Err(format!(
-                    "the OAuth {what} `{url}` must use https (plain http only on a loopback host)"
-                ));
-            }
-            if parsed.fragment().is_some() {
-                return Err(format!("the OAuth {what} `{url}` must not have a fragment"));
-            }
+            check_url(what, url)?;
         }
         Ok(())
     }
 }
 
+/// One URL the server fetches from or names: absolute, `https` (or `http` on a loopback host),
+/// no fragment. `what` names it in the error.
+fn check_url(what: &str, url: &str) -> Result<(), String> {
+    let parsed =
+        Url::parse(url).map_err(|e| format!("the OAuth {what} {} is not a URL: {e}", echo(url)))?;
+    let host = parsed.host_str().unwrap_or_default();
+    let loopback = host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if parsed.scheme() != "https" && !(parsed.scheme() == "http" && loopback) {
+        return Err(format!(
+            "the OAuth {what} {} must use https (plain http only on a loopback host)",
+            echo(url)
+        ));
+    }
+    if parsed.fragment().is_some() {
+        return Err(format!(
+            "the OAuth {what} {} must not have a fragment",
+            echo(url)
+        ));
+    }
+    Ok(())
+}
+
 /// What the server learns of a valid token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Claims {
-    /// `client_id`, else `sub`.
-    pub principal: String,
+    /// `sub` at the issuer, else `client_id` at the issuer.
+    pub principal: Principal,
     /// The scopes it grants (`scope`, space-separated, or `scp`).
     pub scopes: Vec<String>,
 }
@@ -106,9 +129,12 @@ pub(crate) struct OAuthVerifier {
     client: Client<hyper_rustls::HttpsConnector<HttpConnector>, Empty<Bytes>>,
     keys: RwLock<Option<Keys>>,
     /// When the keys were last fetched (also on failure): fetches are at least
-    /// [`MIN_REFETCH`] apart, so tokens naming unknown keys cannot flood the issuer (they wait
-    /// for the next fetch instead).
+    /// [`MIN_REFETCH`] apart, so tokens naming unknown keys, or forged under a known one, cannot
+    /// flood the issuer (they wait for the next fetch instead). Held while fetching.
     last_fetch: Mutex<Option<Instant>>,
+    /// The `jwks_uri` discovery found (without a configured one): the metadata is fetched once,
+    /// and again only after a fetch of the keys from it failed.
+    discovered: std::sync::Mutex<Option<String>>,
 }
 
 /// Keys older than this are fetched again before use.
@@ -143,6 +169,7 @@ impl OAuthVerifier {
             client,
             keys: RwLock::new(None),
             last_fetch: Mutex::new(None),
+            discovered: std::sync::Mutex::new(None),
         })
     }
 
@@ -166,73 +193,109 @@ impl OAuthVerifier {
         ) {
             return Err("a symmetric (HS*) signature is not accepted".into());
         }
-        let jwk = self.key(header.kid.as_deref()).await?;
-        let key = DecodingKey::from_jwk(&jwk)
-            .map_err(|e| format!("the issuer's key is unusable: {e}"))?;
-        let mut validation = Validation::new(header.alg);
+        let kid = header.kid.as_deref();
+        let looked = Instant::now();
+        let jwk = match self.cached_key(kid).await {
+            Some(jwk) => jwk,
+            None => {
+                let refreshed = self.refresh(looked).await;
+                self.stored_key(kid)
+                    .await
+                    .ok_or_else(|| unknown_key(kid, refreshed))?
+            }
+        };
+        match self.decode(token, &jwk, header.alg) {
+            Err(e) if key_may_have_changed(&e) => {
+                // A new key under a `kid` the cache knows, or a rotated only key: fetch the keys
+                // again (unless another request did since this one looked), then decide.
+                let _ = self.refresh(looked).await;
+                match self.stored_key(kid).await {
+                    Some(newer) if newer != jwk => self
+                        .decode(token, &newer, header.alg)
+                        .map_err(|e| self.words(&e)),
+                    _ => Err(self.words(&e)),
+                }
+            }
+            decoded => decoded.map_err(|e| self.words(&e)),
+        }
+    }
+
+    /// The token's claims, if `jwk` signed it and it is for this server and current.
+    fn decode(
+        &self,
+        token: &str,
+        jwk: &Jwk,
+        alg: Algorithm,
+    ) -> Result<Claims, jsonwebtoken::errors::Error> {
+        let key = DecodingKey::from_jwk(jwk)?;
+        let mut validation = Validation::new(alg);
         validation.leeway = self.config.leeway_s;
         validation.validate_nbf = true;
         validation.set_issuer(&[&self.config.issuer]);
         validation.set_audience(&[&self.config.resource]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
-        let data = jsonwebtoken::decode::<RawClaims>(token, &key, &validation).map_err(|e| {
-            use jsonwebtoken::errors::ErrorKind as K;
-            match e.kind() {
-                K::ExpiredSignature => "the token has expired".to_owned(),
-                K::ImmatureSignature => "the token is not valid yet (nbf)".to_owned(),
-                K::InvalidAudience => format!(
-                    "the token is not for this server (its audience must be {})",
-                    self.config.resource
-                ),
-                K::InvalidIssuer => format!("the token was not issued by {}", self.config.issuer),
-                K::InvalidSignature => "the token's signature does not verify".to_owned(),
-                K::MissingRequiredClaim(c) => format!("the token has no `{c}` claim"),
-                K::InvalidAlgorithm => "the token's algorithm does not match its key".to_owned(),
-                other => format!("the token is invalid ({other:?})"),
-            }
-        })?;
-        let c = data.claims;
+        let c = jsonwebtoken::decode::<RawClaims>(token, &key, &validation)?.claims;
         let scopes = match (c.scope, c.scp) {
             (Some(s), _) => s.split_whitespace().map(str::to_owned).collect(),
             (None, Some(list)) => list,
             (None, None) => Vec::new(),
         };
-        let principal = c
-            .client_id
-            .or(c.sub)
-            .unwrap_or_else(|| "unnamed client".to_owned());
+        let issuer = &self.config.issuer;
+        let principal = match (c.sub, c.client_id) {
+            (Some(sub), _) => Principal::subject(issuer, &sub),
+            (None, Some(client)) => Principal::client(issuer, &client),
+            // Nobody: every such token would be the same principal. (`sub` is not among the
+            // required spec claims, so this kind names this case only; `words` says so.)
+            (None, None) => {
+                return Err(jsonwebtoken::errors::ErrorKind::MissingRequiredClaim(
+                    "sub".to_owned(),
+                )
+                .into());
+            }
+        };
         Ok(Claims { principal, scopes })
     }
 
-    /// The key a token names: from the cache, else from the issuer (at most every
-    /// [`MIN_REFETCH`]).
-    async fn key(&self, kid: Option<&str>) -> Result<Jwk, String> {
-        let looked = Instant::now();
-        {
-            let keys = self.keys.read().await;
-            if let Some(k) = keys.as_ref()
-                && k.fetched.elapsed() < KEYS_TTL
-                && let Some(jwk) = find(&k.set, kid)
-            {
-                return Ok(jwk.clone());
+    /// Why a token is refused, in words.
+    fn words(&self, e: &jsonwebtoken::errors::Error) -> String {
+        use jsonwebtoken::errors::ErrorKind as K;
+        match e.kind() {
+            K::ExpiredSignature => "the token has expired".to_owned(),
+            K::ImmatureSignature => "the token is not valid yet (nbf)".to_owned(),
+            K::InvalidAudience => format!(
+                "the token is not for this server (its audience must be {})",
+                self.config.resource
+            ),
+            K::InvalidIssuer => format!("the token was not issued by {}", self.config.issuer),
+            K::InvalidSignature => "the token's signature does not verify".to_owned(),
+            K::MissingRequiredClaim(c) if c == "sub" => {
+                "the token names no subject (`sub`) and no client (`client_id`)".to_owned()
             }
+            K::MissingRequiredClaim(c) => format!("the token has no `{c}` claim"),
+            K::InvalidAlgorithm => "the token's algorithm does not match its key".to_owned(),
+            K::InvalidKeyFormat
+            | K::InvalidRsaKey(_)
+            | K::InvalidEcdsaKey
+            | K::InvalidEddsaKey
+            | K::MissingAlgorithm => format!("the issuer's key is unusable ({e})"),
+            other => format!("the token is invalid ({other:?})"),
         }
-        let refreshed = self.refresh(looked).await;
+    }
+
+    /// The key a token names, from keys fetched less than [`KEYS_TTL`] ago.
+    async fn cached_key(&self, kid: Option<&str>) -> Option<Jwk> {
         let keys = self.keys.read().await;
-        // A failed fetch leaves the keys fetched before in use, stale or not: an issuer that is
-        // down for a moment must not lock every client out.
-        keys.as_ref()
-            .and_then(|k| find(&k.set, kid))
-            .cloned()
-            .ok_or_else(|| match (refreshed, kid) {
-                (Err(e), _) => format!("the issuer's keys cannot be fetched: {e}"),
-                (Ok(()), Some(kid)) => format!(
-                    "the token is signed with key `{kid}`, which the issuer does not publish"
-                ),
-                (Ok(()), None) => {
-                    "the token names no key (`kid`) and the issuer publishes several".to_owned()
-                }
-            })
+        let k = keys.as_ref()?;
+        (k.fetched.elapsed() < KEYS_TTL)
+            .then(|| find(&k.set, kid).cloned())
+            .flatten()
+    }
+
+    /// The key a token names, from the keys last fetched, stale or not: an issuer that is down
+    /// for a moment must not lock every client out.
+    async fn stored_key(&self, kid: Option<&str>) -> Option<Jwk> {
+        let keys = self.keys.read().await;
+        keys.as_ref().and_then(|k| find(&k.set, kid)).cloned()
     }
 
     /// Fetches the keys again, unless another request did since `looked`; at most every
@@ -246,17 +309,43 @@ impl OAuthVerifier {
             tokio::time::sleep_until((at + MIN_REFETCH).into()).await;
         }
         *last = Some(Instant::now());
+        let discovered = self.config.jwks_uri.is_none();
         let jwks_uri = match &self.config.jwks_uri {
             Some(u) => u.clone(),
-            None => self.discover_jwks_uri().await?,
+            None => {
+                let cached = self.discovered_uri().clone();
+                match cached {
+                    Some(u) => u,
+                    None => {
+                        let u = self.discover_jwks_uri().await?;
+                        *self.discovered_uri() = Some(u.clone());
+                        u
+                    }
+                }
+            }
         };
-        let set: JwkSet = self.get_json(&jwks_uri).await?;
+        let set: JwkSet = match self.get_json(&jwks_uri).await {
+            Ok(set) => set,
+            Err(e) => {
+                if discovered {
+                    // The issuer may have moved its keys: ask its metadata again next time.
+                    *self.discovered_uri() = None;
+                }
+                return Err(e);
+            }
+        };
         tracing::info!(keys = set.keys.len(), %jwks_uri, "fetched the OAuth issuer's keys");
         *self.keys.write().await = Some(Keys {
             set,
             fetched: Instant::now(),
         });
         Ok(())
+    }
+
+    fn discovered_uri(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.discovered
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The `jwks_uri` from the issuer's metadata (RFC 8414, then OpenID Connect discovery).
@@ -275,14 +364,25 @@ impl OAuthVerifier {
             match self.get_json::<Metadata>(&format!("{issuer}{path}")).await {
                 Ok(m) if m.issuer.trim_end_matches('/') != issuer => {
                     return Err(format!(
-                        "the issuer's metadata names another issuer, `{}`",
-                        m.issuer
+                        "the issuer's metadata names another issuer, {}",
+                        echo(&m.issuer)
                     ));
                 }
                 Ok(Metadata {
                     jwks_uri: Some(uri),
                     ..
-                }) => return Ok(uri),
+                }) => {
+                    // The rule a configured `--oauth-jwks-uri` obeys (plain http could be
+                    // answered by anyone on the path, with keys of their own).
+                    if let Err(e) = check_url("JWKS URI in the issuer's metadata", &uri) {
+                        tracing::error!(
+                            metadata = %format!("{issuer}{path}"),
+                            "refusing to fetch keys: {e}; no token is accepted until the issuer's metadata names an acceptable one"
+                        );
+                        return Err(e);
+                    }
+                    return Ok(uri);
+                }
                 Ok(_) => last_error = format!("the metadata at {issuer}{path} has no jwks_uri"),
                 Err(e) => last_error = e,
             }
@@ -319,6 +419,36 @@ impl OAuthVerifier {
         serde_json::from_slice(&bytes)
             .map_err(|e| format!("{url} did not send the expected JSON: {e}"))
     }
+}
+
+/// Why no key was found for a token naming `kid`, after the keys were fetched (`refreshed`).
+fn unknown_key(kid: Option<&str>, refreshed: Result<(), String>) -> String {
+    match (refreshed, kid) {
+        (Err(e), _) => format!("the issuer's keys cannot be fetched: {e}"),
+        (Ok(()), Some(kid)) => format!(
+            "the token is signed with key {}, which the issuer does not publish",
+            echo(kid)
+        ),
+        (Ok(()), None) => {
+            "the token names no key (`kid`) and the issuer publishes several".to_owned()
+        }
+    }
+}
+
+/// Whether a token refused with `e` might verify with keys fetched again: its signature, or its
+/// algorithm, does not match the cached key of its `kid` (a new key under an old `kid`, or a
+/// rotated only key), or that key is unusable.
+fn key_may_have_changed(e: &jsonwebtoken::errors::Error) -> bool {
+    use jsonwebtoken::errors::ErrorKind as K;
+    matches!(
+        e.kind(),
+        K::InvalidSignature
+            | K::InvalidAlgorithm
+            | K::InvalidKeyFormat
+            | K::InvalidRsaKey(_)
+            | K::InvalidEcdsaKey
+            | K::InvalidEddsaKey
+    )
 }
 
 /// The key named `kid`, or the only signing key when the token names none.

@@ -2,6 +2,12 @@
 //! completed its handshake (`notifications/initialized`) within `init_timeout` is closed, and
 //! each session's transport stamps its `tools/call`s with their places in the resources' queues
 //! (arrival order, `exec/arrival.rs`).
+//!
+//! Each session belongs to the [`Principal`] whose `initialize` created it (none without
+//! authentication): [`SessionTable::admit`] answers any other principal as if the session did
+//! not exist, before anything keyed by the session is looked at (its handshake state, its
+//! streams, its resumption, its closing). With replicas the owner is stored with the session
+//! (`redis.rs`), and checked by each replica before it restores the session.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -16,12 +22,49 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
 
+use super::principal::Principal;
 use crate::exec::arrival::{Arrivals, Ordered};
 
 tokio::task_local! {
     /// Set while a `GET` with `Last-Event-ID` is served: whether the stream it names could not
     /// be resumed here (see [`resuming`]).
     static UNRESUMABLE: Cell<bool>;
+    /// Set while rmcp serves a request ([`acting_as`]): who sent it, the owner of a session it
+    /// creates or restores.
+    static ACTING: Option<Principal>;
+}
+
+/// The longest session id a request may name: this server's are UUIDs (36 bytes); a longer one
+/// is no session, and is not looked up (nor sent to Redis).
+const MAX_SESSION_ID_BYTES: usize = 128;
+
+/// Serves a request as `principal`: a session it creates (or restores, once
+/// [`SessionTable::admit`] let it) is bound to it.
+pub(crate) async fn acting_as<F: Future>(principal: Option<Principal>, serve: F) -> F::Output {
+    ACTING.scope(principal, serve).await
+}
+
+/// The principal of the request being served ([`acting_as`]); none outside one.
+pub(crate) fn acting() -> Option<Principal> {
+    ACTING.try_with(Clone::clone).ok().flatten()
+}
+
+/// Whether a request may name a session, and how it finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Admission {
+    /// This replica holds the session, and it is the caller's.
+    Here,
+    /// The shared store holds the session, and it is the caller's: rmcp restores it here.
+    #[cfg(feature = "redis")]
+    Stored,
+    /// No replica has it (rmcp answers `404`, as it does a session that ended).
+    Unknown,
+    /// The session is not the caller's (or its id is too long to be one): answer exactly as
+    /// rmcp answers a session it does not have.
+    NotFound,
+    /// The shared store cannot say whose it is.
+    #[cfg(feature = "redis")]
+    StoreDown,
 }
 
 /// Serves a `GET` that carries `Last-Event-ID`, and tells whether the stream it names could not
@@ -57,10 +100,12 @@ pub(crate) struct SessionTable {
     arriving: Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Tracked {
     created: Instant,
     initialized: bool,
+    /// Who created it (none without authentication).
+    owner: Option<Principal>,
 }
 
 impl SessionTable {
@@ -78,7 +123,7 @@ impl SessionTable {
     }
 
     /// With a shared store, the requests naming a session this replica does not hold yet (the
-    /// caller has asked [`knows`](Self::knows)) take turns: the first restores it from the
+    /// caller has asked [`admit`](Self::admit)) take turns: the first restores it from the
     /// store, the others then find it here. (rmcp
     /// serializes restores that overlap, but a request that found the session missing just
     /// before another finished restoring it starts a second restore, which fails with a 500.)
@@ -121,7 +166,8 @@ impl SessionTable {
         true
     }
 
-    /// Fills a place taken by [`SessionTable::reserve`] (or gives it back with `None`).
+    /// Fills a place taken by [`SessionTable::reserve`] (or gives it back with `None`), the
+    /// session owned by the principal of the request being served.
     fn fill(&self, id: Option<SessionId>) {
         let mut sessions = self.lock();
         if let Some(id) = id {
@@ -130,6 +176,7 @@ impl SessionTable {
                 Tracked {
                     created: Instant::now(),
                     initialized: false,
+                    owner: acting(),
                 },
             );
         }
@@ -137,9 +184,32 @@ impl SessionTable {
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 
-    /// Whether this replica knows the session (it created or restored it).
-    pub fn knows(&self, id: &str) -> bool {
-        self.initialized_here(id).is_some()
+    /// Whether `principal` may name the session `id` (see [`Admission`]): only the principal
+    /// that created it may, and without authentication (no principal) only unauthenticated
+    /// requests. Sessions this replica does not hold are asked of the shared store.
+    pub async fn admit(&self, id: &str, principal: Option<&Principal>) -> Admission {
+        if id.len() > MAX_SESSION_ID_BYTES {
+            return Admission::NotFound;
+        }
+        let here = self.lock().get(id).map(|t| t.owner.clone());
+        match here {
+            Some(owner) if owner.as_ref() == principal => return Admission::Here,
+            Some(_) => return Admission::NotFound,
+            None => {}
+        }
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.shared.get() {
+            return match redis.session_owner(id).await {
+                Ok(None) => Admission::Unknown,
+                Ok(Some(owner)) if owner.as_ref() == principal => Admission::Stored,
+                Ok(Some(_)) => Admission::NotFound,
+                Err(e) => {
+                    tracing::error!(error = %e, "session owner not checked: Redis failed");
+                    Admission::StoreDown
+                }
+            };
+        }
+        Admission::Unknown
     }
 
     /// Shares the sessions' handshake state with the other replicas.
@@ -261,11 +331,14 @@ impl<M: SessionManager> Sessions<M> {
 /// closed on its own (idle for its keep-alive).
 async fn sweep<M: SessionManager>(inner: &M, table: &SessionTable) {
     let now = Instant::now();
-    let tracked: Vec<(SessionId, Tracked)> =
-        table.lock().iter().map(|(k, v)| (k.clone(), *v)).collect();
-    for (id, t) in tracked {
-        let late = !t.initialized
-            && now.duration_since(t.created) > table.init_timeout
+    let tracked: Vec<(SessionId, Instant, bool)> = table
+        .lock()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.created, v.initialized))
+        .collect();
+    for (id, created, initialized) in tracked {
+        let late = !initialized
+            && now.duration_since(created) > table.init_timeout
             && table.initialized(&id).await == Some(false);
         if late {
             tracing::info!(session = %id, "closing a session that never completed its handshake");
@@ -418,5 +491,43 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session created by `owner`'s request, in `table`.
+    async fn created_by(table: &SessionTable, id: &str, owner: Option<Principal>) {
+        assert!(table.reserve());
+        acting_as(owner, async { table.fill(Some(SessionId::from(id))) }).await;
+    }
+
+    #[tokio::test]
+    async fn a_session_admits_the_principal_that_created_it_only() {
+        let table = SessionTable::new(4, Duration::from_secs(10));
+        let alice = Principal::subject("https://auth.example", "alice");
+        let bob = Principal::subject("https://auth.example", "bob");
+        created_by(&table, "s-alice", Some(alice.clone())).await;
+        created_by(&table, "s-nobody", None).await;
+        assert_eq!(table.admit("s-alice", Some(&alice)).await, Admission::Here);
+        assert_eq!(
+            table.admit("s-alice", Some(&bob)).await,
+            Admission::NotFound
+        );
+        assert_eq!(table.admit("s-alice", None).await, Admission::NotFound);
+        // Without authentication (no principal) as before; a token does not open such a session.
+        assert_eq!(table.admit("s-nobody", None).await, Admission::Here);
+        assert_eq!(
+            table.admit("s-nobody", Some(&bob)).await,
+            Admission::NotFound
+        );
+        // No such session (rmcp answers it), and an id no session can have.
+        assert_eq!(table.admit("s-other", Some(&bob)).await, Admission::Unknown);
+        let long = "s".repeat(MAX_SESSION_ID_BYTES + 1);
+        assert_eq!(table.admit(&long, None).await, Admission::NotFound);
+        // Outside a request, nobody acts.
+        assert_eq!(acting(), None);
     }
 }

@@ -107,7 +107,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
             .collect::<Vec<_>>()
             .join(", ");
         ErrorData::invalid_params(
-            format!("unknown tool `{name}`; available tools: {available}"),
+            format!(
+                "unknown tool {}; available tools: {available}",
+                crate::echo::echo(name)
+            ),
             None,
         )
     }
@@ -544,7 +547,7 @@ fn principal_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
 fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
     let parts = context.extensions.get::<http::request::Parts>()?;
     if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
-        return Some(Arc::clone(&who.0));
+        return Some(who.shared());
     }
     if let Some(session) = parts.extensions.get::<crate::http::KnownSession>() {
         return Some(Arc::from(format!("session {}", session.0)));

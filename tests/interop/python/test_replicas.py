@@ -11,20 +11,26 @@ Checked: 10,000 calls from 50 clients (the 1.x line with sessions; the 2.x line 
 stateless, and with sessions) all answered, each with its own result; a session's calls land on
 every replica; a daily quota of 20 quotes per client holds across the replicas (the 21st is
 refused wherever it lands); killing one replica mid-run loses no call (the load balancer retries
-the connections it refused; a call that was running on it is made again by its client, once).
+the connections it refused; a call that was running on it is made again by its client, once);
+with OAuth (a real authorization server, tests/interop/oauth/), a session's owner travels with it
+in Redis: another principal gets 404 on every replica, the owner is served on each.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import signal
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -34,6 +40,8 @@ import pytest
 from test_robot_arm import BIN, MCP_MAJOR, MODES, attr
 
 CATALOG = Path(os.environ.get("PARTS_CATALOG_BIN", Path(BIN).parent / "parts_catalog"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oauth"))
+from oauth_server import OAuthServer, node_available  # noqa: E402
 REPLICAS = 3
 
 if MCP_MAJOR == 1:
@@ -290,3 +298,71 @@ def test_killing_a_replica_mid_run_loses_no_call(stack: Stack, mode: str) -> Non
     check(run, clients, calls)
     # At most the calls that were running on the killed replica were made again: one per client.
     assert run.reconnects <= clients, run.reconnects
+
+
+def http(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None):
+    """(status, headers with lower-case names, body text) of one request, errors included."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "content-type": "application/json", "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            headers = {k.lower(): v for k, v in r.headers.items()}
+            # An event stream that stays open (GET): the status and headers are the answer.
+            text = "" if headers.get("content-type", "").startswith("text/event-stream") and method == "GET" \
+                else r.read().decode()
+            return r.status, headers, text
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read().decode()
+
+
+@pytest.mark.skipif(not node_available(), reason="node 20+ and npm are needed for the authorization server")
+def test_a_sessions_owner_travels_with_it_between_replicas(stack: Stack) -> None:
+    """Two replicas serving with OAuth and the stack's Redis: a session created on one by the
+    operator's token is refused (404, as a session that does not exist) to the viewer's token
+    (another subject) on both, for a call, the event stream, a resumption and a DELETE, and
+    served to the operator on the other replica (restored from Redis with its owner)."""
+    ports = [free_port(), free_port()]
+    resource = f"http://127.0.0.1:{ports[0]}/mcp"
+    with OAuthServer(resource, ttl=300) as auth:
+        procs = []
+        try:
+            for i, port in enumerate(ports):
+                log = open(Path(stack.dir) / f"oauth-replica-{i}.log", "w")
+                procs.append(subprocess.Popen(
+                    [str(CATALOG), "serve", "--http", f"127.0.0.1:{port}",
+                     "--redis", f"redis://127.0.0.1:{stack.redis_port}/0",
+                     "--oauth-issuer", auth.issuer, "--oauth-resource", resource],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                    env={**os.environ, "RUST_LOG": "info"}))
+                wait_for_port(port, procs[-1], f"OAuth replica {i}")
+            one, two = (f"http://127.0.0.1:{p}/mcp" for p in ports)
+            owner = {"authorization": "Bearer " + auth.get_token("arm-operator", scope="arm:read", resource=resource)}
+            other = {"authorization": "Bearer " + auth.get_token("arm-viewer", scope="arm:read", resource=resource)}
+            initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                          "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                     "clientInfo": {"name": "raw", "version": "0"}}}
+            status, headers, text = http("POST", one, initialize, owner)
+            assert status == 200, (status, text)
+            sid = {"mcp-session-id": headers["mcp-session-id"]}
+            status, _, text = http("POST", one, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                   {**owner, **sid})
+            assert status == 202, (status, text)
+            call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "convert_units", "arguments": {"value": 1, "from": "in", "to": "mm"}}}
+            for url in (two, one):
+                for method, body, extra in [("POST", call, {}), ("GET", None, {}),
+                                            ("GET", None, {"last-event-id": "0"}), ("DELETE", None, {})]:
+                    status, _, text = http(method, url, body, {**other, **sid, **extra})
+                    assert (status, text) == (404, "Not Found: Session not found"), (url, method, extra, status, text)
+            status, _, text = http("POST", two, call, {**owner, **sid})
+            assert status == 200 and '"isError":false' in text, (status, text)
+            status, _, text = http("POST", two, call, {**other, **sid})
+            assert status == 404, (status, text)
+            status, _, text = http("DELETE", two, None, {**owner, **sid})
+            assert status == 202, (status, text)
+        finally:
+            for p in procs:
+                p.terminate()
+                p.wait(10)
