@@ -517,6 +517,18 @@ async fn only_what_the_client_declared_is_asked() {
     );
 }
 
+#[tokio::test]
+async fn a_body_that_cannot_do_without_an_undeclared_capability_fails_with_32021() {
+    let mut operator = Operator::new(true);
+    operator.elicitation = false;
+    let client = connect(rig(), operator).await;
+    // `two_steps` needs a form: its `?` fails the call, which names the capability.
+    let error = once(&client, params("two_steps", json!({})))
+        .await
+        .expect_err("a JSON-RPC error");
+    assert!(error.contains("-32021"), "{error}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // requestState.
 

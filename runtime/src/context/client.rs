@@ -188,6 +188,10 @@ impl Context {
             });
         }
         if let Some(capability) = link.with_capabilities(|c| request.missing_capability(c)) {
+            if let Some(round) = &self.inner.round {
+                // A body that cannot do without it fails its call with -32021 (toolbox/call.rs).
+                round.note_missing(capability);
+            }
             return Err(ClientError::NotSupported {
                 request: request.name(),
                 capability,
@@ -370,6 +374,9 @@ impl Context {
         if (params.tools.is_some() || params.tool_choice.is_some())
             && !link.with_capabilities(|c| c.sampling.as_ref().is_some_and(|s| s.tools.is_some()))
         {
+            if let Some(round) = &self.inner.round {
+                round.note_missing("sampling.tools");
+            }
             return Err(ClientError::NotSupported {
                 request: "sampling with tools",
                 capability: "sampling.tools",

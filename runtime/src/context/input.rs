@@ -223,6 +223,8 @@ pub(crate) struct Round {
     answers: BTreeMap<String, Answer>,
     run: Mutex<Run>,
     asked: Notify,
+    /// A capability a question needed that the client did not declare (the first one).
+    missing: Mutex<Option<&'static str>>,
 }
 
 /// What one run of the body asked.
@@ -280,6 +282,7 @@ impl Round {
             answers: sealed.answers,
             run: Mutex::new(Run::default()),
             asked: Notify::new(),
+            missing: Mutex::new(None),
         })
     }
 
@@ -287,6 +290,17 @@ impl Round {
     /// when a state of it may come back.
     pub(crate) fn id(&self) -> (&str, std::time::Instant) {
         (&self.id, std::time::Instant::now() + self.keys.ttl)
+    }
+
+    /// Records that a question needed `capability`, which the client did not declare.
+    pub(crate) fn note_missing(&self, capability: &'static str) {
+        let mut missing = self.missing.lock().unwrap_or_else(|p| p.into_inner());
+        missing.get_or_insert(capability);
+    }
+
+    /// The capability a question needed that the client did not declare, if one did.
+    pub(crate) fn missing(&self) -> Option<&'static str> {
+        *self.missing.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn run(&self) -> std::sync::MutexGuard<'_, Run> {

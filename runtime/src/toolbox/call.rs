@@ -325,9 +325,21 @@ impl<S: Send + Sync + 'static> Inner<S> {
             trace_id,
             arrival_lock: &this.arrival,
             tracker: &this.calls,
-            round,
+            round: round.clone(),
         };
         let ran = exec::run(call, map).await;
+        // Protocol 2026-07-28: a body that failed after asking for something the client did not
+        // declare fails the request with -32021, naming the capability (SEP-2575).
+        if let (Some(round), "tool_error") = (&round, ran.0)
+            && let Some(capability) = round.missing()
+        {
+            return (
+                "missing_capability",
+                Response::Refused(Box::new(ErrorData::missing_required_client_capability(
+                    required_capability(capability),
+                ))),
+            );
+        }
         if let (Some(id), Outcome::InputRequired(_)) = (&claimed, &ran.1) {
             // The body asked its user too: the approval carries the call's next round.
             this.approvals.release(id);
@@ -447,6 +459,30 @@ impl<S: Send + Sync + 'static> Inner<S> {
     }
 }
 
+/// The client capabilities that name `capability` (`sampling`, `sampling.tools`,
+/// `elicitation`, `elicitation.form`, `roots`).
+fn required_capability(capability: &str) -> rmcp::model::ClientCapabilities {
+    use rmcp::model::{
+        ElicitationCapability, FormElicitationCapability, RootsCapabilities, SamplingCapability,
+    };
+    let mut required = rmcp::model::ClientCapabilities::default();
+    match capability {
+        "sampling" => required.sampling = Some(SamplingCapability::default()),
+        "sampling.tools" => {
+            let mut sampling = SamplingCapability::default();
+            sampling.tools = Some(Default::default());
+            required.sampling = Some(sampling);
+        }
+        "elicitation.form" => {
+            required.elicitation =
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
+        }
+        "roots" => required.roots = Some(RootsCapabilities::default()),
+        _ => required.elicitation = Some(ElicitationCapability::default()),
+    }
+    required
+}
+
 /// The client of calls that come with no identity (stdio, in-process).
 const LOCAL_CLIENT: &str = "local";
 
@@ -533,7 +569,7 @@ fn principal_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
     parts
         .extensions
         .get::<crate::http::Principal>()
-        .map(|who| Arc::clone(&who.0))
+        .map(crate::http::Principal::shared)
 }
 
 #[cfg(not(feature = "http"))]
