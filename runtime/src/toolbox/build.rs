@@ -259,7 +259,6 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 output_checks: cfg!(debug_assertions),
                 request_state: crate::context::RequestStateKeys::random(),
-                confirm: true,
                 skill: None,
             },
             resources: HashMap::new(),
@@ -274,6 +273,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             listeners: Default::default(),
             describe: None,
             approvals: Default::default(),
+            confirm: std::sync::atomic::AtomicBool::new(true),
         };
         for def in resources {
             let name: Arc<str> = Arc::from(def.name);

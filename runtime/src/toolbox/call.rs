@@ -217,7 +217,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
             None => None,
         };
         // `confirm = ".."`: the question, from the validated arguments in their published units.
-        let question = match (entry.meta.confirm, this.config.confirm) {
+        let confirm_on = this.confirm.load(std::sync::atomic::Ordering::Relaxed);
+        let question = match (entry.meta.confirm, confirm_on) {
             (Some(template), true) => value
                 .as_object()
                 .map(|args| confirm::fill(template, args, &entry.tool.input_schema)),

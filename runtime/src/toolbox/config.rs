@@ -30,8 +30,6 @@ pub(super) struct Config {
     pub(super) output_checks: bool,
     /// What seals `requestState` ([`Toolbox::with_request_state_keys`]).
     pub(super) request_state: RequestStateKeys,
-    /// Ask the user before tools declared with `confirm` run ([`Toolbox::with_confirmation`]).
-    pub(super) confirm: bool,
     /// The operating skill it serves ([`Toolbox::with_skill`]).
     pub(super) skill: Option<super::skill::SkillConfig>,
 }
@@ -188,9 +186,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Whether the user confirms each call of a tool declared with `confirm = ".."` before its
     /// body runs (on by default). Turn it off only where no one needs to confirm: a simulation,
     /// a test rig (the command line's `serve --confirm=off`).
+    ///
+    /// Unlike the other settings it may be changed on a toolbox already cloned or served: it
+    /// applies to the calls that start after it.
     #[must_use]
-    pub fn with_confirmation(mut self, on: bool) -> Self {
-        self.inner_mut().config.confirm = on;
+    pub fn with_confirmation(self, on: bool) -> Self {
+        self.inner
+            .confirm
+            .store(on, std::sync::atomic::Ordering::Relaxed);
         self
     }
 

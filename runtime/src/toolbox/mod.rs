@@ -117,6 +117,8 @@ struct Inner<S> {
     describe: Option<Entry<S>>,
     /// Approvals of `confirm` tools already used (protocol 2026-07-28).
     approvals: confirm::Approvals,
+    /// Ask the user before tools declared with `confirm` run ([`Toolbox::with_confirmation`]).
+    confirm: std::sync::atomic::AtomicBool,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.
