@@ -356,6 +356,14 @@ async fn a_question_ends_the_round_and_the_answer_runs_the_body_again() {
         .await,
     );
     assert_eq!(text(&done), "moved to 120 mm");
+    for meta in [first.meta.as_ref(), done.meta.as_ref()] {
+        let meta = meta.expect("a _meta");
+        // The server's name: the crate that declared the toolbox.
+        assert_eq!(
+            meta.0["io.modelcontextprotocol/serverInfo"]["name"],
+            "toolwright-tests"
+        );
+    }
     assert_eq!(*state.moves.lock().unwrap(), [120.0]);
     assert_eq!(
         state.starts.load(Ordering::SeqCst),

@@ -269,7 +269,31 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             Some(Arc::clone(&self.session)),
         )
         .with_rounds(&context, request.request_state, request.input_responses);
-        Inner::call(&self.inner, &request.name, request.arguments, site).await
+        let response = Inner::call(&self.inner, &request.name, request.arguments, site).await?;
+        // Protocol 2026-07-28: the server's identity in each result's `_meta` (SEP-2575).
+        if !context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return Ok(response);
+        }
+        let info = serde_json::to_value(self.get_info().server_info).unwrap_or_default();
+        let with_info = |meta: &mut Option<MetaObject>| {
+            meta.get_or_insert_with(MetaObject::default)
+                .0
+                .insert(SERVER_INFO_META_KEY.to_owned(), info.clone());
+        };
+        Ok(match response {
+            CallToolResponse::Complete(mut result) => {
+                with_info(&mut result.meta);
+                CallToolResponse::Complete(result)
+            }
+            CallToolResponse::InputRequired(mut asked) => {
+                with_info(&mut asked.meta);
+                CallToolResponse::InputRequired(asked)
+            }
+            other => other,
+        })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
