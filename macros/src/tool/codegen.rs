@@ -68,7 +68,11 @@ impl ToolModel {
         let grace_ms = opt(self.grace_ms.map(|g| quote!(#g)));
         let scopes = &self.scopes;
         let rate_limit = policy::rate_tokens(&self.rate_limit);
-        let confirm = opt(self.confirm.as_ref().map(|c| quote!(#c)));
+        // Emitted only when declared (the rest is `Default`), like every rarely used key.
+        let confirm = self
+            .confirm
+            .as_ref()
+            .map(|c| quote!(confirm: #p::Some(#c),));
         let (projection, summary) = (self.projection, self.summary);
         let projection_from_toolbox = self.projection_from_toolbox;
         let over_budget = if self.envelope {
@@ -172,7 +176,7 @@ impl ToolModel {
                         grace_ms: #grace_ms,
                         scopes: &[#(#scopes),*],
                         rate_limit: #rate_limit,
-                        confirm: #confirm,
+                        #confirm
                         deep_nesting: #deep_nesting,
                         results: #p::ResultOptions {
                             projection: #projection,
