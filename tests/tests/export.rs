@@ -659,6 +659,17 @@ fn robot_cases() -> Vec<(
 )> {
     vec![
         (
+            "an argument now mirrored into an HTTP header",
+            |t| {
+                tool_mut(t, "read_ft_sensor")["inputSchema"]["properties"]["filter"]["x-mcp-header"] =
+                    json!("Filter");
+            },
+            Breaking,
+            "read_ft_sensor",
+            "filter",
+            "now mirrored into the HTTP header `Mcp-Param-Filter`",
+        ),
+        (
             "a scope added",
             |t| {
                 tool_mut(t, "get_arm_state")["_meta"]["io.toolwright/scopes"] =
@@ -1023,6 +1034,34 @@ fn classifier_on_the_robot_arm() {
         edit(&mut after);
         let report = drift::compare(&before, &tools_of(after));
         assert_one(&report, kind, compatibility, tool, path, words);
+    }
+}
+
+#[test]
+fn an_argument_s_http_header_renamed_or_dropped_is_breaking_and_its_case_is_not() {
+    let with_header = |name: Option<&str>| {
+        let mut tools = published();
+        let filter =
+            &mut tool_mut(&mut tools, "read_ft_sensor")["inputSchema"]["properties"]["filter"];
+        if let Some(name) = name {
+            filter["x-mcp-header"] = json!(name);
+        }
+        tools_of(tools)
+    };
+    let before = with_header(Some("Filter"));
+    assert!(drift::compare(&before, &with_header(Some("FILTER"))).is_empty());
+    for (after, words) in [
+        (
+            with_header(Some("Smoothing")),
+            "HTTP header changed from `Mcp-Param-Filter` to `Mcp-Param-Smoothing`",
+        ),
+        (
+            with_header(None),
+            "no longer mirrored into the HTTP header `Mcp-Param-Filter`",
+        ),
+    ] {
+        let report = drift::compare(&before, &after);
+        assert_one(&report, words, Breaking, "read_ft_sensor", "filter", words);
     }
 }
 

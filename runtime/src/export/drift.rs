@@ -5,7 +5,8 @@
 //! or an output a client relied on may now be missing or different: a removed or renamed tool
 //! or parameter, a new required parameter (or an optional one becoming required), a narrower
 //! range, a removed enum value or variant, a type change, tighter length, item-count or
-//! `pattern` limits, a changed unit, a removed output field (or one that may now be absent). It
+//! `pattern` limits, a changed unit, an argument mirrored into another HTTP header (or into one
+//! now, or no longer: `x-mcp-header`), a removed output field (or one that may now be absent). It
 //! is **compatible** otherwise: a new tool, a new optional parameter, a wider range, an added
 //! enum value, relaxed limits, text changes (descriptions, titles, annotations, examples), a
 //! changed default.
@@ -575,6 +576,36 @@ fn schema(old: &Value, new: &Value, path: &str, side: Side, d: &mut Diff<'_>) {
                 path,
                 "unit annotation added or removed (text only).".to_owned(),
             ),
+        }
+    }
+    // The HTTP header an argument is mirrored into (`x-mcp-header`, SEP-2243): a client that
+    // listed the tools before sends the headers it listed, and a request whose headers disagree
+    // with its arguments is refused. Header names ignore case.
+    if side == Side::Input {
+        let header = |n: &Map<String, Value>| {
+            n.get("x-mcp-header")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let (ha, hb) = (header(a), header(b));
+        let what = match (&ha, &hb) {
+            (None, Some(h)) => Some(format!("now mirrored into the HTTP header `Mcp-Param-{h}`")),
+            (Some(h), None) => Some(format!(
+                "no longer mirrored into the HTTP header `Mcp-Param-{h}`"
+            )),
+            (Some(x), Some(y)) if !x.eq_ignore_ascii_case(y) => Some(format!(
+                "HTTP header changed from `Mcp-Param-{x}` to `Mcp-Param-{y}`"
+            )),
+            _ => None,
+        };
+        if let Some(what) = what {
+            d.breaking(
+                path,
+                format!(
+                    "{what}: clients that listed the tools before send the headers they listed, \
+                     and a call whose headers disagree with its arguments is refused (HTTP 400)."
+                ),
+            );
         }
     }
     // Each bound in its own unit: after a unit change, "500 mm" before, "0.5 m" after.
