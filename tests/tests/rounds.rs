@@ -721,6 +721,27 @@ async fn a_confirmed_tool_asks_first_with_the_arguments_and_their_units() {
     );
 }
 
+#[test]
+fn a_confirmed_tool_says_so_in_its_definition_and_its_docs() {
+    let toolbox = rig();
+    let question = "Move the rig to {target} at {speed} of full speed?";
+    let meta = toolbox
+        .tool("confirmed_move")
+        .unwrap()
+        .meta
+        .clone()
+        .unwrap();
+    assert_eq!(meta.0[toolwright::CONFIRM_META], question);
+    assert!(toolbox.tool("confirm_move").unwrap().meta.is_none());
+    let docs = toolwright::export::render(toolbox.tools(), toolwright::export::Format::Markdown);
+    assert!(
+        docs.contains(&format!(
+            "**Confirmation:** the user confirms each call before it runs, asked \"{question}\""
+        )),
+        "{docs}"
+    );
+}
+
 #[tokio::test]
 async fn a_declined_confirmation_runs_nothing_and_says_so() {
     let toolbox = rig();

@@ -179,6 +179,19 @@ fn render_tool(s: &mut String, tool: &Tool) {
         );
     }
 
+    if let Some(question) = tool
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::toolbox::CONFIRM_META))
+        .and_then(serde_json::Value::as_str)
+    {
+        let _ = writeln!(
+            s,
+            "**Confirmation:** the user confirms each call before it runs, asked \"{question}\" \
+             with the arguments filled in; declined, it does not run\n"
+        );
+    }
+
     s.push_str("### Parameters\n\n");
     let added = result_arguments(tool);
     let input = own_input(tool);

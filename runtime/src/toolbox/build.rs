@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
 use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
-use super::meta::{CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
+use super::meta::{CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
 use super::{Entry, Inner, Toolbox};
 use crate::adapt::{self, Adapter};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
@@ -136,6 +136,10 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
             SCOPES_META.to_owned(),
             Value::from(def.meta.scopes.to_vec()),
         );
+    }
+    if let Some(question) = def.meta.confirm {
+        meta.0
+            .insert(CONFIRM_META.to_owned(), Value::from(question));
     }
     if let Some(kind) = results.content_kind() {
         meta.0

@@ -10,6 +10,10 @@ pub const RETRY_AFTER_META: &str = "io.toolwright/retryAfterMs";
 /// The `_meta` key, on a tool definition, of the OAuth scopes calling it over HTTP needs.
 pub const SCOPES_META: &str = "io.toolwright/scopes";
 
+/// The `_meta` key, on a tool definition, of the question the user confirms each call with
+/// before it runs (`#[tool(confirm = "..")]`, its `{param}` placeholders as declared).
+pub const CONFIRM_META: &str = "io.toolwright/confirm";
+
 /// The `_meta` key, on a tool definition, of the arguments toolwright adds to its input schema
 /// for the result (`["jmespath", "summary"]`): they never reach the tool's body.
 pub const RESULT_ARGUMENTS_META: &str = "io.toolwright/resultArguments";

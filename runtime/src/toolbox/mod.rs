@@ -59,8 +59,8 @@ pub use contract::{
 pub use describe::DESCRIBE_TOOL;
 use groups::Listeners;
 pub use meta::{
-    CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META,
-    TRACE_ID_META, TRUNCATED_META,
+    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
+    SCOPES_META, TRACE_ID_META, TRUNCATED_META,
 };
 pub(crate) use refusals::invalid_arguments_text;
 #[cfg(feature = "http")]
