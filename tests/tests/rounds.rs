@@ -129,6 +129,12 @@ impl Rig {
         format!("moved to {target} mm")
     }
 
+    /// Uses the rig briefly, asking no one.
+    #[tool(resource = "rig")]
+    async fn touch(&self) -> String {
+        "touched".into()
+    }
+
     /// Asks three things at once.
     #[tool(read_only)]
     async fn survey(&self, ctx: Context) -> Result<String, ToolError> {
@@ -186,6 +192,8 @@ struct Operator {
     elicitation: bool,
     /// Declines every elicitation.
     decline: bool,
+    /// Never answers an elicitation (until the request is cancelled).
+    hang: bool,
     asked: std::sync::Arc<AtomicUsize>,
 }
 
@@ -195,6 +203,7 @@ impl Operator {
             ok,
             elicitation: true,
             decline: false,
+            hang: false,
             asked: Default::default(),
         }
     }
@@ -214,11 +223,15 @@ impl rmcp::ClientHandler for Operator {
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.asked.fetch_add(1, Ordering::SeqCst);
         if self.decline {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
+        }
+        if self.hang {
+            context.ct.cancelled().await;
+            return Err(ErrorData::internal_error("cancelled", None));
         }
         let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
             return Err(ErrorData::invalid_params("forms only", None));
@@ -826,4 +839,46 @@ async fn on_protocol_2025_the_confirmation_is_an_elicitation() {
         assert!(text(&result).starts_with(expected), "{}", text(&result));
         assert_eq!(operator.asked.load(Ordering::SeqCst), 1);
     }
+}
+
+/// On 2025-11-25 a confirmation is a live question: while the user decides, the call holds no
+/// place in its resource's queue, so the calls behind it run; cancelled, it runs nothing.
+#[tokio::test]
+async fn a_pending_confirmation_blocks_no_queue_and_a_cancel_runs_nothing() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    let mut operator = Operator::new(true);
+    operator.hang = true;
+    let client = rmcp::ServiceExt::serve(operator.clone(), client_io)
+        .await
+        .unwrap();
+    let waiting = {
+        let peer = client.peer().clone();
+        tokio::spawn(async move {
+            peer.call_tool(params("confirmed_move", json!({"target": 5})))
+                .await
+        })
+    };
+    while operator.asked.load(Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // The same client, the same resource: not held up by the question.
+    let touched = tokio::time::timeout(
+        Duration::from_secs(5),
+        client.call_tool(params("touch", json!({}))),
+    )
+    .await
+    .expect("a call behind a pending confirmation runs")
+    .unwrap();
+    assert_eq!(text(&touched), "touched");
+    // The client gives up on the confirming call: it ends, and nothing ran.
+    waiting.abort();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(state.starts.load(Ordering::SeqCst), 0);
+    assert!(state.moves.lock().unwrap().is_empty());
 }

@@ -304,6 +304,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
         // inline, its state would grow every call's future (`a_call_future_stays_small`).
         let claimed = match question {
             Some(question) => {
+                // The places the call took on arrival are given up while a person decides (up
+                // to `CLIENT_ANSWER_LIMIT`): the calls behind it go on, and an approved call
+                // queues from when it was approved.
+                site.arrival = None;
                 match Box::pin(this.confirmed(entry, question, &site, &trace_id, &round)).await {
                     Ok(claimed) => claimed,
                     Err(refused) => return refused,
