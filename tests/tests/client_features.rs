@@ -14,13 +14,10 @@ use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, CreateMessageRequestParams,
     CreateMessageResult, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationCapability, ErrorData, Implementation, LoggingLevel,
-    LoggingMessageNotificationParam, ProtocolVersion, RequestMetaObject, Role, SamplingCapability,
-    SamplingMessage, SamplingMessageContentBlock, SetLevelRequestParams,
+    LoggingMessageNotificationParam, RequestMetaObject, Role, SamplingCapability, SamplingMessage,
+    SamplingMessageContentBlock, SetLevelRequestParams,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt as _, NotificationContext, RequestContext, RoleClient,
-    RunningService,
-};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient, RunningService};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolwright::{
@@ -514,21 +511,7 @@ async fn over_http_the_level_is_per_session() {
 
 /// Connects `client` with `server/discover` on protocol 2026-07-28.
 async fn connect_2026(client: TestClient) -> RunningService<RoleClient, TestClient> {
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    let toolbox = toolbox();
-    tokio::spawn(async move {
-        let server = toolbox.serve(server_io).await.expect("server starts");
-        let _ = server.waiting().await;
-    });
-    client
-        .serve_with_lifecycle(
-            client_io,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects")
+    common::connect_client(toolbox(), client, true).await
 }
 
 #[tokio::test]

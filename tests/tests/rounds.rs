@@ -18,12 +18,10 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, ErrorData, Implementation, InputRequiredResult,
-    InputResponses, ListRootsResult, ProtocolVersion, Role, Root, RootsCapabilities,
-    SamplingCapability, SamplingMessage, SamplingMessageContentBlock,
+    InputResponses, ListRootsResult, Role, Root, RootsCapabilities, SamplingCapability,
+    SamplingMessage, SamplingMessageContentBlock,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt as _, RequestContext, RoleClient, RunningService,
-};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolwright::{
@@ -269,20 +267,7 @@ type Client = RunningService<RoleClient, Operator>;
 
 /// Serves `toolbox` and connects `operator` to it on protocol 2026-07-28.
 async fn connect<S: Send + Sync + 'static>(toolbox: Toolbox<S>, operator: Operator) -> Client {
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        let server = toolbox.serve(server_io).await.expect("server starts");
-        let _ = server.waiting().await;
-    });
-    operator
-        .serve_with_lifecycle(
-            client_io,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects")
+    common::connect_client(toolbox, operator, true).await
 }
 
 fn params(tool: &str, args: Value) -> CallToolRequestParams {
@@ -821,17 +806,9 @@ async fn confirmation_off_runs_at_once_for_a_simulation() {
 #[tokio::test]
 async fn on_protocol_2025_the_confirmation_is_an_elicitation() {
     for (ok_answer, expected) in [(true, "moved to 5 mm"), (false, "not confirmed")] {
-        let toolbox = rig();
-        let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            let server = toolbox.serve(server_io).await.expect("server starts");
-            let _ = server.waiting().await;
-        });
         let mut operator = Operator::new(true);
         operator.decline = !ok_answer;
-        let client = rmcp::ServiceExt::serve(operator.clone(), client_io)
-            .await
-            .unwrap();
+        let client = common::connect_client(rig(), operator.clone(), false).await;
         let result = client
             .call_tool(params("confirmed_move", json!({"target": 5})))
             .await
@@ -847,16 +824,9 @@ async fn on_protocol_2025_the_confirmation_is_an_elicitation() {
 async fn a_pending_confirmation_blocks_no_queue_and_a_cancel_runs_nothing() {
     let toolbox = rig();
     let state = std::sync::Arc::clone(toolbox.state());
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        let server = toolbox.serve(server_io).await.expect("server starts");
-        let _ = server.waiting().await;
-    });
     let mut operator = Operator::new(true);
     operator.hang = true;
-    let client = rmcp::ServiceExt::serve(operator.clone(), client_io)
-        .await
-        .unwrap();
+    let client = common::connect_client(toolbox, operator.clone(), false).await;
     let waiting = {
         let peer = client.peer().clone();
         tokio::spawn(async move {

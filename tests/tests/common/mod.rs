@@ -26,6 +26,34 @@ pub async fn connect<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> Client {
     ().serve(client_io).await.expect("client connects")
 }
 
+/// Serves `toolbox` on one end of a duplex pipe and connects `client` to the other: on protocol
+/// 2026-07-28 (`server/discover`, stateless) when `on_2026`, else 2025-11-25 (`initialize`).
+pub async fn connect_client<S: Send + Sync + 'static, H: rmcp::ClientHandler>(
+    toolbox: Toolbox<S>,
+    client: H,
+    on_2026: bool,
+) -> RunningService<RoleClient, H> {
+    use rmcp::model::ProtocolVersion;
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.expect("server starts");
+        let _ = server.waiting().await;
+    });
+    if !on_2026 {
+        return client.serve(client_io).await.expect("client connects");
+    }
+    client
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects")
+}
+
 /// Calls a tool with JSON arguments.
 pub async fn call<H: rmcp::ClientHandler>(
     client: &RunningService<RoleClient, H>,
