@@ -144,10 +144,10 @@ impl RequestStateKeys {
                 })?;
             keys.push((id.to_owned(), key));
         }
-        let Some((active, _)) = keys.first() else {
+        let Some(active) = keys.first().map(|(id, _)| id.clone()) else {
             return Err(KeyError(format!("{} holds no key", path.display())));
         };
-        Self::ring(active.clone(), keys.clone())
+        Self::ring(active, keys)
             .map_err(|e| KeyError(format!("{}: {e}", path.display())))
     }
 
