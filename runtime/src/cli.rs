@@ -15,6 +15,7 @@
 //! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
 //! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
 //! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
+//! | `serve --request-state-ttl 2min` | how long a `requestState` is good for (default 10min): how long a user has to answer, a confirmation included | |
 //! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
@@ -112,8 +113,13 @@ struct ServeArgs {
     /// Replicas need the same file; without it each process makes a random key.
     #[arg(long, value_name = "FILE")]
     request_state_keys: Option<PathBuf>,
+    /// How long a sealed `requestState` is good for, e.g. 2min (`ms`, `s`, `min`, `h`; default
+    /// 10min): how long a user has to answer a question, a confirmation included.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    request_state_ttl: Option<std::time::Duration>,
     /// Whether the user confirms each call of a tool declared with `confirm` before it runs
-    /// (`on`, the default). `off` only where no one needs to: a simulation, a test rig.
+    /// (`on`, the default unless the toolbox was built with it off). `off` only where no one
+    /// needs to: a simulation, a test rig.
     #[arg(long, value_name = "on|off", value_parser = parse_switch)]
     confirm: Option<bool>,
 }
@@ -123,6 +129,33 @@ fn parse_switch(s: &str) -> Result<bool, String> {
         "on" => Ok(true),
         "off" => Ok(false),
         other => Err(format!("`{other}`: write on or off")),
+    }
+}
+
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let factor = match unit {
+        "ms" => 0.001,
+        "s" => 1.0,
+        "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "`{s}`: write a duration with a unit: 500ms, 30s, 10min, 1h"
+            ));
+        }
+    };
+    match number.parse::<f64>() {
+        Ok(n) if n > 0.0 && (n * factor).is_finite() => {
+            Ok(std::time::Duration::from_secs_f64(n * factor))
+        }
+        _ => Err(format!(
+            "`{s}`: write a positive duration: 500ms, 30s, 10min, 1h"
+        )),
     }
 }
 
@@ -200,10 +233,11 @@ enum Command {
         /// The arguments, as a JSON object.
         #[arg(long, default_value = "{}")]
         args: String,
-        /// Whether a tool declared with `confirm` asks first (`on`, the default: in-process
-        /// there is no one to ask, so it does not run). `off` runs it unconfirmed.
-        #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_switch)]
-        confirm: bool,
+        /// Whether a tool declared with `confirm` asks first (`on`, the default unless the
+        /// toolbox was built with it off: in-process there is no one to ask, so it does not
+        /// run). `off` runs it unconfirmed.
+        #[arg(long, value_name = "on|off", value_parser = parse_switch)]
+        confirm: Option<bool>,
     },
     /// Write every export format (tools.json, TOOLS.md, openai.json, …) into a directory.
     Export {
@@ -273,7 +307,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 name,
                 args,
                 confirm,
-            } => self.with_confirmation(confirm).cli_call(&name, &args).await,
+            } => {
+                let toolbox = match confirm {
+                    Some(on) => self.with_confirmation(on),
+                    None => self,
+                };
+                toolbox.cli_call(&name, &args).await
+            }
             Command::Export { out } => {
                 match export::write_all(&self.listed_tools(), &out).and_then(|mut files| {
                     if let Some(skill_md) = self.skill_md() {
@@ -343,7 +383,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         if let Some(rate) = args.client_rate_limit {
             toolbox = toolbox.with_client_rate_limit(rate);
         }
-        toolbox = toolbox.with_confirmation(args.confirm.unwrap_or(true));
+        if let Some(on) = args.confirm {
+            toolbox = toolbox.with_confirmation(on);
+        }
+        if let Some(ttl) = args.request_state_ttl {
+            toolbox = toolbox.with_request_state_ttl(ttl);
+        }
         if let Some(path) = &args.request_state_keys {
             match crate::RequestStateKeys::from_file(path) {
                 Ok(keys) => toolbox = toolbox.with_request_state_keys(keys),
@@ -462,4 +507,23 @@ fn format_names() -> String {
         .map(|f| f.name())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn durations_need_a_unit_and_a_positive_number() {
+        assert_eq!(super::parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(
+            super::parse_duration("250ms"),
+            Ok(Duration::from_millis(250))
+        );
+        assert_eq!(super::parse_duration("1.5min"), Ok(Duration::from_secs(90)));
+        assert_eq!(super::parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["2", "0s", "-1s", "s", "2 days", "1e400h"] {
+            assert!(super::parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -25,6 +25,7 @@ fn arm() -> Toolbox<RobotArm> {
         seed: 3,
         ..SimConfig::default()
     }))
+    .with_confirmation(false)
 }
 
 const CUBE: fn() -> Value = || json!({"x": 400, "y": 0, "z": 25});

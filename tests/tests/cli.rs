@@ -31,6 +31,39 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 #[test]
+fn call_does_not_move_the_arm_unless_confirmation_is_off() {
+    // In-process there is no one to ask: a motion declared with `confirm` does not run.
+    let args = r#"{"x": 300, "y": 0, "z": 200}"#;
+    let o = run(&["call", "move_arm_to_pose", "--args", args]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let result: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(result["isError"], json!(true));
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("not confirmed: `move_arm_to_pose` runs only once the user confirms it"),
+        "{text}"
+    );
+    assert!(text.contains("`--confirm=off`"), "{text}");
+    // A test rig turns it off.
+    let o = run(&["call", "move_arm_to_pose", "--args", args, "--confirm=off"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let result: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        result["structuredContent"]["position"],
+        json!({"x": 300.0, "y": 0.0, "z": 200.0})
+    );
+    let o = run(&[
+        "call",
+        "move_arm_to_pose",
+        "--args",
+        args,
+        "--confirm=maybe",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`maybe`: write on or off"));
+}
+
+#[test]
 fn tools_prints_every_format_exactly_as_committed() {
     for (format, file) in [
         ("mcp", "tools.json"),

@@ -26,6 +26,7 @@ fn arm() -> Toolbox<RobotArm> {
         seed: 1,
         ..SimConfig::default()
     }))
+    .with_confirmation(false)
 }
 
 fn snapshots() -> PathBuf {

@@ -24,6 +24,7 @@ fn arm(time_scale: f64) -> Toolbox<RobotArm> {
         time_scale,
         ..SimConfig::default()
     }))
+    .with_confirmation(false)
 }
 
 /// The example's server (deadlines scaled with time), at this time scale and motor lag.
@@ -33,6 +34,7 @@ fn sim(time_scale: f64, motor_lag: f64) -> Toolbox<RobotArm> {
         motor_lag,
         ..SimConfig::default()
     })
+    .with_confirmation(false)
 }
 
 fn position(v: &Value) -> (f64, f64, f64) {
@@ -443,6 +445,7 @@ async fn a_client_gone_on_stdio_gets_the_arm_halted_before_the_process_ends() {
     use tokio::io::AsyncWriteExt as _;
     let log = std::env::temp_dir().join(format!("robot-arm-gone-{}.log", std::process::id()));
     let mut child = tokio::process::Command::new(common::robot_arm_binary())
+        .args(["serve", "--confirm=off"])
         .env("ROBOT_ARM_TIME_SCALE", "0.5")
         .env("RUST_LOG", "info")
         .stdin(std::process::Stdio::piped())

@@ -15,7 +15,8 @@ async fn sessions_over_http_share_one_arm() {
         time_scale: 0.0,
         seed: 3,
         ..SimConfig::default()
-    }));
+    }))
+    .with_confirmation(false);
     let server = toolbox
         .serve_http("127.0.0.1:0".parse().unwrap())
         .await
@@ -88,6 +89,7 @@ async fn stateless_serving_keeps_every_feature() {
         time_scale: 0.0,
         ..SimConfig::default()
     })
+    .with_confirmation(false)
     .only_groups(["arm"]);
     let server = toolbox
         .serve_http_with(

@@ -26,6 +26,7 @@ fn arm() -> Toolbox<RobotArm> {
         time_scale: 0.0,
         ..SimConfig::default()
     }))
+    .with_confirmation(false)
 }
 
 fn addr(s: &str) -> SocketAddr {
@@ -360,6 +361,7 @@ async fn resume(url: &str, session: &str, last_event_id: &str) -> (u16, String) 
 async fn an_event_stream_that_cannot_be_resumed_is_refused() {
     // Real time: a motion of 200 mm at 250 mm/s runs for 0.8 s.
     let server = Toolbox::new(RobotArm::new(SimConfig::default()))
+        .with_confirmation(false)
         .serve_http_with(HttpOptions::new(addr("127.0.0.1:0")))
         .await
         .expect("serves");

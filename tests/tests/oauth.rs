@@ -210,7 +210,8 @@ async fn serve(issuer: &Issuer) -> HttpServer {
     let arm = Toolbox::new(RobotArm::new(SimConfig {
         time_scale: 0.0,
         ..SimConfig::default()
-    }));
+    }))
+    .with_confirmation(false);
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
     arm.serve_http_with(HttpOptions::new(addr).oauth(OAuthConfig::new(&issuer.url, RESOURCE)))
         .await
@@ -753,7 +754,8 @@ async fn the_owner_travels_with_the_session_between_replicas() {
         let arm = Toolbox::new(RobotArm::new(SimConfig {
             time_scale: 0.0,
             ..SimConfig::default()
-        }));
+        }))
+        .with_confirmation(false);
         let options = HttpOptions::new("127.0.0.1:0".parse().unwrap())
             .oauth(OAuthConfig::new(&issuer.url, RESOURCE))
             .redis(&redis.url);

@@ -16,6 +16,7 @@ fn arm() -> Toolbox<RobotArm> {
         seed: 7,
         ..SimConfig::default()
     }))
+    .with_confirmation(false)
 }
 
 #[tokio::test]
@@ -398,6 +399,7 @@ fn slow_arm() -> Toolbox<RobotArm> {
         seed: 7,
         ..SimConfig::default()
     }))
+    .with_confirmation(false)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

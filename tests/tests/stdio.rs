@@ -17,7 +17,9 @@ async fn robot_arm_serves_over_stdio_with_logs_on_stderr() {
         std::env::temp_dir().join(format!("toolwright-stdio-{}.log", std::process::id()));
     let log_file = std::fs::File::create(&stderr_log).unwrap();
     let mut command = tokio::process::Command::new(&binary);
+    // A test rig: no one confirms the motions.
     command
+        .args(["serve", "--confirm=off"])
         .env("RUST_LOG", "debug")
         .env("ROBOT_ARM_TIME_SCALE", "0");
     let (transport, _stderr) = TokioChildProcess::builder(command)

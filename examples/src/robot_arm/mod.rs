@@ -24,6 +24,15 @@
 //! miss its deadline on the real arm misses it in a faster simulation too;
 //! [`SimConfig::motor_lag`] injects the fault of a motion that overruns its estimate.
 //!
+//! # Who confirms a motion
+//!
+//! `move_arm_to_pose`, `grasp_object_force_control` and `release_object` declare `confirm`:
+//! before one of them runs, the runtime asks the user, with the question filled in from the
+//! validated arguments and their units ("Move the arm to (300 mm, 0 mm, 200 mm) at 0.5 of full
+//! speed?"). A call the user declines, or that no one could be asked about, does nothing and
+//! says so. A simulation or a test rig turns it off: `serve --confirm=off`, or
+//! [`Toolbox::with_confirmation(false)`](Toolbox::with_confirmation).
+//!
 //! This file declares the tools and the types they take and return; the simulated arm behind
 //! them (motions in simulated time, the gripper and the objects on the table, the force/torque
 //! sensor and its filters) is in `sim.rs`; what the cameras see, drawn as a PNG, is in
@@ -361,7 +370,8 @@ impl RobotArm {
         open_world = false,
         resource = "arm",
         group = "arm",
-        scopes = ["arm:move"]
+        scopes = ["arm:move"],
+        confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"
     )]
     async fn move_arm_to_pose(
         &self,
@@ -393,7 +403,8 @@ impl RobotArm {
         open_world = false,
         resource = "arm",
         group = "arm",
-        scopes = ["arm:move"]
+        scopes = ["arm:move"],
+        confirm = "Grasp the object at {target_position} with {force} ({grasp_strategy} grasp)?"
     )]
     async fn grasp_object_force_control(
         &self,
@@ -432,7 +443,8 @@ impl RobotArm {
         // The simulation answers from memory; a tool calling a real driver would block, and
         // should leave `blocking` out so it runs on tokio's blocking pool.
         blocking = false,
-        scopes = ["arm:move"]
+        scopes = ["arm:move"],
+        confirm = "Open the gripper and put the held object down where the arm is?"
     )]
     fn release_object(&self) -> Result<ReleaseResult, ToolError> {
         self.release()

@@ -147,8 +147,7 @@ impl RequestStateKeys {
         let Some(active) = keys.first().map(|(id, _)| id.clone()) else {
             return Err(KeyError(format!("{} holds no key", path.display())));
         };
-        Self::ring(active, keys)
-            .map_err(|e| KeyError(format!("{}: {e}", path.display())))
+        Self::ring(active, keys).map_err(|e| KeyError(format!("{}: {e}", path.display())))
     }
 
     /// How long a sealed state is good for (default [`DEFAULT_REQUEST_STATE_TTL`]).

@@ -179,16 +179,16 @@ fn render_tool(s: &mut String, tool: &Tool) {
         );
     }
 
-    if let Some(question) = tool
-        .meta
-        .as_ref()
-        .and_then(|m| m.0.get(crate::toolbox::CONFIRM_META))
-        .and_then(serde_json::Value::as_str)
-    {
+    if let Some(question) = super::confirmation(tool) {
+        let filled = if question.contains('{') {
+            " with the arguments filled in"
+        } else {
+            ""
+        };
         let _ = writeln!(
             s,
-            "**Confirmation:** the user confirms each call before it runs, asked \"{question}\" \
-             with the arguments filled in; declined, it does not run\n"
+            "**Confirmation:** the user confirms each call before it runs, asked \"{question}\"\
+             {filled}; declined, it does not run\n"
         );
     }
 

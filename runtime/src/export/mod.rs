@@ -276,6 +276,15 @@ pub(crate) fn dialect_description(tool: &Tool) -> Option<String> {
 }
 
 /// The OAuth scopes a tool declares (`#[tool(scopes = [..])]`, published in its `_meta`).
+/// The question a tool asks its user before it runs (`#[tool(confirm = "..")]`), if it declares
+/// one.
+pub(crate) fn confirmation(tool: &rmcp::model::Tool) -> Option<&str> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::toolbox::CONFIRM_META))
+        .and_then(serde_json::Value::as_str)
+}
+
 pub(crate) fn scopes(tool: &rmcp::model::Tool) -> Vec<String> {
     tool.meta
         .as_ref()

@@ -136,6 +136,7 @@ pub(crate) fn render(source: &SkillSource<'_>) -> String {
     let tools: Vec<(&Tool, &Operation)> = source.tools.iter().zip(source.operations).collect();
     render_tools(&mut s, &tools);
     render_ending_early(&mut s, &tools, source.resources);
+    render_confirmations(&mut s, &tools);
     render_each(&mut s, &tools);
     render_rate_limits(&mut s, &tools, source.client_rate_limit);
     render_groups(&mut s, &tools);
@@ -422,6 +423,31 @@ fn render_groups(s: &mut String, tools: &[(&Tool, &Operation)]) {
     s.push('\n');
 }
 
+fn render_confirmations(s: &mut String, tools: &[(&Tool, &Operation)]) {
+    let asking: Vec<(&str, &str)> = tools
+        .iter()
+        .filter_map(|(t, _)| super::confirmation(t).map(|q| (t.name.as_ref(), q)))
+        .collect();
+    if asking.is_empty() {
+        return;
+    }
+    s.push_str(
+        "## Calls the user confirms
+
+",
+    );
+    s.push_str(
+        "Before one of these tools runs, the server asks the user, with the question filled in \
+         from the arguments and their units. A call the user declines, or that no one could be \
+         asked about, did nothing, and its `isError` result says so: tell the user what you \
+         meant to do and why, and do not call it again unless they ask you to.\n\n",
+    );
+    for (name, question) in asking {
+        let _ = writeln!(s, "- `{name}`: \"{question}\"");
+    }
+    s.push('\n');
+}
+
 fn render_access(s: &mut String, tools: &[(&Tool, &Operation)]) {
     let mut by_scope: Vec<(String, Vec<&str>)> = Vec::new();
     for (t, _) in tools {
@@ -655,6 +681,37 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("- `hand:move`: `grip`"), "{md}");
+    }
+
+    #[test]
+    fn confirmations_appear_only_when_declared() {
+        let md = render_two([gripping(), looking()], &[]);
+        assert!(!md.contains("## Calls the user confirms"), "{md}");
+        let mut asking = grip();
+        asking.meta = Some(rmcp::model::MetaObject(
+            json!({crate::toolbox::CONFIRM_META: "Grip with {force}?"})
+                .as_object()
+                .cloned()
+                .expect("an object"),
+        ));
+        let tools = [asking, look()];
+        let md = render(&SkillSource {
+            name: "gripper",
+            description: "Grip.",
+            title: "A gripper",
+            instructions: None,
+            tools: &tools,
+            operations: &[gripping(), looking()],
+            resources: &[],
+            client_rate_limit: None,
+        });
+        assert!(md.contains("## Calls the user confirms"), "{md}");
+        assert!(md.contains("- `grip`: \"Grip with {force}?\""), "{md}");
+        assert!(!md.contains("- `look`"), "{md}");
+        assert!(
+            md.contains("do not call it again unless they ask you to"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -263,6 +263,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 output_checks: cfg!(debug_assertions),
                 request_state: crate::context::RequestStateKeys::random(),
+                request_state_ttl: None,
                 skill: None,
             },
             resources: HashMap::new(),

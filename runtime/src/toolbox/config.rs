@@ -30,6 +30,9 @@ pub(super) struct Config {
     pub(super) output_checks: bool,
     /// What seals `requestState` ([`Toolbox::with_request_state_keys`]).
     pub(super) request_state: RequestStateKeys,
+    /// How long a sealed `requestState` is good for, when set apart from the keys
+    /// ([`Toolbox::with_request_state_ttl`]).
+    pub(super) request_state_ttl: Option<Duration>,
     /// The operating skill it serves ([`Toolbox::with_skill`]).
     pub(super) skill: Option<super::skill::SkillConfig>,
 }
@@ -179,7 +182,24 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// refused by the others (the command line's `serve --request-state-keys FILE`).
     #[must_use]
     pub fn with_request_state_keys(mut self, keys: RequestStateKeys) -> Self {
-        self.inner_mut().config.request_state = keys;
+        let config = &mut self.inner_mut().config;
+        config.request_state = match config.request_state_ttl {
+            Some(ttl) => keys.with_ttl(ttl),
+            None => keys,
+        };
+        self
+    }
+
+    /// How long a sealed `requestState` is good for (default
+    /// [`DEFAULT_REQUEST_STATE_TTL`](crate::DEFAULT_REQUEST_STATE_TTL), 10 minutes), whatever
+    /// keys seal it: on protocol 2026-07-28 it is also how long a user has to answer a question,
+    /// and so how long a confirmation given in one round stays good for (the command line's
+    /// `serve --request-state-ttl`). A state older than that is refused, and nothing runs.
+    #[must_use]
+    pub fn with_request_state_ttl(mut self, ttl: Duration) -> Self {
+        let config = &mut self.inner_mut().config;
+        config.request_state_ttl = Some(ttl);
+        config.request_state = config.request_state.clone().with_ttl(ttl);
         self
     }
 

@@ -126,7 +126,14 @@ fn render(value: &Value, schema: Option<&Value>, out: &mut String, depth: usize)
     let unit = schema.and_then(|s| s.get("x-unit")).and_then(Value::as_str);
     match value {
         Value::Number(n) => {
-            out.push_str(&n.to_string());
+            // A person reads 15 N, not 15.0 N.
+            match n.as_f64() {
+                Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => {
+                    // `+ 0.0` makes -0 read 0.
+                    out.push_str(&format!("{:.0}", f + 0.0));
+                }
+                _ => out.push_str(&n.to_string()),
+            }
             if let Some(unit) = unit {
                 out.push(' ');
                 out.push_str(unit);
@@ -242,6 +249,15 @@ mod tests {
         let label = fill("{label}", &args, &schema);
         assert!(label.ends_with("… (300 characters)"), "{label}");
         assert_eq!(fill("{missing}", &args, &schema), "(not given)");
+        // Whole floats read as a person writes them; other numbers as sent.
+        let args = json!({"x": 15.0, "speed": 1e-7, "target": {"x": -0.0, "z": 2.5e20}});
+        let Value::Object(args) = args else {
+            unreachable!()
+        };
+        assert_eq!(
+            fill("{x} {speed} {target}", &args, &schema),
+            "15 mm 1e-7 {x: 0 mm, z: 2.5e+20 mm}"
+        );
     }
 
     #[test]

@@ -121,7 +121,8 @@ fn arm() -> RobotArm {
 /// toolwright's robot tools: 4, or 40 with the generated ones, with the example's declared
 /// default deadline (`#[toolbox(timeout = "30s")]`, which the motion tools use).
 pub fn toolwright(tools: usize) -> Toolbox<RobotArm> {
-    let mut toolbox = Toolbox::from_tools(arm(), robot4_defs());
+    // The benches measure the call path, so no one is asked to confirm a motion.
+    let mut toolbox = Toolbox::from_tools(arm(), robot4_defs()).with_confirmation(false);
     if let Some(ms) = RobotArm::defaults().timeout_ms {
         toolbox = toolbox.with_default_timeout(std::time::Duration::from_millis(ms));
     }

@@ -3,7 +3,8 @@
 // - a tool that asks its user (elicitation) through multi-round-trip requests, accepted and
 //   declined: the question comes back as `input_required`, the client answers it through its
 //   `elicitation/create` handler and calls again, and the tool's body runs again with the
-//   answer (the conformance example over stdio);
+//   answer (the conformance example over stdio), and a robot motion declared with `confirm`
+//   (the robot arm over streamable HTTP): accepted it moves, declined the arm stays;
 // - the per-call latency over streamable HTTP against the robot arm, held far below the 40 ms
 //   a small write waiting for a delayed ACK costs (Nagle's algorithm; issue 26).
 //
@@ -61,10 +62,11 @@ for (const [action, content, expected] of [
   });
 }
 
-/** Starts `robot_arm serve --http` on a free loopback port; resolves to its URL and process. */
-function serveHttp() {
+/** Starts `robot_arm serve --http` (and `args`) on a free loopback port; resolves to its URL
+ * and process. */
+function serveHttp(args = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ["serve", "--http", "127.0.0.1:0"], {
+    const child = spawn(BIN, ["serve", "--http", "127.0.0.1:0", ...args], {
       env: { ...process.env, ROBOT_ARM_TIME_SCALE: "0", RUST_LOG: "warn" },
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -75,6 +77,41 @@ function serveHttp() {
       if (m) resolve({ url: m[1], child });
     });
     child.on("exit", (code) => reject(new Error(`robot_arm exited (${code}): ${err}`)));
+  });
+}
+
+/** Where the arm's tool point is. */
+async function position(c) {
+  const state = await c.callTool({ name: "get_arm_state", arguments: {} });
+  return state.structuredContent.position;
+}
+
+for (const action of ["accept", "decline"]) {
+  test(`on 2026-07-28 a robot motion declared with confirm asks its user first (${action})`, async () => {
+    assert.ok(existsSync(BIN), `${BIN} does not exist: cargo build --examples`);
+    const { url, child } = await serveHttp(["--confirm=on"]);
+    const c = client(action, {});
+    try {
+      await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+      assert.equal(c.getNegotiatedProtocolVersion(), "2026-07-28");
+      const before = await position(c);
+      const result = await c.callTool({ name: "move_arm_to_pose", arguments: { x: 300, y: 0, z: 200 } });
+      assert.deepEqual(
+        c.asked.map((p) => p.message),
+        ["Move the arm to (300 mm, 0 mm, 200 mm) at 0.5 of full speed?"],
+      );
+      if (action === "accept") {
+        assert.equal(result.isError ?? false, false, JSON.stringify(result));
+        assert.deepEqual(await position(c), { x: 300, y: 0, z: 200 });
+      } else {
+        assert.equal(result.isError, true);
+        assert.match(result.content[0].text, /^not confirmed: the user declined; `move_arm_to_pose` did not run/);
+        assert.deepEqual(await position(c), before);
+      }
+    } finally {
+      await c.close().catch(() => {});
+      child.kill();
+    }
   });
 }
 

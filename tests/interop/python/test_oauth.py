@@ -74,7 +74,7 @@ class Stack:
         self.log = tempfile.NamedTemporaryFile("w+", prefix="robot-arm-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
             [str(BIN), "serve", "--http", f"127.0.0.1:{self.port}", "--oauth-issuer", self.auth.issuer,
-             "--oauth-resource", self.resource],
+             "--oauth-resource", self.resource, "--confirm=off"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
             env={**os.environ, "ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "info"})
         deadline = time.time() + 30
