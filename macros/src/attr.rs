@@ -135,6 +135,9 @@ pub struct ToolAttr {
     /// `confirm = "Move the arm to ({x}, {y}, {z})?"`: the user confirms each call before the
     /// body runs; `{param}` is the validated argument with its unit
     pub confirm: Option<SpannedValue<String>>,
+    /// `stop_for = "arm"` or `stop_for = ["arm", "gripper"]`: a stop tool, never queued,
+    /// rate-limited or confirmed, that stops every call on those resources of the toolbox
+    pub stop_for: Option<PreservedStrExpr>,
     /// `projection` / `projection = false`: the tool accepts `jmespath`, a projection of its
     /// result applied after it ran (`false` turns the toolbox's `projection` off for this tool)
     pub projection: Option<SpannedValue<bool>>,

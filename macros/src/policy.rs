@@ -116,6 +116,29 @@ pub fn resources(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<String> {
     }
 }
 
+/// `stop_for = "arm"` or `stop_for = ["arm", "gripper"]`: the resources, each where it is written.
+pub fn stop_for(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<(String, proc_macro2::Span)> {
+    let Some(expr) = value.as_ref().map(|v| &v.0) else {
+        return Vec::new();
+    };
+    let one = |e: &Expr| match e {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if !s.value().trim().is_empty() => Some((s.value(), s.span())),
+        other => {
+            cx.error_spanned_by(
+                other,
+                "`stop_for` names the resources the tool stops: `stop_for = \"arm\"`",
+            );
+            None
+        }
+    };
+    match expr {
+        Expr::Array(array) => array.elems.iter().filter_map(one).collect(),
+        other => one(other).into_iter().collect(),
+    }
+}
+
 /// `&["arm", "gripper"]`.
 pub fn resources_tokens(resources: &[String]) -> TokenStream {
     quote!(&[#(#resources),*])

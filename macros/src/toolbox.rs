@@ -211,6 +211,25 @@ fn resources(
         used.dedup();
         used
     };
+    for (name, span) in models.iter().flat_map(|m| m.stop_for()) {
+        if !used.contains(&name.as_str()) {
+            let tools_use = if used.is_empty() {
+                "no tool of this impl declares a resource (`#[tool(resource = \"..\")]`)".to_owned()
+            } else {
+                format!(
+                    "the tools use {}",
+                    used.iter()
+                        .map(|u| format!("`{u}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            cx.error_at(
+                *span,
+                format!("`stop_for`: no tool of this toolbox uses resource `{name}`: {tools_use}; a stop tool stops the calls on a resource the other tools use"),
+            );
+        }
+    }
     let mut defs = Vec::new();
     for (i, attr) in attrs.iter().enumerate() {
         let name = &*attr.name;

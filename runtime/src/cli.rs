@@ -16,6 +16,7 @@
 //! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
 //! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
 //! | `serve --request-state-ttl 2min` | how long a `requestState` is good for (default 10min): how long a user has to answer, a confirmation included | |
+//! | `serve --read-only` | serves only the tools declared `read_only`; a call to another is refused | |
 //! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
@@ -122,6 +123,10 @@ struct ServeArgs {
     /// needs to: a simulation, a test rig.
     #[arg(long, value_name = "on|off", value_parser = parse_switch)]
     confirm: Option<bool>,
+    /// Serve only the tools declared `read_only` (look, do not touch): the others are not
+    /// listed, and a call to one is refused saying the server is read-only.
+    #[arg(long)]
+    read_only: bool,
 }
 
 fn parse_switch(s: &str) -> Result<bool, String> {
@@ -385,6 +390,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
         if let Some(on) = args.confirm {
             toolbox = toolbox.with_confirmation(on);
+        }
+        if args.read_only {
+            toolbox = toolbox.with_read_only(true);
         }
         if let Some(ttl) = args.request_state_ttl {
             toolbox = toolbox.with_request_state_ttl(ttl);

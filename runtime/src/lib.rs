@@ -41,8 +41,9 @@ pub use http::OAuthConfig;
 pub use http::{HttpOptions, HttpServer, MCP_PATH};
 pub use toolbox::{
     BuildError, CONFIRM_META, CONTENT_META, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL,
-    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, ServeError,
-    TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, Toolbox, ToolboxDefaults, WithHandler,
+    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,
+    ServeError, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, Toolbox, ToolboxDefaults,
+    WithHandler,
 };
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
 

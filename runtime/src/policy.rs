@@ -28,6 +28,8 @@ pub(crate) struct Policy<S> {
     pub retry: u32,
     /// Largest result, in bytes of JSON, before it is cut.
     pub max_output_bytes: Option<usize>,
+    /// A stop tool's (`stop_for = ".."`): the resources it stops, sorted by name.
+    pub stops: Arc<[Arc<Resource<S>>]>,
 }
 
 impl<S> Default for Policy<S> {
@@ -39,6 +41,7 @@ impl<S> Default for Policy<S> {
             queues: Vec::new(),
             retry: 0,
             max_output_bytes: None,
+            stops: Arc::from([]),
         }
     }
 }

@@ -440,8 +440,12 @@ async fn reads_and_stop_answer_while_the_arm_moves() {
     );
     let moved = motion.await.unwrap();
     assert_eq!(moved.is_error, Some(true));
+    // `stop_for = "arm"`: the runtime stops the motion too, and its safe stop runs.
     assert!(
-        text(&moved).starts_with("motion interrupted by stop_arm at ("),
+        text(&moved).starts_with(
+            "Tool `move_arm_to_pose` was stopped by `stop_arm` before it finished; it was told \
+             to stop and returned"
+        ) && text(&moved).contains("Safe stop of `arm`: halted at ("),
         "{}",
         text(&moved)
     );
@@ -454,6 +458,185 @@ async fn reads_and_stop_answer_while_the_arm_moves() {
         state["position"]["z"].as_f64().unwrap() < 800.0,
         "stopped on the way"
     );
+}
+
+/// With 16 motions waiting for the arm and the client over its rate limit, `stop_arm`
+/// (`stop_for = "arm"`) gets through at once: it is never queued or rate-limited. It halts the
+/// moving one, every waiting motion is refused without running, and the arm then stays still.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
+    use std::time::{Duration, Instant};
+    // Half speed: a motion to (-600, 0, 300) at speed 0.1 takes about 9 s.
+    let toolbox = Toolbox::new(RobotArm::new(SimConfig {
+        time_scale: 0.5,
+        seed: 7,
+        ..SimConfig::default()
+    }))
+    .with_confirmation(false)
+    .with_client_rate_limit(toolwright::Rate::parse("17/min").unwrap());
+    // Over HTTP, each session is a client of its own for the rate limit.
+    let server = toolbox
+        .serve_http("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let session = || async {
+        use rmcp::ServiceExt as _;
+        ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
+            server.url(),
+        ))
+        .await
+        .expect("connects")
+    };
+    let mover = std::sync::Arc::new(session().await);
+    let observer = session().await;
+    let far = json!({"x": -600, "y": 0, "z": 300, "speed": 0.1});
+    let motions: Vec<_> = (0..17)
+        .map(|_| {
+            let (mover, far) = (std::sync::Arc::clone(&mover), far.clone());
+            tokio::spawn(async move { call(&mover, "move_arm_to_pose", far).await })
+        })
+        .collect();
+    // The 17 motions arrive: one moves the arm, 16 wait (the most `arm` queues: the observer's
+    // motion is refused), and the client's next call is over its limit.
+    let mut seen_moving = false;
+    for _ in 0..200 {
+        let s = call(&observer, "get_arm_state", json!({}))
+            .await
+            .structured_content
+            .unwrap();
+        if s["moving"] == json!(true) {
+            seen_moving = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(seen_moving);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let limited = call(&mover, "get_arm_state", json!({})).await;
+    assert!(
+        text(&limited).contains("this client's limit over all tools is 17 calls per minute"),
+        "{}",
+        text(&limited)
+    );
+    let full = call(&observer, "move_arm_to_pose", far.clone()).await;
+    assert!(
+        text(&full).contains("16 calls are already waiting for `arm`"),
+        "{}",
+        text(&full)
+    );
+    let moving = call(&observer, "get_arm_state", json!({}))
+        .await
+        .structured_content
+        .unwrap();
+    assert_eq!(moving["moving"], json!(true));
+
+    let asked = Instant::now();
+    let stop = call(&mover, "stop_arm", json!({})).await;
+    let answered = asked.elapsed();
+    assert_eq!(stop.is_error, Some(false), "{}", text(&stop));
+    assert_eq!(
+        stop.structured_content.unwrap()["interrupted_motion"],
+        json!(true)
+    );
+    // Far from the seconds the motions ahead of it would take (it waits for none of them).
+    assert!(
+        answered < Duration::from_millis(100),
+        "stop_arm took {answered:?}"
+    );
+
+    let mut stopped = 0;
+    let mut cancelled = 0;
+    for motion in motions {
+        let r = motion.await.unwrap();
+        assert_eq!(r.is_error, Some(true), "{}", text(&r));
+        let t = text(&r);
+        if t.starts_with("cancelled by `stop_arm`: `move_arm_to_pose` was waiting for its turn and did not run, and `arm` did not move for it.") {
+            cancelled += 1;
+        } else {
+            assert!(
+                t.starts_with("motion interrupted by stop_arm at (")
+                    || t.starts_with("Tool `move_arm_to_pose` was stopped by `stop_arm`"),
+                "{t}"
+            );
+            stopped += 1;
+        }
+    }
+    assert_eq!((stopped, cancelled), (1, 16));
+    // The arm stays where the stop left it.
+    let state = |c| async move {
+        call(c, "get_arm_state", json!({}))
+            .await
+            .structured_content
+            .unwrap()
+    };
+    let first = state(&observer).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let later = state(&observer).await;
+    assert_eq!(first["moving"], json!(false));
+    assert_eq!(
+        later["position"], first["position"],
+        "the arm did not drift"
+    );
+    assert!(
+        first["position"]["x"].as_f64().unwrap() > -600.0,
+        "stopped on the way"
+    );
+    // The arm is usable again: a motion that arrives after the stop runs.
+    let next = call(
+        &observer,
+        "move_arm_to_pose",
+        json!({"x": 300, "y": 0, "z": 400, "speed": 1.0}),
+    )
+    .await;
+    assert_eq!(next.is_error, Some(false), "{}", text(&next));
+}
+
+/// `with_read_only(true)` (`serve --read-only`): only the tools that change nothing are listed
+/// and run; a motion (or the stop) is refused with an `isError` saying why, and nothing moves.
+#[tokio::test]
+async fn read_only_serves_only_the_tools_that_change_nothing() {
+    let client = connect(arm().with_describe_tool().with_read_only(true)).await;
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "read_ft_sensor",
+            "get_arm_state",
+            "capture_image",
+            "describe_tool"
+        ]
+    );
+    let before = call(&client, "get_arm_state", json!({})).await;
+    for tool in ["move_arm_to_pose", "release_object", "stop_arm"] {
+        let r = call(&client, tool, json!({"x": 300, "y": 0, "z": 200})).await;
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            text(&r).starts_with(&format!(
+                "Tool `{tool}` was not run: this server is read-only"
+            )),
+            "{}",
+            text(&r)
+        );
+    }
+    let described = call(
+        &client,
+        "describe_tool",
+        json!({"name": "move_arm_to_pose"}),
+    )
+    .await;
+    assert!(
+        text(&described).contains("this server is read-only"),
+        "{}",
+        text(&described)
+    );
+    let after = call(&client, "get_arm_state", json!({})).await;
+    assert_eq!(after.structured_content, before.structured_content);
 }
 
 #[tokio::test]

@@ -24,6 +24,10 @@
 //! miss its deadline on the real arm misses it in a faster simulation too;
 //! [`SimConfig::motor_lag`] injects the fault of a motion that overruns its estimate.
 //!
+//! `stop_arm` is the arm's stop (`#[tool(stop_for = "arm")]`): never queued behind the motions,
+//! never rate-limited, never confirmed. It refuses every motion waiting for the arm (none of them
+//! moves), stops the moving one and runs `halt` itself.
+//!
 //! # Who confirms a motion
 //!
 //! `move_arm_to_pose`, `grasp_object_force_control` and `release_object` declare `confirm`:
@@ -452,8 +456,9 @@ impl RobotArm {
 
     /// Stop the arm immediately, interrupting any motion in progress.
     ///
-    /// Use it when something unexpected happens during a motion. The gripper keeps its grip.
-    /// Calling it when the arm is idle does nothing.
+    /// Use it when something unexpected happens during a motion. It also cancels every motion
+    /// waiting for the arm (they do not run), and is never queued or rate-limited. The gripper
+    /// keeps its grip. Calling it when the arm is idle does nothing.
     #[tool(
         idempotent,
         destructive = false,
@@ -461,7 +466,8 @@ impl RobotArm {
         timeout = "3s",
         group = "arm",
         blocking = false,
-        scopes = ["arm:move"]
+        scopes = ["arm:move"],
+        stop_for = "arm"
     )]
     fn stop_arm(&self) -> StopResult {
         self.interrupt()

@@ -73,6 +73,10 @@ impl ToolModel {
             .confirm
             .as_ref()
             .map(|c| quote!(confirm: #p::Some(#c),));
+        let stop_for = (!self.stop_for.is_empty()).then(|| {
+            let names = self.stop_for.iter().map(|(n, _)| n);
+            quote!(stop_for: &[#(#names),*],)
+        });
         let (projection, summary) = (self.projection, self.summary);
         let projection_from_toolbox = self.projection_from_toolbox;
         let over_budget = if self.envelope {
@@ -177,6 +181,7 @@ impl ToolModel {
                         scopes: &[#(#scopes),*],
                         rate_limit: #rate_limit,
                         #confirm
+                        #stop_for
                         deep_nesting: #deep_nesting,
                         results: #p::ResultOptions {
                             projection: #projection,

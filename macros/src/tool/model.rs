@@ -49,6 +49,8 @@ pub struct ToolModel {
     pub(super) rate_limit: Option<darling::util::SpannedValue<String>>,
     /// `confirm = ".."`: the message the user confirms each call with.
     pub(super) confirm: Option<String>,
+    /// `stop_for = ".."`: the resources the tool stops, each where it was written.
+    pub(super) stop_for: Vec<(String, Span)>,
     /// `projection` (its own, else its toolbox's).
     pub(super) projection: bool,
     /// `projection` came from `#[toolbox(projection)]`.
@@ -318,6 +320,10 @@ impl ToolModel {
         if let Some(message) = &attr.confirm {
             check_confirm(cx, message, &params, hint(&attr.read_only) == Some(true));
         }
+        let stop_for = policy::stop_for(cx, &attr.stop_for);
+        if let Some(expr) = &attr.stop_for {
+            check_stop_for(cx, &expr.0, &attr, &resources, site);
+        }
         let (ret, ret_ok) = return_type(cx, &sig.output);
         ToolModel {
             fn_ident,
@@ -335,6 +341,7 @@ impl ToolModel {
             scopes,
             rate_limit: attr.rate_limit.clone(),
             confirm: attr.confirm.as_ref().map(|m| (**m).clone()),
+            stop_for,
             projection,
             projection_from_toolbox,
             deep_nesting: settings.deep_nesting,
@@ -374,6 +381,11 @@ impl ToolModel {
     /// The resources the tool declares (`resource = ".."`).
     pub fn resources(&self) -> &[String] {
         &self.resources
+    }
+
+    /// The resources the tool stops (`stop_for = ".."`), each where it was written.
+    pub fn stop_for(&self) -> &[(String, Span)] {
+        &self.stop_for
     }
 
     /// The fn's ident.
@@ -448,6 +460,49 @@ fn param_model(
         decl,
     };
     (param, servable && type_ok)
+}
+
+/// `stop_for = ".."`: a stop tool gets through when everything else is stuck, so it uses no
+/// resource itself, asks no one and has no rate limit; it changes something, so it is not
+/// `read_only`; and it names resources of a `#[toolbox]` impl.
+fn check_stop_for(cx: &Ctxt, expr: &syn::Expr, attr: &ToolAttr, resources: &[String], site: Site) {
+    if site == Site::Free {
+        cx.error_spanned_by(
+            expr,
+            "`stop_for` names resources of a `#[toolbox]` impl: declare the stop tool as a \
+             method of the impl whose tools use the resource",
+        );
+    }
+    if !resources.is_empty() {
+        cx.error_spanned_by(
+            expr,
+            "a stop tool is never queued behind the calls it stops, so it cannot use a resource \
+             itself: remove `resource`",
+        );
+    }
+    if let Some(c) = &attr.confirm {
+        cx.error_at(
+            c.span(),
+            "a stop tool never waits for anyone's confirmation: remove `confirm` (or \
+             `stop_for`, if this tool is not a stop)",
+        );
+    }
+    if let Some(r) = &attr.rate_limit {
+        cx.error_at(
+            r.span(),
+            "a stop tool is never rate-limited, so that it gets through when a client is over \
+             its limit: remove `rate_limit`",
+        );
+    }
+    if let Some(r) = &attr.read_only
+        && **r
+    {
+        cx.error_at(
+            r.span(),
+            "a stop tool stops what the other tools are doing, so it is not `read_only`: \
+             remove `read_only`",
+        );
+    }
 }
 
 /// `confirm = ".."`: not on a `read_only` tool (reading needs no approval), a message that says

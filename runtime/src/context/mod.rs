@@ -132,6 +132,9 @@ pub enum CancelReason {
     /// On protocol 2026-07-28 or later, the body asked the client a question: the question
     /// goes out with the call's result, and the call runs again from its start with the answer.
     InputRequired,
+    /// A stop tool (`#[tool(stop_for = "arm")]`) stopped every call on a resource this call
+    /// holds.
+    Stopped,
 }
 
 impl CancelReason {
@@ -140,6 +143,7 @@ impl CancelReason {
             CancelReason::Deadline => 1,
             CancelReason::Client => 2,
             CancelReason::InputRequired => 3,
+            CancelReason::Stopped => 4,
         }
     }
 
@@ -148,6 +152,7 @@ impl CancelReason {
             1 => Some(CancelReason::Deadline),
             2 => Some(CancelReason::Client),
             3 => Some(CancelReason::InputRequired),
+            4 => Some(CancelReason::Stopped),
             _ => None,
         }
     }

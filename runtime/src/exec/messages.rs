@@ -14,6 +14,8 @@ pub enum Why {
     Deadline(Duration),
     /// The client cancelled it or disconnected.
     Client,
+    /// A stop tool (`#[tool(stop_for = "..")]`), named here, stopped its resource.
+    Stopped(&'static str),
 }
 
 /// How the body ended after it was told to stop.
@@ -101,6 +103,7 @@ pub fn ended_early(
             "Tool `{tool}` was cancelled by the client (or the client disconnected) before it \
              finished"
         ),
+        Why::Stopped(by) => format!("Tool `{tool}` was stopped by `{by}` before it finished"),
     };
     let _ = match ending {
         Ending::Stopped { after, error } => {
@@ -173,6 +176,16 @@ pub fn did_not_start(tool: &str, why: Why, waiting_for: Option<&str>) -> String 
         Why::Client => format!(
             "Tool `{tool}` was cancelled by the client while waiting for {what}; it did not run."
         ),
+        Why::Stopped(by) => {
+            let moved = match waiting_for {
+                Some(resource) => format!(", and {} did not move for it", resource_name(resource)),
+                None => String::new(),
+            };
+            format!(
+                "cancelled by `{by}`: `{tool}` was waiting for its turn and did not run{moved}. \
+                 Call it again only if it is still wanted now that `{by}` stopped everything."
+            )
+        }
     }
 }
 
@@ -294,5 +307,24 @@ mod tests {
              queues) behind the one using it. Call it again once some have finished."
         );
         assert!(queue_full("move", "arm", 1).contains("1 call is already waiting"));
+        assert_eq!(
+            did_not_start("move", Why::Stopped("stop_arm"), Some("arm")),
+            "cancelled by `stop_arm`: `move` was waiting for its turn and did not run, and `arm` \
+             did not move for it. Call it again only if it is still wanted now that `stop_arm` \
+             stopped everything."
+        );
+        assert!(
+            ended_early(
+                "move",
+                Why::Stopped("stop_arm"),
+                &Ending::Stopped {
+                    after: Duration::from_millis(50),
+                    error: None
+                },
+                &[],
+                &[]
+            )
+            .starts_with("Tool `move` was stopped by `stop_arm` before it finished; it was told")
+        );
     }
 }

@@ -243,17 +243,28 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         let admit = async {
             for (i, t) in tickets.as_slice().iter().enumerate() {
                 waiting.store(i, Ordering::Relaxed);
-                t.turn().await;
+                t.turn().await?;
             }
             waiting.store(tickets.as_slice().len(), Ordering::Relaxed);
             match concurrency {
-                Some(s) => Arc::clone(s).acquire_owned().await.ok(),
-                None => None,
+                Some(s) => tokio::select! {
+                    permit = Arc::clone(s).acquire_owned() => Ok(permit.ok()),
+                    by = tickets.stopped() => Err(by),
+                },
+                None => Ok(None),
             }
         };
         let admitted = tokio::select! {
             biased;
-            permit = admit => permit,
+            permit = admit => match permit {
+                Ok(permit) => permit,
+                Err(by) => {
+                    // A stop tool stopped the resource it waited for: it never starts.
+                    let i = waiting.load(Ordering::Relaxed);
+                    let text = messages::did_not_start(tool, Why::Stopped(by), tickets.as_slice().get(i.min(tickets.as_slice().len().saturating_sub(1))).map(|t| &**t.resource()));
+                    return ("stopped", Outcome::Error { text, retryable: false });
+                }
+            },
             () = client.cancelled() => {
                 let i = waiting.load(Ordering::Relaxed);
                 let text = messages::did_not_start(tool, Why::Client, tickets.as_slice().get(i).map(|t| &**t.resource()));
@@ -306,6 +317,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             }),
         };
         let running = flight.running.as_mut().expect("just started");
+        let mut stopped_by = None;
         let signal = tokio::select! {
             biased;
             finished = &mut *running => {
@@ -349,6 +361,10 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             () = until_asked(&mut asked) => CancelReason::InputRequired,
             () = client.cancelled() => CancelReason::Client,
             () = &mut sleep => CancelReason::Deadline,
+            by = admitted._tickets.stopped() => {
+                stopped_by = Some(by);
+                CancelReason::Stopped
+            }
         };
 
         // 2b. A question the client has not answered (protocol 2026-07-28): the round ends
@@ -376,8 +392,9 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         }
 
         // 3. Told to stop: the grace period, then the safe stops.
-        let why = match signal {
-            CancelReason::Deadline => why_deadline,
+        let why = match (signal, stopped_by) {
+            (CancelReason::Deadline, _) => why_deadline,
+            (CancelReason::Stopped, Some(by)) => Why::Stopped(by),
             _ => Why::Client,
         };
         tracing::info!(reason = ?signal, "telling the tool to stop");
@@ -438,15 +455,15 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             Vec::new()
         };
         tracing::warn!(?ending, ?stops, "call ended early");
-        if why != Why::Client && !last {
+        if matches!(why, Why::Deadline(_)) && !last {
             tracing::warn!(attempt, "timed out; retrying");
             continue;
         }
         let text = messages::ended_early(tool, why, &ending, &stops, &reserved);
-        let outcome = if why == Why::Client {
-            "cancelled"
-        } else {
-            "timeout"
+        let outcome = match why {
+            Why::Client => "cancelled",
+            Why::Stopped(_) => "stopped",
+            Why::Deadline(_) => "timeout",
         };
         return (
             outcome,
@@ -457,6 +474,33 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         );
     }
     unreachable!("the last attempt always returns")
+}
+
+/// What a stop tool (`#[tool(stop_for = "..")]`, named `by`) does before its body runs: every
+/// call waiting for `resources` is stopped and will not start (see `queue.rs`).
+pub(crate) fn stop_queues<S>(by: &'static str, resources: &[Arc<Resource<S>>]) {
+    for resource in resources {
+        let (waiting, holding) = resource.queue.stop(by);
+        tracing::info!(resource = %resource.queue.name(), waiting, holding, "stopped by {by}");
+    }
+}
+
+/// What a stop tool does after its body ran: the call using each of `resources` is told to
+/// stop, and the safe stop of each runs, whatever that call is doing (it runs them again once
+/// its body returned, unless it finished on its own).
+pub(crate) async fn stop_resources<S: Send + Sync + 'static>(
+    tracker: &tokio_util::task::TaskTracker,
+    state: &Arc<S>,
+    resources: &Arc<[Arc<Resource<S>>]>,
+) -> Vec<SafeStopReport> {
+    for resource in resources.iter() {
+        resource.queue.stop_holder();
+    }
+    let admitted = Arc::new(Admitted {
+        _tickets: Tickets::None,
+        _permit: None,
+    });
+    stop_then_release(tracker, state, resources, admitted).await
 }
 
 /// Waits for `asked`, or forever without one.

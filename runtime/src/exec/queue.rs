@@ -7,6 +7,12 @@
 //! depend on how the async runtime happens to schedule the calls' tasks. Its turn comes when
 //! every ticket before it is gone; dropping a ticket (the call finished, failed validation or
 //! was abandoned) hands the resource to the next one.
+//!
+//! A stop tool (`#[tool(stop_for = "arm")]`) [stops](ResourceQueue::stop) a queue: every call
+//! that took its place before the stop is told so, the waiting ones at once (they never start),
+//! the one using the resource once the stop tool's own body ran
+//! ([`stop_holder`](ResourceQueue::stop_holder)), so that the body sees the motion it
+//! interrupts. Calls arriving after the stop queue as usual.
 
 use std::collections::VecDeque;
 use std::future::poll_fn;
@@ -29,6 +35,27 @@ struct QueueState {
     next: u64,
     /// In arrival order; the first one holds the resource (or is about to).
     entries: VecDeque<Place>,
+    /// The latest stop: every place numbered below `before` was stopped, by the tool `by`.
+    stopped: Option<Stop>,
+    /// How many stops there were.
+    stops: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Stop {
+    before: u64,
+    by: &'static str,
+    /// The place using the resource when the stop came, until the stop tool's body ran.
+    spared: Option<u64>,
+}
+
+impl QueueState {
+    /// The tool that stopped the place numbered `number`, if one did.
+    fn stopped(&self, number: u64) -> Option<&'static str> {
+        self.stopped
+            .filter(|s| number < s.before && s.spared != Some(number))
+            .map(|s| s.by)
+    }
 }
 
 #[derive(Debug)]
@@ -52,6 +79,66 @@ impl ResourceQueue {
         &self.name
     }
 
+    /// Stops every call that took its place so far (the stop tool `by`): the waiting ones will
+    /// not start; the one using the resource is stopped by [`stop_holder`](Self::stop_holder).
+    /// Returns how many were waiting and whether one was using the resource.
+    pub fn stop(&self, by: &'static str) -> (usize, bool) {
+        let (wakers, waiting, holding) = {
+            let mut state = self.lock();
+            let before = state.next;
+            let spared = state.entries.front().map(|p| p.number);
+            state.stopped = Some(Stop { before, by, spared });
+            state.stops += 1;
+            let count = state.entries.len();
+            let wakers: Vec<Waker> = state
+                .entries
+                .iter_mut()
+                .skip(1)
+                .filter_map(|p| p.waker.take())
+                .collect();
+            (wakers, count.saturating_sub(1), count > 0)
+        };
+        for w in wakers {
+            w.wake();
+        }
+        (waiting, holding)
+    }
+
+    /// Stops the call that was using the resource when [`stop`](Self::stop) came, if it still
+    /// does.
+    pub fn stop_holder(&self) {
+        let waker = {
+            let mut state = self.lock();
+            let Some(spared) = state.stopped.as_mut().and_then(|s| s.spared.take()) else {
+                return;
+            };
+            state
+                .entries
+                .iter_mut()
+                .find(|p| p.number == spared)
+                .and_then(|p| p.waker.take())
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+
+    /// How many times the queue was stopped, to give [`stopped_since`](Self::stopped_since)
+    /// later.
+    pub fn stops(&self) -> u64 {
+        self.lock().stops
+    }
+
+    /// The stop tool that stopped the queue since it counted `stops` stops: a call waiting
+    /// outside the queue (for its user's confirmation) was stopped too.
+    pub fn stopped_since(&self, stops: u64) -> Option<&'static str> {
+        let state = self.lock();
+        (state.stops > stops)
+            .then_some(state.stopped)
+            .flatten()
+            .map(|s| s.by)
+    }
+
     fn lock(&self) -> MutexGuard<'_, QueueState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -66,23 +153,41 @@ pub struct Ticket {
 }
 
 impl Ticket {
-    /// Completes when this ticket is first in its queue: the resource is the call's.
-    pub async fn turn(&self) {
+    /// Completes when this ticket is first in its queue: the resource is the call's. `Err`
+    /// names the stop tool that stopped the call before its turn came.
+    pub async fn turn(&self) -> Result<(), &'static str> {
         poll_fn(|cx| {
             let mut state = self.queue.lock();
+            if let Some(by) = state.stopped(self.number) {
+                return Poll::Ready(Err(by));
+            }
             let first = state.entries.front().map(|p| p.number);
             if first == Some(self.number) {
-                return Poll::Ready(());
+                return Poll::Ready(Ok(()));
             }
-            if let Some(place) = state.entries.iter_mut().find(|p| p.number == self.number) {
-                match &mut place.waker {
-                    Some(w) if w.will_wake(cx.waker()) => {}
-                    w => *w = Some(cx.waker().clone()),
-                }
-            }
+            self.register(&mut state, cx.waker());
             Poll::Pending
         })
-        .await;
+        .await
+    }
+
+    /// Ready with the stop tool's name once a stop tool stopped this call.
+    fn poll_stopped(&self, cx: &mut std::task::Context<'_>) -> Poll<&'static str> {
+        let mut state = self.queue.lock();
+        if let Some(by) = state.stopped(self.number) {
+            return Poll::Ready(by);
+        }
+        self.register(&mut state, cx.waker());
+        Poll::Pending
+    }
+
+    fn register(&self, state: &mut QueueState, waker: &Waker) {
+        if let Some(place) = state.entries.iter_mut().find(|p| p.number == self.number) {
+            match &mut place.waker {
+                Some(w) if w.will_wake(waker) => {}
+                w => *w = Some(waker.clone()),
+            }
+        }
     }
 
     /// The resource's name.
@@ -132,6 +237,23 @@ impl Tickets {
             Tickets::One(t) => std::slice::from_ref(t),
             Tickets::Many(v) => v,
         }
+    }
+
+    /// Completes with the stop tool's name once one stopped any of these places (never
+    /// without places).
+    pub async fn stopped(&self) -> &'static str {
+        if let Tickets::None = self {
+            return std::future::pending().await;
+        }
+        poll_fn(|cx| {
+            for t in self.as_slice() {
+                if let Poll::Ready(by) = t.poll_stopped(cx) {
+                    return Poll::Ready(by);
+                }
+            }
+            Poll::Pending
+        })
+        .await
     }
 }
 
@@ -188,7 +310,8 @@ fn place(queue: &Arc<ResourceQueue>) -> Result<Ticket, QueueFull> {
 
 #[cfg(test)]
 mod tests {
-    use std::pin::pin;
+    use std::future::Future;
+    use std::pin::{Pin, pin};
     use std::task::Context;
 
     use futures::task::noop_waker_ref;
@@ -233,6 +356,59 @@ mod tests {
         assert!(arm.lock().entries.is_empty());
     }
 
+    fn one(arm: &Arc<ResourceQueue>, lock: &Mutex<()>) -> Tickets {
+        enqueue(&[Arc::clone(arm)], lock).unwrap()
+    }
+
+    fn poll<F: Future>(f: Pin<&mut F>) -> Poll<F::Output> {
+        f.poll(&mut Context::from_waker(noop_waker_ref()))
+    }
+
+    #[test]
+    fn a_stop_ends_every_place_taken_before_it_and_no_later_one() {
+        let arm = queue("arm", 16);
+        let lock = Mutex::new(());
+        let holder = one(&arm, &lock);
+        let waiting: Vec<Tickets> = (0..3).map(|_| one(&arm, &lock)).collect();
+        assert_eq!(arm.stops(), 0);
+        {
+            let mut held = pin!(holder.stopped());
+            assert!(poll(held.as_mut()).is_pending());
+            assert_eq!(arm.stop("stop_arm"), (3, true));
+            assert_eq!(arm.stops(), 1);
+            assert_eq!(arm.stopped_since(0), Some("stop_arm"));
+            assert_eq!(arm.stopped_since(1), None);
+            // The waiting ones never start; the one using the resource learns it was stopped once
+            // the stop tool's body ran.
+            for w in &waiting {
+                let mut turn = pin!(w.as_slice()[0].turn());
+                assert_eq!(poll(turn.as_mut()), Poll::Ready(Err("stop_arm")));
+            }
+            assert!(poll(held.as_mut()).is_pending());
+            arm.stop_holder();
+            assert_eq!(poll(held.as_mut()), Poll::Ready("stop_arm"));
+        }
+        // A call arriving after the stop waits for the holder, then runs.
+        let later = one(&arm, &lock);
+        {
+            let mut turn = pin!(later.as_slice()[0].turn());
+            assert!(poll(turn.as_mut()).is_pending());
+        }
+        drop(waiting);
+        drop(holder);
+        {
+            let mut turn = pin!(later.as_slice()[0].turn());
+            assert_eq!(poll(turn.as_mut()), Poll::Ready(Ok(())));
+            let mut not_stopped = pin!(later.stopped());
+            assert!(poll(not_stopped.as_mut()).is_pending());
+        }
+        // A stop of an idle queue stops nothing.
+        drop(later);
+        assert_eq!(arm.stop("stop_arm"), (0, false));
+        let mut never = pin!(Tickets::None.stopped());
+        assert!(poll(never.as_mut()).is_pending());
+    }
+
     #[test]
     fn a_full_queue_refuses_at_once_and_takes_no_place() {
         let arm = queue("arm", 2);
@@ -268,7 +444,7 @@ mod tests {
         let first = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
         let second = enqueue(&[Arc::clone(&arm)], &lock).unwrap();
         let waiter = tokio::spawn(async move {
-            second.as_slice()[0].turn().await;
+            second.as_slice()[0].turn().await.expect("no stop");
             second
         });
         tokio::task::yield_now().await;

@@ -179,6 +179,17 @@ fn render_tool(s: &mut String, tool: &Tool) {
         );
     }
 
+    let stops = super::stop_for(tool);
+    if !stops.is_empty() {
+        let names: Vec<String> = stops.iter().map(|r| format!("`{r}`")).collect();
+        let _ = writeln!(
+            s,
+            "**Stop:** each call cancels every call waiting for {names} (they do not run) and \
+             stops the one using it, then runs its safe stop; it is never queued, rate-limited \
+             or confirmed\n",
+            names = names.join(" and ")
+        );
+    }
     if let Some(question) = super::confirmation(tool) {
         let filled = if question.contains('{') {
             " with the arguments filled in"

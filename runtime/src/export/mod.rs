@@ -285,6 +285,20 @@ pub(crate) fn confirmation(tool: &rmcp::model::Tool) -> Option<&str> {
         .and_then(serde_json::Value::as_str)
 }
 
+/// The resources a stop tool stops (`#[tool(stop_for = "..")]`).
+pub(crate) fn stop_for(tool: &rmcp::model::Tool) -> Vec<String> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::toolbox::STOP_FOR_META))
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub(crate) fn scopes(tool: &rmcp::model::Tool) -> Vec<String> {
     tool.meta
         .as_ref()

@@ -341,10 +341,32 @@ fn render_ending_early(
         } else {
             "no safe stop: a call that ends early leaves it as the tool left it"
         };
+        let stoppers: Vec<&str> = tools
+            .iter()
+            .filter(|(t, _)| super::stop_for(t).contains(&r.name))
+            .map(|(t, _)| t.name.as_ref())
+            .collect();
+        let stopped_by = if stoppers.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " {} stop{} it: each call cancels every call waiting for it (they do not run) \
+                 and stops the one using it, whose safe stop then runs; {} never queued, \
+                 rate-limited or confirmed, so call {} as soon as something goes wrong.",
+                names(&stoppers),
+                if stoppers.len() == 1 { "s" } else { "" },
+                if stoppers.len() == 1 {
+                    "it is"
+                } else {
+                    "they are"
+                },
+                if stoppers.len() == 1 { "it" } else { "one" },
+            )
+        };
         listed.push(format!(
             "- `{}` ({stop}): held by {}. Calls holding it run one at a time, in the order the \
              server received them; when too many wait, the next is refused at once with a \
-             retryable error.",
+             retryable error.{stopped_by}",
             r.name,
             names(&holders)
         ));
@@ -354,6 +376,7 @@ fn render_ending_early(
         .filter(|(t, op)| {
             op.resources.is_empty()
                 && t.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true)
+                && super::stop_for(t).is_empty()
         })
         .map(|(t, _)| t.name.as_ref())
         .collect();

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
 use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
-use super::meta::{CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META};
+use super::meta::{CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META};
 use super::{Entry, Inner, Toolbox};
 use crate::adapt::{self, Adapter};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
@@ -140,6 +140,12 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     if let Some(question) = def.meta.confirm {
         meta.0
             .insert(CONFIRM_META.to_owned(), Value::from(question));
+    }
+    if !def.meta.stop_for.is_empty() {
+        meta.0.insert(
+            STOP_FOR_META.to_owned(),
+            Value::from(def.meta.stop_for.to_vec()),
+        );
     }
     if let Some(kind) = results.content_kind() {
         meta.0
@@ -279,6 +285,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             describe: None,
             approvals: Default::default(),
             confirm: std::sync::atomic::AtomicBool::new(true),
+            read_only: std::sync::atomic::AtomicBool::new(false),
         };
         for def in resources {
             let name: Arc<str> = Arc::from(def.name);
@@ -314,14 +321,18 @@ pub(super) fn inner_policy<S>(
     resources: &HashMap<Arc<str>, Arc<Resource<S>>>,
     meta: &ToolMeta,
 ) -> Policy<S> {
-    let mut names: Vec<&str> = meta.resources.to_vec();
-    names.sort_unstable();
-    names.dedup();
-    let used: Vec<Arc<Resource<S>>> = names
-        .iter()
-        .filter_map(|n| resources.get(*n).map(Arc::clone))
-        .collect();
+    let sorted = |names: &[&str]| -> Vec<Arc<Resource<S>>> {
+        let mut names = names.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        names
+            .iter()
+            .filter_map(|n| resources.get(*n).map(Arc::clone))
+            .collect()
+    };
+    let used = sorted(meta.resources);
     Policy {
+        stops: Arc::from(sorted(meta.stop_for)),
         timeout: meta.timeout_ms.map(Duration::from_millis),
         grace: meta.grace_ms.map(Duration::from_millis),
         queues: used.iter().map(|r| Arc::clone(&r.queue)).collect(),
@@ -337,7 +348,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         for def in defs {
             match build_entry(def) {
                 Ok(mut entry) => {
-                    for name in entry.meta.resources {
+                    for name in entry.meta.resources.iter().chain(entry.meta.stop_for) {
                         if !self.resources.contains_key(*name) {
                             let name: Arc<str> = Arc::from(*name);
                             let queue = ResourceQueue::new(Arc::clone(&name), DEFAULT_MAX_WAITING);
@@ -359,6 +370,19 @@ impl<S: Send + Sync + 'static> Inner<S> {
                         problems.push(format!(
                             "tool `{}`: `retry` repeats the call, so it is allowed only on \
                              `read_only` or `idempotent` tools (retrying a write can repeat it)",
+                            entry.name
+                        ));
+                        continue;
+                    }
+                    if !meta.stop_for.is_empty()
+                        && (!meta.resources.is_empty()
+                            || meta.confirm.is_some()
+                            || meta.rate_limit.is_some())
+                    {
+                        problems.push(format!(
+                            "tool `{}`: a stop tool (`stop_for`) is never queued, confirmed or \
+                             rate-limited, so it cannot declare `resource`, `confirm` or \
+                             `rate_limit`",
                             entry.name
                         ));
                         continue;

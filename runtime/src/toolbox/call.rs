@@ -100,6 +100,26 @@ impl<S: Send + Sync + 'static> Inner<S> {
         )
     }
 
+    /// A call to a tool that changes something, on a read-only server: refused, and nothing ran.
+    #[cold]
+    fn read_only_refusal(&self, name: &str) -> CallToolResult {
+        tracing::info!(tool = name, "refused: the server is read-only");
+        CallToolResult::error(vec![ContentBlock::text(format!(
+            "Tool `{name}` was not run: this server is read-only (it was started to observe, \
+             not to act), so it serves only the tools that change nothing: {}. Ask the user to \
+             do what `{name}` would do, or to connect you to a server that may act",
+            self.available()
+        ))])
+    }
+
+    fn available(&self) -> String {
+        read(&self.listed)
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     fn unknown_tool(&self, name: &str) -> ErrorData {
         let available = read(&self.listed)
             .iter()
@@ -127,6 +147,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
             .filter(|&i| this.entries.get(i).is_some_and(|e| *e.name == *name));
         let entry = match stamped.or_else(|| this.index.get(name).copied()) {
             Some(i) if this.is_enabled(&this.entries[i]) => &this.entries[i],
+            Some(i) if this.is_read_only() && this.entries[i].meta.read_only != Some(true) => {
+                return Ok(this.read_only_refusal(name).into());
+            }
             _ => match &this.describe {
                 Some(d) if name == DESCRIBE_TOOL => d,
                 _ => return Err(this.unknown_tool(name)),
@@ -243,7 +266,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             return ("invalid_arguments", invalid_arguments(name, &[]).into());
         };
         if name == DESCRIBE_TOOL && this.describe.is_some() {
-            let (outcome, result) = describe::answer(&this.listed, &map);
+            let (outcome, result) = describe::answer(&this.listed, &map, this.is_read_only());
             return (outcome, result.into());
         }
         // What the call asks of its result: taken out of the arguments before the body sees them.
@@ -274,7 +297,11 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     .into(),
             );
         }
-        let limited = if entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some()
+        // A stop tool (`stop_for`) is never rate-limited, confirmed or held back by the
+        // server's concurrency limit: it must get through when everything else is stuck.
+        let stop = !entry.policy.stops.is_empty();
+        let limited = if !stop
+            && (entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some())
         {
             let client = site
                 .client
@@ -302,16 +329,38 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
         // The user confirms before anything runs (and before the call takes its turn). Boxed:
         // inline, its state would grow every call's future (`a_call_future_stays_small`).
-        let claimed = match question {
+        let claimed = match question.filter(|_| !stop) {
             Some(question) => {
                 // The places the call took on arrival are given up while a person decides (up
                 // to `CLIENT_ANSWER_LIMIT`): the calls behind it go on, and an approved call
                 // queues from when it was approved.
                 site.arrival = None;
-                match Box::pin(this.confirmed(entry, question, &site, &trace_id, &round)).await {
-                    Ok(claimed) => claimed,
-                    Err(refused) => return refused,
+                let stops: Vec<u64> = entry.policy.queues.iter().map(|q| q.stops()).collect();
+                let claimed =
+                    match Box::pin(this.confirmed(entry, question, &site, &trace_id, &round)).await
+                    {
+                        Ok(claimed) => claimed,
+                        Err(refused) => return refused,
+                    };
+                // A stop tool ran while the user decided: the approval came before the stop.
+                if let Some((queue, by)) = entry
+                    .policy
+                    .queues
+                    .iter()
+                    .zip(stops)
+                    .find_map(|(q, n)| q.stopped_since(n).map(|by| (q, by)))
+                {
+                    let text = exec::messages::did_not_start(
+                        name,
+                        exec::messages::Why::Stopped(by),
+                        Some(queue.name()),
+                    );
+                    return (
+                        "stopped",
+                        CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+                    );
                 }
+                claimed
             }
             None => None,
         };
@@ -322,7 +371,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             policy: &entry.policy,
             timeout: entry.policy.timeout.or(this.config.default_timeout),
             grace: entry.policy.grace.or(this.config.default_grace),
-            concurrency: this.config.concurrency.as_ref(),
+            concurrency: this.config.concurrency.as_ref().filter(|_| !stop),
             arrival: site.arrival,
             client: site.cancel,
             link: site.link,
@@ -332,7 +381,14 @@ impl<S: Send + Sync + 'static> Inner<S> {
             tracker: &this.calls,
             round: round.clone(),
         };
+        if stop {
+            exec::stop_queues(entry.meta.name, &entry.policy.stops);
+        }
         let ran = exec::run(call, map).await;
+        if stop {
+            let stops = exec::stop_resources(&this.calls, &this.state, &entry.policy.stops).await;
+            tracing::info!(?stops, "the stop tool ran the safe stops");
+        }
         // Protocol 2026-07-28: a body that failed after asking for something the client did not
         // declare fails the request with -32021, naming the capability (SEP-2575).
         if let (Some(round), "tool_error") = (&round, ran.0)

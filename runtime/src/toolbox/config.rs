@@ -203,6 +203,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// Serves only the tools declared `read_only` (look, do not touch: for a model that should
+    /// only observe): the others are neither listed nor run, and a call to one is refused with
+    /// an `isError` result saying the server is read-only (the command line's
+    /// `serve --read-only`). Set it before serving.
+    #[must_use]
+    pub fn with_read_only(self, on: bool) -> Self {
+        self.inner
+            .read_only
+            .store(on, std::sync::atomic::Ordering::Relaxed);
+        self.inner.refresh_listed();
+        self
+    }
+
     /// Whether the user confirms each call of a tool declared with `confirm = ".."` before its
     /// body runs (on by default). Turn it off only where no one needs to confirm: a simulation,
     /// a test rig (the command line's `serve --confirm=off`).

@@ -53,6 +53,10 @@ pub struct ToolMeta {
     /// `confirm = ".."`: the question the user confirms each call with before the body runs
     /// (`{param}` placeholders filled in with the validated arguments and their units).
     pub confirm: Option<&'static str>,
+    /// `stop_for = "arm"` / `stop_for = ["arm", "gripper"]`: a stop tool. It is never queued,
+    /// rate-limited or confirmed; each call stops every call waiting for or using those
+    /// resources, then runs their safe stops after its body.
+    pub stop_for: &'static [&'static str],
     /// `allow(deep_nesting)`: the input may nest past 3 levels. The macros check the nesting of
     /// the types they see; the toolbox's build checks what they cannot (ROS messages).
     pub deep_nesting: bool,

@@ -109,6 +109,7 @@ pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
 pub(super) fn answer(
     listed: &RwLock<Vec<Tool>>,
     map: &Map<String, Value>,
+    read_only: bool,
 ) -> (&'static str, CallToolResult) {
     let wanted = map.get("name").and_then(Value::as_str).unwrap_or_default();
     let found = read(listed).iter().find(|t| t.name == wanted).cloned();
@@ -117,7 +118,12 @@ pub(super) fn answer(
         _ => (
             "tool_error",
             CallToolResult::error(vec![ContentBlock::text(format!(
-                "Tool `{wanted}` is not available right now; available tools: {}",
+                "Tool `{wanted}` is not available right now{}; available tools: {}",
+                if read_only {
+                    " (this server is read-only: it serves only the tools that change nothing)"
+                } else {
+                    ""
+                },
                 read(listed)
                     .iter()
                     .map(|t| t.name.to_string())

@@ -127,6 +127,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
             .meta
             .group
             .is_none_or(|g| !read(&self.disabled_groups).contains(g))
+            && (entry.meta.read_only == Some(true) || !self.is_read_only())
+    }
+
+    /// Whether it serves only the tools declared `read_only` ([`Toolbox::with_read_only`]).
+    pub(super) fn is_read_only(&self) -> bool {
+        self.read_only.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Recomputes the listed tools; `true` when the list changed.

@@ -14,6 +14,11 @@ pub const SCOPES_META: &str = "io.toolwright/scopes";
 /// before it runs (`#[tool(confirm = "..")]`, its `{param}` placeholders as declared).
 pub const CONFIRM_META: &str = "io.toolwright/confirm";
 
+/// The `_meta` key, on a tool definition, of the resources a stop tool stops
+/// (`#[tool(stop_for = "arm")]`): each call of it cancels every call waiting for them and stops
+/// the one using them; it is never queued, rate-limited or confirmed.
+pub const STOP_FOR_META: &str = "io.toolwright/stopFor";
+
 /// The `_meta` key, on a tool definition, of the arguments toolwright adds to its input schema
 /// for the result (`["jmespath", "summary"]`): they never reach the tool's body.
 pub const RESULT_ARGUMENTS_META: &str = "io.toolwright/resultArguments";

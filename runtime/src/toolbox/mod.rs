@@ -60,7 +60,7 @@ pub use describe::DESCRIBE_TOOL;
 use groups::Listeners;
 pub use meta::{
     CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
-    SCOPES_META, TRACE_ID_META, TRUNCATED_META,
+    SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
 };
 pub(crate) use refusals::invalid_arguments_text;
 #[cfg(feature = "http")]
@@ -119,6 +119,8 @@ struct Inner<S> {
     approvals: confirm::Approvals,
     /// Ask the user before tools declared with `confirm` run ([`Toolbox::with_confirmation`]).
     confirm: std::sync::atomic::AtomicBool,
+    /// List and run only the tools declared `read_only` ([`Toolbox::with_read_only`]).
+    read_only: std::sync::atomic::AtomicBool,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.

@@ -45,7 +45,7 @@ async function withClient(body, bin = BIN) {
   assert.ok(existsSync(bin), `${bin} does not exist: run \`cargo build --examples\` or set ROBOT_ARM_BIN`);
   const transport = new StdioClientTransport({
     command: bin,
-    // A test rig: no one confirms the motions (test_confirm.py covers confirmation).
+    // A test rig: no one confirms the motions (test_safe_actuation.py covers confirmation).
     args: ["serve", "--confirm=off"],
     env: { ROBOT_ARM_TIME_SCALE: "0", RUST_LOG: "warn" },
     stderr: "pipe",

@@ -168,7 +168,7 @@ async def connect(mode: str, env: dict[str, str] | None = None, bin: Path = BIN)
     assert bin.is_file(), f"{bin} does not exist: run `cargo build --examples` or set ROBOT_ARM_BIN"
     params = StdioServerParameters(
         command=str(bin),
-        # A test rig: no one confirms the motions (test_confirm.py covers confirmation).
+        # A test rig: no one confirms the motions (test_safe_actuation.py covers confirmation).
         args=["serve", "--confirm=off"],
         env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn", **(env or {})},
     )

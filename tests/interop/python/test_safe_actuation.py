@@ -1,6 +1,6 @@
-"""Confirmation on the robot arm's motions (`#[tool(confirm = "..")]`), driven by the official
-Python MCP SDK (PyPI `mcp`), against `robot_arm serve --confirm=on`, over stdio and over
-streamable HTTP.
+"""Safe actuation on the robot arm, driven by the official Python MCP SDK (PyPI `mcp`), over stdio
+and over streamable HTTP: confirmation on its motions (`#[tool(confirm = "..")]`, against
+`robot_arm serve --confirm=on`) and the read-only mode (`serve --read-only`).
 
 - 1.x (`ClientSession`, protocol 2025-11-25) and 2.x in `legacy` mode: the server asks the user
   with `elicitation/create` while the call waits.
@@ -11,7 +11,7 @@ streamable HTTP.
 
 Every test starts its own server with the simulation's time at 0 (motions are instantaneous).
 
-    ROBOT_ARM_BIN=target/debug/examples/robot_arm python -m pytest tests/interop/python/test_confirm.py
+    ROBOT_ARM_BIN=target/debug/examples/robot_arm python -m pytest tests/interop/python/test_safe_actuation.py
 """
 
 from __future__ import annotations
@@ -158,6 +158,28 @@ async def arm_state(session: Any) -> dict[str, Any]:
 
 
 CASES = [(t, m) for t in TRANSPORTS for m in MODES]
+
+READ_ONLY_TOOLS = ["read_ft_sensor", "get_arm_state", "capture_image", "describe_tool"]
+
+
+@pytest.mark.parametrize("transport,mode", CASES)
+def test_read_only_lists_and_runs_only_the_tools_that_change_nothing(transport: str, mode: str) -> None:
+    async def body(session: Any) -> None:
+        listed = await session.list_tools()
+        assert [t.name for t in listed.tools] == READ_ONLY_TOOLS
+        before = await arm_state(session)
+        is_error, _, text = await call(session, "move_arm_to_pose", {"x": 300, "y": 0, "z": 200})
+        assert is_error
+        assert text.startswith("Tool `move_arm_to_pose` was not run: this server is read-only"), text
+        assert "read_ft_sensor, get_arm_state, capture_image, describe_tool" in text, text
+        # The stop changes the world too: not served either.
+        is_error, _, text = await call(session, "stop_arm")
+        assert is_error and "read-only" in text, text
+        is_error, _, text = await call(session, "describe_tool", {"name": "move_arm_to_pose"})
+        assert is_error and "this server is read-only" in text, text
+        assert await arm_state(session) == before
+
+    run(body, transport, mode, User("accept"), ["--read-only"])
 
 
 @pytest.mark.parametrize("transport,mode", CASES)
