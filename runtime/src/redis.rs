@@ -182,6 +182,35 @@ impl Redis {
 }
 
 impl Redis {
+    /// Claims the approval `id` (a confirmation given on protocol 2026-07-28) for one call, for
+    /// every replica, until `ttl` passes: `Ok(false)` when a replica used it or uses it now.
+    /// A Redis failure is an `Err`: an approval that cannot be checked runs nothing.
+    pub async fn claim_approval(&self, id: &str, ttl: Duration) -> Result<bool, String> {
+        let mut connection = self.connection.clone();
+        let set: Option<String> = redis::cmd("SET")
+            .arg(self.key(&["approval", id]))
+            .arg(1)
+            .arg("NX")
+            .arg("PX")
+            .arg(ttl.as_millis().max(1) as u64)
+            .query_async(&mut connection)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(set.is_some())
+    }
+
+    /// Gives a claim back (the call asked its user again before it ran to its end).
+    pub async fn release_approval(&self, id: &str) {
+        let mut connection = self.connection.clone();
+        let r: redis::RedisResult<()> = redis::cmd("DEL")
+            .arg(self.key(&["approval", id]))
+            .query_async(&mut connection)
+            .await;
+        if let Err(e) = r {
+            tracing::error!(error = %e, "approval not released: Redis failed");
+        }
+    }
+
     /// The stored session `session_id`, as JSON: rmcp's state and its owner.
     async fn stored_session(
         &self,

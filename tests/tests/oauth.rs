@@ -7,6 +7,8 @@
 //! keys (the issuer's metadata is not fetched again); a discovered plain-http `jwks_uri` off
 //! loopback is refused.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -693,60 +695,9 @@ async fn a_discovered_plain_http_jwks_uri_off_loopback_is_refused() {
     server.shutdown().await.unwrap();
 }
 
-/// A `redis-server` of this test's own on a free loopback port, stopped when dropped.
-struct RedisServer {
-    child: std::process::Child,
-    url: String,
-}
-
-impl RedisServer {
-    /// `None` without `redis-server` on the `PATH` (`.ci/run` installs it).
-    async fn start() -> Option<RedisServer> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = std::process::Command::new("redis-server")
-            .args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-            ])
-            .args(["--appendonly", "no"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .ok()?;
-        let server = RedisServer {
-            child,
-            url: format!("redis://127.0.0.1:{port}/0"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(Instant::now() < deadline, "redis-server did not listen");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        Some(server)
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_owner_travels_with_the_session_between_replicas() {
-    let redis = RedisServer::start()
+    let redis = common::redis::RedisServer::start()
         .await
         .expect("redis-server on the PATH (.ci/run installs it before the tests)");
     let issuer = Issuer::start(key(8, Some("k8"))).await;

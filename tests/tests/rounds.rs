@@ -852,3 +852,102 @@ async fn a_pending_confirmation_blocks_no_queue_and_a_cancel_runs_nothing() {
     assert_eq!(state.starts.load(Ordering::SeqCst), 0);
     assert!(state.moves.lock().unwrap().is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Replicas sharing Redis: an approval runs one call across all of them.
+
+/// POSTs a 2026-07-28 `tools/call` of `confirmed_move` (no session: the version and the client
+/// are in the request's `_meta`); the JSON-RPC reply.
+async fn post_call(url: &str, id: u64, extra: Value) -> Value {
+    let mut params = json!({
+        "name": "confirmed_move",
+        "arguments": {"target": 120},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+        },
+    });
+    params
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+    let text = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "confirmed_move")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("the server answers")
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .find(|m| m["id"] == json!(id))
+            .unwrap_or_else(|| panic!("no reply in {text:?}"))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_redis_an_approval_runs_one_call_across_replicas() {
+    let redis = common::redis::RedisServer::start()
+        .await
+        .expect("redis-server on the PATH (.ci/run installs it before the tests)");
+    let replica = || async {
+        let toolbox = rig();
+        let state = std::sync::Arc::clone(toolbox.state());
+        let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
+            .stateless()
+            .redis(&redis.url);
+        (
+            toolbox.serve_http_with(options).await.expect("serves"),
+            state,
+        )
+    };
+    let ((one, one_state), (two, two_state)) = (replica().await, replica().await);
+    let accept = |state: &Value| {
+        json!({
+            "requestState": state,
+            "inputResponses": {"confirm": {"action": "accept", "content": {}}},
+        })
+    };
+    let moves = || one_state.moves.lock().unwrap().len() + two_state.moves.lock().unwrap().len();
+
+    // Asked through one replica, approved through it: it runs; replayed through the other,
+    // refused, and nothing moves.
+    let asked = post_call(&one.url(), 1, json!({})).await;
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let state = asked["result"]["requestState"].clone();
+    let done = post_call(&one.url(), 2, accept(&state)).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    let replayed = post_call(&two.url(), 3, accept(&state)).await;
+    assert_eq!(replayed["error"]["code"], json!(-32602), "{replayed}");
+    let message = replayed["error"]["message"].as_str().unwrap();
+    assert!(message.contains("already used"), "{message}");
+    assert_eq!(moves(), 1);
+
+    // And the other way round: the first replica to use an approval is the only one.
+    let asked = post_call(&two.url(), 4, json!({})).await;
+    let state = asked["result"]["requestState"].clone();
+    let done = post_call(&one.url(), 5, accept(&state)).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    let replayed = post_call(&two.url(), 6, accept(&state)).await;
+    assert!(
+        replayed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already used"),
+        "{replayed}"
+    );
+    assert_eq!(moves(), 2);
+    one.shutdown().await.unwrap();
+    two.shutdown().await.unwrap();
+}

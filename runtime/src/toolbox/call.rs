@@ -403,7 +403,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
         if let (Some(id), Outcome::InputRequired(_)) = (&claimed, &ran.1) {
             // The body asked its user too: the approval carries the call's next round.
-            this.approvals.release(id);
+            this.release_approval(id).await;
         }
         match ran {
             (
@@ -502,7 +502,25 @@ impl<S: Send + Sync + 'static> Inner<S> {
             return Ok(None);
         };
         let (id, expires) = round.id();
-        if !self.approvals.claim(id, expires) {
+        let claimed = match self.claim_approval(id, expires).await {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::error!(error = %e, "approval not checked: Redis failed");
+                return Err((
+                    "approval_unchecked",
+                    Response::Refused(Box::new(ErrorData::internal_error(
+                        format!(
+                            "the approval for `{}` could not be checked against the other \
+                             replicas (their shared store failed); nothing ran. Call again in \
+                             a moment",
+                            entry.name
+                        ),
+                        None,
+                    ))),
+                ));
+            }
+        };
+        if !claimed {
             return Err((
                 "approval_reused",
                 Response::Refused(Box::new(ErrorData::invalid_params(
@@ -517,6 +535,25 @@ impl<S: Send + Sync + 'static> Inner<S> {
             ));
         }
         Ok(Some(id.to_owned()))
+    }
+
+    /// Claims approval `id` for one call: in this process, or with Redis for every replica.
+    async fn claim_approval(&self, id: &str, expires: std::time::Instant) -> Result<bool, String> {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.shared.get() {
+            let ttl = expires.saturating_duration_since(std::time::Instant::now());
+            return redis.claim_approval(id, ttl).await;
+        }
+        Ok(self.approvals.claim(id, expires))
+    }
+
+    /// Gives a claim back: the same approval carries the call's next round.
+    async fn release_approval(&self, id: &str) {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.shared.get() {
+            return redis.release_approval(id).await;
+        }
+        self.approvals.release(id);
     }
 }
 

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod raw;
+pub mod redis;
 
 use std::path::{Path, PathBuf};
 
