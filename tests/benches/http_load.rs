@@ -1,0 +1,656 @@
+//! Throughput, latency, server CPU and memory over streamable HTTP: toolwright against a
+//! hand-built rmcp server (the floor), each in a process of its own, driven by N concurrent
+//! clients on loopback.
+//!
+//! ```text
+//! cargo bench -p toolwright-tests --bench http_load -- [--clients 1,16,64,256] [--calls 300]
+//!     [--rounds 5] [--wire session,stateless] [--idle-sessions 200]
+//! ```
+//!
+//! - **The tool** is the same on both servers and does nothing but echo its arguments, so the
+//!   protocol, the HTTP layer and what toolwright adds around a call are what is measured:
+//!   `echo_pose(x, y, z)` in millimetres with ranges, returning `{x, y, z}`. toolwright
+//!   declares it with `#[tool(read_only)]` and `#[param(unit = "mm", range = ..)]`; the floor
+//!   registers one rmcp `ToolRoute` with a schemars-derived parameter type (serde only).
+//! - **The servers** are this binary started again (`--serve toolwright|floor`) on a
+//!   multi-thread tokio runtime (one worker per core), each setting `TCP_NODELAY` on what it
+//!   accepts: toolwright through `Toolbox::serve_http_with` (its default hardening on), the floor
+//!   through rmcp's `StreamableHttpService` on hyper.
+//! - **The wires**: `session` is protocol 2025-11-25 (`initialize`, then every call in its
+//!   `Mcp-Session-Id`); `stateless` is protocol 2026-07-28 (no session: each `tools/call` carries
+//!   the version and the client's capabilities in its `_meta`).
+//! - **The clients** are tasks of this process, each with a connection of its own (HTTP/1.1
+//!   keep-alive), calling in a loop; every answer is checked (`isError: false`, the echoed
+//!   pose). Both servers get the same clients, so the ratio is the servers' difference.
+//! - **Rounds** alternate the two servers (floor, toolwright, floor, …), and the ratios are
+//!   medians over rounds. Server CPU comes from `/proc/PID/stat` (user + system) around each
+//!   round, resident memory from `/proc/PID/status` after it.
+//! - **Idle sessions**: the resident memory a server grows by per session opened (initialized,
+//!   then left idle), over `--idle-sessions` of them.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use toolwright::{ToolSchema, Toolbox, toolbox};
+
+// ---------------------------------------------------------------------------------------------
+// The tool, both ways
+// ---------------------------------------------------------------------------------------------
+
+/// A position in the robot base frame (toolwright's output).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToolSchema)]
+struct Pose {
+    /// X coordinate, mm.
+    x: f64,
+    /// Y coordinate, mm.
+    y: f64,
+    /// Z coordinate, mm.
+    z: f64,
+}
+
+/// The same, the floor's (schemars).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct FloorPose {
+    /// X coordinate, mm.
+    x: f64,
+    /// Y coordinate, mm.
+    y: f64,
+    /// Z coordinate, mm.
+    z: f64,
+}
+
+/// toolwright's server.
+struct Probe;
+
+#[toolbox]
+impl Probe {
+    /// Report a pose back: measures the protocol, not the tool.
+    // It never blocks, so it runs in place like the floor's handler (a sync body that may
+    // block runs on tokio's blocking pool by default).
+    #[tool(read_only, blocking = false)]
+    fn echo_pose(
+        &self,
+        /// X coordinate.
+        #[param(unit = "mm", range = -850.0..=850.0)]
+        x: f64,
+        /// Y coordinate.
+        #[param(unit = "mm", range = -850.0..=850.0)]
+        y: f64,
+        /// Z coordinate.
+        #[param(unit = "mm", range = 0.0..=950.0)]
+        z: f64,
+    ) -> Pose {
+        Pose { x, y, z }
+    }
+}
+
+/// The floor's arguments: the same ranges, from schemars.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PoseParams {
+    /// X coordinate, mm.
+    #[schemars(range(min = -850.0, max = 850.0))]
+    x: f64,
+    /// Y coordinate, mm.
+    #[schemars(range(min = -850.0, max = 850.0))]
+    y: f64,
+    /// Z coordinate, mm.
+    #[schemars(range(min = 0.0, max = 950.0))]
+    z: f64,
+}
+
+/// The floor: one hand-registered rmcp `ToolRoute` in a router built once.
+#[derive(Clone)]
+struct Floor {
+    router: Arc<ToolRouter<Floor>>,
+}
+
+impl Floor {
+    fn new() -> Self {
+        let tool = Tool::new(
+            "echo_pose",
+            "Report a pose back: measures the protocol, not the tool.",
+            serde_json::Map::new(),
+        )
+        .with_input_schema::<PoseParams>()
+        .with_output_schema::<FloorPose>();
+        let mut router = ToolRouter::new();
+        router.add_route(ToolRoute::new(
+            tool,
+            |Parameters(p): Parameters<PoseParams>| {
+                Json(FloorPose {
+                    x: p.x,
+                    y: p.y,
+                    z: p.z,
+                })
+            },
+        ));
+        Floor {
+            router: Arc::new(router),
+        }
+    }
+}
+
+impl ServerHandler for Floor {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("floor", "0.1.0"))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.router.list_all()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.router
+            .call(ToolCallContext::new(self, request, context))
+            .await
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The servers, in processes of their own
+// ---------------------------------------------------------------------------------------------
+
+/// `--serve toolwright|floor`: serves on a free loopback port, prints `listening URL`, and
+/// serves until killed.
+fn serve(which: &str) -> ! {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let url = match which {
+            "toolwright" => {
+                let server = Toolbox::new(Probe)
+                    .serve_http_with(toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()))
+                    .await
+                    .expect("serves");
+                let url = server.url();
+                std::mem::forget(server);
+                url
+            }
+            "floor" => serve_floor().await,
+            other => panic!("no server `{other}`"),
+        };
+        println!("listening {url}");
+        std::future::pending::<()>().await;
+    });
+    unreachable!()
+}
+
+/// rmcp's `StreamableHttpService` on hyper, with `TCP_NODELAY` like toolwright's.
+async fn serve_floor() -> String {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let config = StreamableHttpServerConfig::default().with_legacy_session_mode(true);
+    let service = StreamableHttpService::new(
+        || Ok(Floor::new()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("binds");
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let _ = stream.set_nodelay(true);
+            let service = TowerToHyperService::new(service.clone());
+            tokio::spawn(async move {
+                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                    .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    format!("http://{addr}/mcp")
+}
+
+/// A server process: its pid and URL.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(which: &str) -> Server {
+        use std::io::BufRead as _;
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--serve", which])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("{which}: {line:?}"))
+            .to_owned();
+        Server { child, url }
+    }
+
+    /// User + system CPU time so far.
+    fn cpu(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        // Fields after the `(comm)`: state is 3rd; utime and stime are the 14th and 15th.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        // The kernel's USER_HZ is 100 on Linux.
+        Duration::from_millis(ticks * 10)
+    }
+
+    /// Resident memory, in KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clients
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Wire {
+    Session,
+    Stateless,
+}
+
+impl Wire {
+    fn name(self) -> &'static str {
+        match self {
+            Wire::Session => "session (2025-11-25)",
+            Wire::Stateless => "stateless (2026-07-28)",
+        }
+    }
+}
+
+/// One client: a connection of its own, and its session on the session wire.
+struct Client {
+    http: reqwest::Client,
+    url: String,
+    wire: Wire,
+    session: Option<String>,
+    next_id: u64,
+}
+
+/// The JSON-RPC message of `id` in a response body (JSON, or an event stream).
+fn reply(text: &str, id: u64) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .find(|m| m["id"] == json!(id))
+            .unwrap_or_else(|| panic!("no reply to {id} in {text:?}"))
+    })
+}
+
+impl Client {
+    async fn connect(url: &str, wire: Wire) -> Client {
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(1)
+            .tcp_nodelay(true)
+            .build()
+            .unwrap();
+        let mut client = Client {
+            http,
+            url: url.to_owned(),
+            wire,
+            session: None,
+            next_id: 0,
+        };
+        if wire == Wire::Session {
+            client.initialize().await;
+        }
+        client
+    }
+
+    fn post(&self, body: &Value, method: &str) -> reqwest::RequestBuilder {
+        let version = match self.wire {
+            Wire::Session => "2025-11-25",
+            Wire::Stateless => "2026-07-28",
+        };
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", version)
+            .body(body.to_string());
+        if self.wire == Wire::Stateless {
+            request = request.header("mcp-method", method);
+            if method == "tools/call" {
+                request = request.header("mcp-name", "echo_pose");
+            }
+        }
+        if let Some(session) = &self.session {
+            request = request.header("mcp-session-id", session);
+        }
+        request
+    }
+
+    async fn initialize(&mut self) {
+        let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "http_load", "version": "0"}}});
+        let response = self
+            .post(&body, "initialize")
+            .send()
+            .await
+            .expect("initialize");
+        self.session = response
+            .headers()
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_owned());
+        assert!(self.session.is_some(), "a session id");
+        let text = response.text().await.unwrap();
+        assert!(reply(&text, 0)["result"].is_object(), "{text}");
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let status = self
+            .post(&initialized, "notifications/initialized")
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status.as_u16(), 202);
+    }
+
+    /// Ends the session (a client that leaves), so sessions do not pile up over rounds.
+    async fn close(self) {
+        if let Some(session) = &self.session {
+            let _ = self
+                .http
+                .delete(&self.url)
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25")
+                .send()
+                .await;
+        }
+    }
+
+    /// One `tools/call`, checked; its latency.
+    async fn call(&mut self) -> Duration {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut params =
+            json!({"name": "echo_pose", "arguments": {"x": 412.5, "y": -3.0, "z": 200.0}});
+        if self.wire == Wire::Stateless {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "http_load", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+        }
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let started = Instant::now();
+        let text = self
+            .post(&body, "tools/call")
+            .send()
+            .await
+            .expect("tools/call")
+            .text()
+            .await
+            .unwrap();
+        let elapsed = started.elapsed();
+        let result = &reply(&text, id)["result"];
+        assert_eq!(result["isError"], json!(false), "{text}");
+        assert_eq!(result["structuredContent"]["x"], json!(412.5), "{text}");
+        elapsed
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runs
+// ---------------------------------------------------------------------------------------------
+
+/// What one round against one server measured.
+struct Round {
+    calls_per_s: f64,
+    p50: Duration,
+    p99: Duration,
+    cpu_per_call: Duration,
+    rss_kib: u64,
+}
+
+async fn round(server: &Server, wire: Wire, clients: usize, calls: usize) -> Round {
+    let mut connected = Vec::with_capacity(clients);
+    for _ in 0..clients {
+        let mut client = Client::connect(&server.url, wire).await;
+        client.call().await; // warm: the connection is open, the session known
+        connected.push(client);
+    }
+    let cpu = server.cpu();
+    let started = Instant::now();
+    let tasks: Vec<_> = connected
+        .into_iter()
+        .map(|mut client| {
+            tokio::spawn(async move {
+                let mut latencies = Vec::with_capacity(calls);
+                for _ in 0..calls {
+                    latencies.push(client.call().await);
+                }
+                (latencies, client)
+            })
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(clients * calls);
+    let mut done = Vec::with_capacity(clients);
+    for task in tasks {
+        let (l, client) = task.await.unwrap();
+        latencies.extend(l);
+        done.push(client);
+    }
+    let wall = started.elapsed();
+    let used = server.cpu().saturating_sub(cpu);
+    let rss_kib = server.rss_kib();
+    for client in done {
+        client.close().await;
+    }
+    latencies.sort_unstable();
+    let n = latencies.len();
+    Round {
+        calls_per_s: n as f64 / wall.as_secs_f64(),
+        p50: latencies[n / 2],
+        p99: latencies[(n * 99 / 100).min(n - 1)],
+        cpu_per_call: used / n as u32,
+        rss_kib,
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1000.0)
+}
+
+struct Options {
+    clients: Vec<usize>,
+    calls: usize,
+    rounds: usize,
+    wires: Vec<Wire>,
+    idle_sessions: usize,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        clients: vec![1, 16, 64, 256],
+        calls: 300,
+        rounds: 5,
+        wires: vec![Wire::Session, Wire::Stateless],
+        // toolwright serves at most 256 sessions by default.
+        idle_sessions: 200,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--clients" => o.clients = value.split(',').map(|n| n.parse().unwrap()).collect(),
+            "--calls" => o.calls = value.parse().unwrap(),
+            "--rounds" => o.rounds = value.parse().unwrap(),
+            "--idle-sessions" => o.idle_sessions = value.parse().unwrap(),
+            "--wire" => {
+                o.wires = value
+                    .split(',')
+                    .map(|w| match w {
+                        "session" => Wire::Session,
+                        "stateless" => Wire::Stateless,
+                        other => panic!("no wire `{other}`: session or stateless"),
+                    })
+                    .collect()
+            }
+            // `cargo bench` passes `--bench`; a filter is not used here.
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    o
+}
+
+/// Resident memory per idle session: `n` sessions opened, initialized and left open.
+async fn idle_sessions(server: &Server, n: usize) -> f64 {
+    let before = server.rss_kib();
+    let mut held = Vec::with_capacity(n);
+    for _ in 0..n {
+        held.push(Client::connect(&server.url, Wire::Session).await);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let after = server.rss_kib();
+    for client in held {
+        client.close().await;
+    }
+    (after.saturating_sub(before)) as f64 / n as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--serve") {
+        serve(&args[i + 1]);
+    }
+    let o = options();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        println!(
+            "http_load: {} calls per client, {} rounds (floor and toolwright alternating), medians",
+            o.calls, o.rounds
+        );
+        println!(
+            "| wire | clients | floor calls/s | toolwright calls/s | ratio | floor p50 / p99 ms | toolwright p50 / p99 ms | CPU per call floor / toolwright µs | CPU ratio | RSS floor / toolwright MiB |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|");
+        for &wire in &o.wires {
+            for &clients in &o.clients {
+                // Fresh servers per cell: sessions of earlier cells do not weigh on later ones.
+                let floor = Server::start("floor");
+                let toolwright = Server::start("toolwright");
+                let (mut f, mut t) = (Vec::new(), Vec::new());
+                for _ in 0..o.rounds {
+                    f.push(round(&floor, wire, clients, o.calls).await);
+                    t.push(round(&toolwright, wire, clients, o.calls).await);
+                }
+                let rate = |r: &[Round]| median(r.iter().map(|r| r.calls_per_s).collect());
+                let pick = |r: &[Round], get: fn(&Round) -> Duration| {
+                    Duration::from_secs_f64(median(
+                        r.iter().map(|r| get(r).as_secs_f64()).collect(),
+                    ))
+                };
+                let ratio = median(
+                    f.iter()
+                        .zip(&t)
+                        .map(|(f, t)| t.calls_per_s / f.calls_per_s)
+                        .collect(),
+                );
+                // CPU time is counted in 10 ms ticks: a round too short to measure says n/a.
+                let cpu_ratios: Vec<f64> = f
+                    .iter()
+                    .zip(&t)
+                    .filter(|(f, t)| !f.cpu_per_call.is_zero() && !t.cpu_per_call.is_zero())
+                    .map(|(f, t)| t.cpu_per_call.as_secs_f64() / f.cpu_per_call.as_secs_f64())
+                    .collect();
+                let cpu_ratio = if cpu_ratios.is_empty() {
+                    "n/a".to_owned()
+                } else {
+                    format!("{:.3}", median(cpu_ratios))
+                };
+                println!(
+                    "| {} | {clients} | {:.0} | {:.0} | {ratio:.3} | {} / {} | {} / {} | {:.0} / {:.0} | {cpu_ratio} | {:.1} / {:.1} |",
+                    wire.name(),
+                    rate(&f),
+                    rate(&t),
+                    ms(pick(&f, |r| r.p50)),
+                    ms(pick(&f, |r| r.p99)),
+                    ms(pick(&t, |r| r.p50)),
+                    ms(pick(&t, |r| r.p99)),
+                    pick(&f, |r| r.cpu_per_call).as_secs_f64() * 1e6,
+                    pick(&t, |r| r.cpu_per_call).as_secs_f64() * 1e6,
+                    f.last().unwrap().rss_kib as f64 / 1024.0,
+                    t.last().unwrap().rss_kib as f64 / 1024.0,
+                );
+            }
+        }
+        if o.idle_sessions > 0 {
+            let floor = Server::start("floor");
+            let toolwright = Server::start("toolwright");
+            let f = idle_sessions(&floor, o.idle_sessions).await;
+            let t = idle_sessions(&toolwright, o.idle_sessions).await;
+            println!(
+                "idle sessions ({}): floor {f:.1} KiB each, toolwright {t:.1} KiB each",
+                o.idle_sessions
+            );
+        }
+    });
+}
