@@ -133,6 +133,12 @@ impl Rig {
         "touched".into()
     }
 
+    /// Stops the rig: every call on it, and every approval given before.
+    #[tool(stop_for = "rig")]
+    fn stop_rig(&self) -> String {
+        "stopped".into()
+    }
+
     /// Asks three things at once.
     #[tool(read_only)]
     async fn survey(&self, ctx: Context) -> Result<String, ToolError> {
@@ -950,4 +956,37 @@ async fn with_redis_an_approval_runs_one_call_across_replicas() {
     assert_eq!(moves(), 2);
     one.shutdown().await.unwrap();
     two.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_approval_given_before_a_stop_no_longer_counts() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let accept_it = |sealed: String| {
+        params("confirmed_move", json!({"target": 120}))
+            .with_input_responses(answers(&[("confirm", json!({"action": "accept"}))]))
+            .with_request_state(sealed)
+    };
+    let first = asked(once(&client, params("confirmed_move", json!({"target": 120}))).await);
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let stopped = completed(once(&client, params("stop_rig", json!({}))).await);
+    assert_eq!(text(&stopped), "stopped");
+    let late = completed(once(&client, accept_it(first.request_state.unwrap())).await);
+    assert_eq!(late.is_error, Some(true));
+    assert!(
+        text(&late).starts_with(
+            "cancelled by `stop_rig`: the user approved `confirmed_move` before `stop_rig` \
+             stopped `rig`, so the approval no longer counts; it did not run."
+        ),
+        "{}",
+        text(&late)
+    );
+    assert!(state.moves.lock().unwrap().is_empty(), "nothing moved");
+    // Asked again after the stop, the user's approval counts.
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let again = asked(once(&client, params("confirmed_move", json!({"target": 120}))).await);
+    let done = completed(once(&client, accept_it(again.request_state.unwrap())).await);
+    assert_eq!(text(&done), "moved to 120 mm");
+    assert_eq!(*state.moves.lock().unwrap(), [120.0]);
 }

@@ -206,6 +206,10 @@ struct Sealed {
     /// The questions the last round asked: key → fingerprint.
     #[serde(default)]
     asked: BTreeMap<String, String>,
+    /// When the call's first round began, in milliseconds since the Unix epoch: a stop tool
+    /// that ran since voids the approvals given in it.
+    #[serde(default)]
+    born: u64,
 }
 
 /// One call's questions and answers on protocol 2026-07-28, shared by its [`Context`]s (one
@@ -216,6 +220,8 @@ pub(crate) struct Round {
     keys: RequestStateKeys,
     /// The call's id across its rounds.
     id: String,
+    /// When its first round began (milliseconds since the Unix epoch).
+    born: u64,
     /// What the state is sealed over: the tool, the principal, the canonical arguments.
     bound_to: Vec<u8>,
     /// Everything answered so far.
@@ -273,10 +279,14 @@ impl Round {
             let mut bytes = [0u8; 16];
             getrandom::fill(&mut bytes).expect("the operating system's random source failed");
             sealed.id = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            sealed.born = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
         }
         Ok(Round {
             keys: keys.clone(),
             id: sealed.id,
+            born: sealed.born,
             bound_to,
             answers: sealed.answers,
             run: Mutex::new(Run::default()),
@@ -289,6 +299,11 @@ impl Round {
     /// when a state of it may come back.
     pub(crate) fn id(&self) -> (&str, std::time::Instant) {
         (&self.id, std::time::Instant::now() + self.keys.ttl)
+    }
+
+    /// When the call's first round began: what was answered in its rounds was answered since.
+    pub(crate) fn born(&self) -> std::time::SystemTime {
+        std::time::UNIX_EPOCH + std::time::Duration::from_millis(self.born)
     }
 
     /// Records that a question needed `capability`, which the client did not declare.
@@ -371,6 +386,7 @@ impl Round {
             id: self.id.clone(),
             answers: run.used,
             asked: run.fingerprints,
+            born: self.born,
         };
         let state = self
             .keys

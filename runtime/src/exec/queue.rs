@@ -39,6 +39,8 @@ struct QueueState {
     stopped: Option<Stop>,
     /// How many stops there were.
     stops: u64,
+    /// When the latest came.
+    last_stop: Option<(std::time::SystemTime, &'static str)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -89,6 +91,7 @@ impl ResourceQueue {
             let spared = state.entries.front().map(|p| p.number);
             state.stopped = Some(Stop { before, by, spared });
             state.stops += 1;
+            state.last_stop = Some((std::time::SystemTime::now(), by));
             let count = state.entries.len();
             let wakers: Vec<Waker> = state
                 .entries
@@ -137,6 +140,15 @@ impl ResourceQueue {
             .then_some(state.stopped)
             .flatten()
             .map(|s| s.by)
+    }
+
+    /// The stop tool that stopped the queue after `since`, if one did: an approval given
+    /// before a stop no longer counts.
+    pub fn stopped_after(&self, since: std::time::SystemTime) -> Option<&'static str> {
+        self.lock()
+            .last_stop
+            .filter(|(at, _)| *at > since)
+            .map(|(_, by)| by)
     }
 
     fn lock(&self) -> MutexGuard<'_, QueueState> {

@@ -501,6 +501,25 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let Some(round) = round else {
             return Ok(None);
         };
+        // A stop tool ran since the call's first round: the approval given in it is void.
+        if let Some((queue, by)) = entry
+            .policy
+            .queues
+            .iter()
+            .find_map(|q| q.stopped_after(round.born()).map(|by| (q, by)))
+        {
+            let text = format!(
+                "cancelled by `{by}`: the user approved `{}` before `{by}` stopped `{}`, so the \
+                 approval no longer counts; it did not run. Call it again (without requestState) \
+                 only if it is still wanted: the user is asked again",
+                entry.name,
+                queue.name()
+            );
+            return Err((
+                "stopped",
+                CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+            ));
+        }
         let (id, expires) = round.id();
         let claimed = match self.claim_approval(id, expires).await {
             Ok(claimed) => claimed,
