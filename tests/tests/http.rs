@@ -89,13 +89,14 @@ async fn stateless_serving_keeps_every_feature() {
         time_scale: 0.0,
         ..SimConfig::default()
     })
-    .with_confirmation(false)
     .only_groups(["arm"]);
     let server = toolbox
         .serve_http_with(
             HttpOptions::new("127.0.0.1:0".parse().unwrap())
                 .stateless()
-                .bearer_token(TOKEN),
+                .bearer_token(TOKEN)
+                // A test rig: the motions run unconfirmed (the HTTP options' switch).
+                .confirmation(false),
         )
         .await
         .unwrap();

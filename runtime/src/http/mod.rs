@@ -82,6 +82,7 @@ pub struct HttpOptions {
     max_sessions: usize,
     session_init_timeout: Duration,
     stateless: bool,
+    confirm: Option<bool>,
     #[cfg(feature = "redis")]
     redis: Option<String>,
 }
@@ -115,9 +116,19 @@ impl HttpOptions {
             max_sessions: 256,
             session_init_timeout: Duration::from_secs(10),
             stateless: false,
+            confirm: None,
             #[cfg(feature = "redis")]
             redis: None,
         }
+    }
+
+    /// Whether the user confirms each call of a tool declared with `confirm = ".."` before it
+    /// runs: sets [`Toolbox::with_confirmation`]'s switch of the toolbox it serves. Off only
+    /// where no one needs to confirm: a simulation, a test rig.
+    #[must_use]
+    pub fn confirmation(mut self, on: bool) -> Self {
+        self.confirm = Some(on);
+        self
     }
 
     /// Serves every client without a session, older protocol lines too (clients on 2026-07-28
@@ -397,6 +408,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     {
         let auth = options.resolve_auth().map_err(ServeError::new)?;
         let hosts = options.hosts().map_err(ServeError::new)?;
+        if let Some(on) = options.confirm {
+            self.set_confirmation(on);
+        }
         let listener = tokio::net::TcpListener::bind(options.addr)
             .await
             .map_err(|e| ServeError::new(format!("cannot listen on {}: {e}", options.addr)))?;

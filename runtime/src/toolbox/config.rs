@@ -224,10 +224,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// applies to the calls that start after it.
     #[must_use]
     pub fn with_confirmation(self, on: bool) -> Self {
+        self.set_confirmation(on);
+        self
+    }
+
+    pub(crate) fn set_confirmation(&self, on: bool) {
         self.inner
             .confirm
             .store(on, std::sync::atomic::Ordering::Relaxed);
-        self
     }
 
     /// Caps how many calls run at once across all tools; further calls wait in arrival order.
