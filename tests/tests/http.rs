@@ -151,6 +151,19 @@ async fn stateless_serving_keeps_every_feature() {
         described.structured_content.unwrap()["name"],
         json!("move_arm_to_pose")
     );
+    // A motion declared with `confirm` runs at once: the options turned confirmation off.
+    let moved = client
+        .call_tool(
+            CallToolRequestParams::new("move_arm_to_pose").with_arguments(
+                json!({"x": 300, "y": 0, "z": 400})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(moved.is_error, Some(false), "{moved:?}");
     let plan = client
         .send_request_with_option(
             rmcp::model::ClientRequest::CallToolRequest(rmcp::model::Request::new(
