@@ -1,5 +1,5 @@
 //! The command line every toolbox gets: `serve` (stdio or streamable HTTP), `tools`, `call`,
-//! `export` and `check`. A server's `main` is one line:
+//! `export`, `check` and `audit verify`. A server's `main` is one line:
 //!
 //! ```rust,no_run
 //! # use toolwright::Toolbox;
@@ -19,6 +19,8 @@
 //! | `serve --read-only` | serves only the tools declared `read_only`; a call to another is refused | |
 //! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
+//! | `serve --audit-log /var/log/arm/audit.jsonl` | one JSON line per call of a tool that is not `read_only` (arguments, caller, confirmation, outcome), hash-chained, fsynced before the answer ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify or cannot be opened |
+//! | `audit verify PATH` | checks an audit log's hash chain | 0 intact (prints the number of lines), 1 naming the first bad line (a torn last line included), 2 when it cannot be read |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
 //! | `export --out DIR` | writes every format into `DIR`, and `SKILL.md` when the toolbox serves a skill | 0 |
@@ -127,6 +129,11 @@ struct ServeArgs {
     /// listed, and a call to one is refused saying the server is read-only.
     #[arg(long)]
     read_only: bool,
+    /// Append one JSON line per call of a tool that is not read-only to this file (created if
+    /// missing; an existing log is verified and continued): arguments, caller, confirmation and
+    /// outcome, hash-chained and fsynced before each answer. Check it with `audit verify PATH`.
+    #[arg(long, value_name = "PATH")]
+    audit_log: Option<PathBuf>,
 }
 
 fn parse_switch(s: &str) -> Result<bool, String> {
@@ -257,6 +264,42 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         against: PathBuf,
     },
+    /// Audit logs (`serve --audit-log PATH`).
+    #[command(subcommand)]
+    Audit(AuditCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum AuditCommand {
+    /// Check a log's hash chain: exit 0 when intact, 1 naming the first bad line, 2 when it
+    /// cannot be read.
+    Verify {
+        /// The log.
+        path: PathBuf,
+    },
+}
+
+/// `audit verify PATH`.
+fn audit_verify(path: &std::path::Path) -> i32 {
+    match crate::audit::verify(path) {
+        Ok(verified) => {
+            println!(
+                "{}: {} lines, the chain is intact (last hash {})",
+                path.display(),
+                verified.lines,
+                verified.last_hash
+            );
+            0
+        }
+        Err(crate::audit::VerifyError::Read(e)) => {
+            eprintln!("{}: cannot read it: {e}", path.display());
+            2
+        }
+        Err(bad) => {
+            eprintln!("{}: {bad}", path.display());
+            1
+        }
+    }
 }
 
 /// What builds the handler that answers a session, around the toolbox.
@@ -338,6 +381,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                     }
                 }
             }
+            Command::Audit(AuditCommand::Verify { path }) => audit_verify(&path),
             Command::Check { against } => {
                 let skill_md = self.skill_md();
                 match export::drift::check_export(
@@ -393,6 +437,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
         if args.read_only {
             toolbox = toolbox.with_read_only(true);
+        }
+        if let Some(path) = &args.audit_log {
+            match crate::audit::AuditLog::open(path) {
+                Ok(log) => toolbox = toolbox.with_audit_log(log),
+                Err(e) => {
+                    eprintln!("--audit-log: {e}");
+                    return 1;
+                }
+            }
         }
         if let Some(ttl) = args.request_state_ttl {
             toolbox = toolbox.with_request_state_ttl(ttl);

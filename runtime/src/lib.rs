@@ -1,6 +1,7 @@
 #![doc = include_str!("../../README.md")]
 
 mod adapt;
+pub mod audit;
 #[cfg(feature = "cli")]
 mod cli;
 mod content;

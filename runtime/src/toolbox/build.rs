@@ -271,6 +271,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 request_state: crate::context::RequestStateKeys::random(),
                 request_state_ttl: None,
                 skill: None,
+                audit: None,
             },
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),

@@ -18,6 +18,7 @@ use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
 use super::refusals::{arguments_too_large, invalid_arguments};
 use super::size::{json_size, json_size_upper_bound};
 use super::{Entry, Inner, Toolbox, read};
+use crate::audit::Receipt;
 use crate::context::{Context, Link, Returned, Round, Session, StateRefused, new_trace_id};
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
@@ -168,14 +169,37 @@ impl<S: Send + Sync + 'static> Inner<S> {
         // Timed only when someone listens (a clock read costs as much as a small tool).
         let started = (!span.is_disabled()).then(std::time::Instant::now);
         let trace_value = Value::from(trace_id.as_str());
-        let (outcome, result) = Self::run(this, entry, arguments, site, trace_id)
-            .instrument(span.clone())
-            .await;
+        // `with_audit_log`: a line for every call of a tool that is not read-only (crate::audit).
+        let (mut receipt, refused) = this.receipt(entry, &trace_id, site.principal.take());
+        let (outcome, mut result) = match refused {
+            Some(text) => (
+                "audit_failed",
+                CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+            ),
+            None => {
+                Self::run(this, entry, arguments, site, trace_id, &mut receipt)
+                    .instrument(span.clone())
+                    .await
+            }
+        };
         if let Some(started) = started {
             let elapsed = started.elapsed();
             span.record("outcome", outcome);
             span.record("duration_us", elapsed.as_micros() as u64);
             span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
+        }
+        if let Some(receipt) = receipt.take()
+            && let Err(why) = Box::pin(receipt.finish(outcome, audit_text(&result))).await
+        {
+            // The call happened: its answer goes out, saying it has no record.
+            let warning = crate::audit::unrecorded(&why);
+            match &mut result {
+                Response::Result(result) => result.content.push(ContentBlock::text(warning)),
+                Response::Refused(error) => {
+                    error.message = format!("{}; {warning}", error.message).into();
+                }
+                Response::InputRequired(_) => {}
+            }
         }
         let with_trace = |meta: Option<MetaObject>| {
             let mut meta = meta.unwrap_or_default();
@@ -195,6 +219,32 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
     }
 
+    /// The audit line of a call of `entry`, when there is an audit log and the tool is not
+    /// read-only; or, when the log can no longer be written, why the call is refused.
+    fn receipt(
+        &self,
+        entry: &Entry<S>,
+        trace_id: &str,
+        principal: Option<Arc<str>>,
+    ) -> (Option<Box<Receipt>>, Option<String>) {
+        let is_describe = self
+            .describe
+            .as_ref()
+            .is_some_and(|d| std::ptr::eq(d, entry));
+        match &self.config.audit {
+            Some(log) if entry.meta.read_only != Some(true) && !is_describe => {
+                match log.refusal(&entry.name) {
+                    Some(refused) => (None, Some(refused)),
+                    None => (
+                        Some(Receipt::new(log, &entry.name, trace_id, principal)),
+                        None,
+                    ),
+                }
+            }
+            _ => (None, None),
+        }
+    }
+
     /// Validates, runs the body, shapes the result; returns the outcome's name for the span.
     async fn run(
         this: &Arc<Self>,
@@ -202,6 +252,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         arguments: Option<JsonObject>,
         mut site: CallSite,
         trace_id: String,
+        receipt: &mut Option<Box<Receipt>>,
     ) -> (&'static str, Response) {
         let name = &*entry.name;
         let limit = this.config.max_argument_bytes;
@@ -214,11 +265,17 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
         let mut value = Value::Object(arguments.unwrap_or_default());
         if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
+            if let Some(receipt) = receipt {
+                receipt.arguments(&value, false);
+            }
             tracing::debug!(problems = violations.len(), "invalid arguments");
             return (
                 "invalid_arguments",
                 invalid_arguments(name, &violations).into(),
             );
+        }
+        if let Some(receipt) = receipt {
+            receipt.arguments(&value, true);
         }
         // Protocol 2026-07-28: the answers the client brought, checked against the state it
         // echoed, which must be one sealed for this tool, these arguments and this caller.
@@ -336,12 +393,14 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 // queues from when it was approved.
                 site.arrival = None;
                 let stops: Vec<u64> = entry.policy.queues.iter().map(|q| q.stops()).collect();
-                let claimed =
-                    match Box::pin(this.confirmed(entry, question, &site, &trace_id, &round)).await
-                    {
-                        Ok(claimed) => claimed,
-                        Err(refused) => return refused,
-                    };
+                let claimed = match Box::pin(
+                    this.confirmed(entry, question, &site, &trace_id, &round, receipt),
+                )
+                .await
+                {
+                    Ok(claimed) => claimed,
+                    Err(refused) => return refused,
+                };
                 // A stop tool ran while the user decided: the approval came before the stop.
                 if let Some((queue, by)) = entry
                     .policy
@@ -458,6 +517,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         site: &CallSite,
         trace_id: &str,
         round: &Option<Arc<Round>>,
+        receipt: &mut Option<Box<Receipt>>,
     ) -> Result<Option<String>, (&'static str, Response)> {
         let context = Context::new(
             Arc::clone(&entry.name),
@@ -479,11 +539,17 @@ impl<S: Send + Sync + 'static> Inner<S> {
             answer = context.confirm(question) => answer,
             () = asked => {
                 let round = round.as_ref().expect("only a round asks");
+                if let Some(receipt) = receipt {
+                    receipt.confirmation("asked");
+                }
                 return Err(("input_required", Response::InputRequired(Box::new(round.input_required()))));
             }
         };
         let decision = Decision::of(answer);
         tracing::info!(decision = decision.as_str(), "confirmation");
+        if let Some(receipt) = receipt {
+            receipt.confirmation(decision.as_str());
+        }
         if !matches!(decision, Decision::Accepted) {
             let resources: Vec<Arc<str>> = entry
                 .policy
@@ -576,6 +642,38 @@ impl<S: Send + Sync + 'static> Inner<S> {
     }
 }
 
+/// What the model was told, for the call's audit line.
+fn audit_text(response: &Response) -> String {
+    match response {
+        Response::Result(result) => {
+            let texts: Vec<&str> = result
+                .content
+                .iter()
+                .filter_map(|c| c.as_text())
+                .map(|t| t.text.as_str())
+                .collect();
+            match (&texts[..], &result.structured_content) {
+                ([], Some(structured)) => structured.to_string(),
+                _ => texts.join("\n"),
+            }
+        }
+        Response::InputRequired(asked) => {
+            let keys: Vec<&str> = asked
+                .input_requests
+                .iter()
+                .flat_map(|r| r.keys())
+                .map(String::as_str)
+                .collect();
+            format!(
+                "input required: the client was asked ({}); the call goes on when it calls \
+                 again with the answers",
+                keys.join(", ")
+            )
+        }
+        Response::Refused(error) => error.message.to_string(),
+    }
+}
+
 /// The client capabilities that name `capability` (`sampling`, `sampling.tools`,
 /// `elicitation`, `elicitation.form`, `roots`).
 fn required_capability(capability: &str) -> rmcp::model::ClientCapabilities {
@@ -617,6 +715,8 @@ pub(super) struct CallSite {
     stamped_tool: Option<usize>,
     /// Who is calling, for rate limits (`None`: the local client).
     client: Option<Arc<str>>,
+    /// The authenticated principal, for the audit log (`None`: no authentication).
+    principal: Option<Arc<str>>,
     /// On protocol 2026-07-28: the answers and state the request brought (`None`: an earlier
     /// protocol, or a handler that does not run rounds).
     returned: Option<Box<Returned>>,
@@ -655,6 +755,7 @@ impl CallSite {
             arrival,
             stamped_tool,
             client: client_of(context),
+            principal: principal_of(context),
         }
     }
 }

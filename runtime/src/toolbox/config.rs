@@ -35,6 +35,8 @@ pub(super) struct Config {
     pub(super) request_state_ttl: Option<Duration>,
     /// The operating skill it serves ([`Toolbox::with_skill`]).
     pub(super) skill: Option<super::skill::SkillConfig>,
+    /// Where calls of tools that are not read-only are recorded ([`Toolbox::with_audit_log`]).
+    pub(super) audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -232,6 +234,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self.inner
             .confirm
             .store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Records every call of a tool that is not `read_only` in `log`: one line per call, with
+    /// its arguments, caller, confirmation and outcome, chained by SHA-256 and written to disk
+    /// before the call's answer is sent (the command line's `serve --audit-log PATH`). See
+    /// [`crate::audit`]: what a line holds, and what happens when one cannot be written.
+    #[must_use]
+    pub fn with_audit_log(mut self, log: crate::audit::AuditLog) -> Self {
+        self.inner_mut().config.audit = Some(Arc::new(log));
+        self
     }
 
     /// Caps how many calls run at once across all tools; further calls wait in arrival order.
