@@ -24,7 +24,7 @@
 //! | `arguments` | the validated arguments (defaults filled in, in the published units); the arguments as sent when they were refused as invalid; `null` when they were too large to read |
 //! | `validated` | whether `arguments` passed validation |
 //! | `principal` | the authenticated caller over HTTP (`https://auth.example#sub:alice`, `bearer`; see the HTTP docs), `null` without authentication |
-//! | `confirmation` | for a tool declared with `confirm`: `accepted`, `declined`, `cancelled`, `not asked` (the client could not be asked, or the call was cancelled while it was), `asked` (protocol 2026-07-28: the question went to the client, the answer comes with the next call); `not required` for other tools and with confirmation off |
+//! | `confirmation` | for a tool declared with `confirm`: `accepted`, `declined`, `cancelled`, `not asked` (the client could not be asked, the call was cancelled while it was, or it was refused before the question), `asked` (protocol 2026-07-28: the question went to the client, the answer comes with the next call); `not required` for other tools and with confirmation off |
 //! | `outcome` | `ok`, `error`, `refused`, `cancelled`, `deadline passed` or `input required` |
 //! | `detail` | the finer word the `tool_call` tracing span records (`tool_error`, `panic`, `invalid_arguments`, `rate_limited`, `queue_full`, `not_confirmed`, `timeout`, `stopped` by the resource's stop tool, …) |
 //! | `text` | what the model was told (the result's text), at most 2,000 characters: for a deadline, "did not finish within its 30 s deadline; … Safe stop of `arm`: halted at …" |
@@ -416,6 +416,7 @@ impl Receipt {
         tool: &Arc<str>,
         trace_id: &str,
         principal: Option<Arc<str>>,
+        asks: bool,
     ) -> Box<Receipt> {
         Box::new(Receipt {
             log: Arc::clone(log),
@@ -425,7 +426,8 @@ impl Receipt {
                 arguments: Value::Null,
                 validated: false,
                 principal,
-                confirmation: "not required",
+                // Until the user answers (refused before being asked: `not asked`).
+                confirmation: if asks { "not asked" } else { "not required" },
                 detail: "dropped",
                 text: "the request ended before the call did (the client went away, or the \
                        server stopped)"
@@ -883,7 +885,7 @@ mod tests {
     }
 
     async fn write(log: &Arc<AuditLog>, tool: &str) -> Result<(), String> {
-        let mut receipt = Receipt::new(log, &Arc::from(tool), "trace", None);
+        let mut receipt = Receipt::new(log, &Arc::from(tool), "trace", None, false);
         receipt.arguments(&serde_json::json!({"x": 1}), true);
         receipt.finish("ok", "done".to_owned()).await
     }
@@ -913,7 +915,7 @@ mod tests {
         write(&log, "c").await.unwrap();
         assert_eq!(verify(&path).unwrap().lines, 3);
         // A dropped receipt is written too.
-        drop(Receipt::new(&log, &Arc::from("d"), "trace", None));
+        drop(Receipt::new(&log, &Arc::from("d"), "trace", None, true));
         drop(log);
         let mut lines = 0;
         for _ in 0..100 {
@@ -924,13 +926,10 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         assert_eq!(lines, 4);
-        let last = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            last.lines()
-                .last()
-                .unwrap()
-                .contains("\"detail\":\"dropped\"")
-        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.contains("\"detail\":\"dropped\""), "{last}");
+        assert!(last.contains("\"confirmation\":\"not asked\""), "{last}");
     }
 
     #[test]

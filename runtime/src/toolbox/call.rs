@@ -235,10 +235,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
             Some(log) if entry.meta.read_only != Some(true) && !is_describe => {
                 match log.refusal(&entry.name) {
                     Some(refused) => (None, Some(refused)),
-                    None => (
-                        Some(Receipt::new(log, &entry.name, trace_id, principal)),
-                        None,
-                    ),
+                    None => {
+                        let asks = entry.meta.confirm.is_some()
+                            && self.confirm.load(std::sync::atomic::Ordering::Relaxed);
+                        let receipt = Receipt::new(log, &entry.name, trace_id, principal, asks);
+                        (Some(receipt), None)
+                    }
                 }
             }
             _ => (None, None),

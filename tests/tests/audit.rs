@@ -1,0 +1,453 @@
+//! Audit receipts on the robot arm: `Toolbox::with_audit_log` in-process (a session with
+//! accepted, declined, refused, cancelled, timed-out and failed calls, on both protocol
+//! revisions, and over HTTP with a token), and the built binary's `serve --audit-log` and
+//! `audit verify` (every line found when altered, a torn last line, a log that does not verify).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::ServiceExt as _;
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, ErrorData, Implementation,
+};
+use rmcp::service::{PeerRequestOptions, RequestContext, RoleClient};
+use serde_json::{Map, Value, json};
+use toolwright::audit::{AuditLog, VerifyError, verify};
+use toolwright_examples::robot_arm::{self, SimConfig};
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolwright-audit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("audit.jsonl")
+}
+
+/// The log's lines, parsed.
+fn lines(path: &Path) -> Vec<Map<String, Value>> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Waits (bounded) until the log holds `n` lines, and returns them.
+async fn wait_for_lines(path: &Path, n: usize) -> Vec<Map<String, Value>> {
+    for _ in 0..500 {
+        let now = lines(path);
+        if now.len() >= n {
+            return now;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the log has {} lines, not {n}", lines(path).len());
+}
+
+/// An operator who accepts or declines every confirmation, as told.
+#[derive(Clone, Default)]
+struct Operator {
+    decline: Arc<AtomicBool>,
+    asked: Arc<AtomicUsize>,
+}
+
+impl rmcp::ClientHandler for Operator {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(ElicitationCapability::default());
+        rmcp::model::ClientConfig::new(capabilities, Implementation::new("operator", "1.0.0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        _request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        Ok(if self.decline.load(Ordering::SeqCst) {
+            ElicitResult::new(ElicitationAction::Decline)
+        } else {
+            ElicitResult::new(ElicitationAction::Accept).with_content(json!({}))
+        })
+    }
+}
+
+fn params(tool: &str, args: Value) -> CallToolRequestParams {
+    let Value::Object(map) = args else {
+        panic!("arguments are an object")
+    };
+    CallToolRequestParams::new(tool.to_owned()).with_arguments(map)
+}
+
+fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The session the issue asks for, on the robot arm as it is served (confirmation on): every
+/// call of a tool that is not read-only leaves a line saying what happened, the chain verifies,
+/// and altering any line makes verification name it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_leaves_receipts_that_say_what_happened() {
+    let path = temp("session");
+    // Motions take 8 times longer than planned (a worn gearbox): a planned 0.45 s move
+    // overruns a 2 s deadline.
+    let toolbox = robot_arm::server(SimConfig {
+        time_scale: 1.0,
+        motor_lag: 8.0,
+        ..SimConfig::default()
+    })
+    .with_default_timeout(Duration::from_secs(2))
+    .with_audit_log(AuditLog::open(&path).unwrap());
+    let operator = Operator::default();
+    let client = common::connect_client(toolbox.clone(), operator.clone(), false).await;
+    let call = |tool: &'static str, args: Value| {
+        let peer = client.peer().clone();
+        async move { peer.call_tool(params(tool, args)).await.unwrap() }
+    };
+
+    // Read-only: not recorded.
+    let state = call("get_arm_state", json!({})).await;
+    assert_eq!(state.is_error, Some(false));
+    // 1. Accepted and run (the default speed filled in).
+    let done = call("move_arm_to_pose", json!({"x": 300, "y": 0, "z": 380})).await;
+    assert_eq!(done.is_error, Some(false), "{}", text(&done));
+    // 2. Declined: nothing ran.
+    operator.decline.store(true, Ordering::SeqCst);
+    let declined = call("move_arm_to_pose", json!({"x": 300, "y": 100, "z": 380})).await;
+    assert!(
+        text(&declined).starts_with("not confirmed"),
+        "{}",
+        text(&declined)
+    );
+    operator.decline.store(false, Ordering::SeqCst);
+    // 3. Refused by validation, before anyone was asked.
+    let invalid = call("move_arm_to_pose", json!({"x": 5000, "y": 0, "z": 380})).await;
+    assert_eq!(invalid.is_error, Some(true));
+    // 4. Cancelled by the client during the motion.
+    let asked = operator.asked.load(Ordering::SeqCst);
+    let handle = client
+        .send_request_with_option(
+            ClientRequest::CallToolRequest(rmcp::model::Request::new(params(
+                "move_arm_to_pose",
+                json!({"x": 300, "y": 200, "z": 380}),
+            ))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    while operator.asked.load(Ordering::SeqCst) == asked {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    handle
+        .cancel(Some("the operator changed their mind".into()))
+        .await
+        .unwrap();
+    wait_for_lines(&path, 4).await;
+    // 5. Overran its deadline: halted by the safe stop.
+    let late = call(
+        "move_arm_to_pose",
+        json!({"x": 300, "y": -200, "z": 380, "speed": 1.0}),
+    )
+    .await;
+    assert!(text(&late).contains("deadline"), "{}", text(&late));
+    // 6. A tool without `confirm` that is not read-only.
+    let stopped = call("stop_arm", json!({})).await;
+    assert_eq!(stopped.is_error, Some(false), "{}", text(&stopped));
+    client.cancel().await.unwrap();
+
+    // 7. Protocol 2026-07-28: the question is a round (a line of its own, `input required`),
+    // and the call that brings the answer runs, here failing (the gripper is empty).
+    let client = common::connect_client(toolbox, operator.clone(), true).await;
+    let failed = client
+        .call_tool(params("release_object", json!({})))
+        .await
+        .unwrap();
+    assert!(
+        text(&failed).contains("gripper is empty"),
+        "{}",
+        text(&failed)
+    );
+    client.cancel().await.unwrap();
+
+    let verified = verify(&path).unwrap();
+    assert_eq!(verified.lines, 8);
+    let log = lines(&path);
+    let summary: Vec<(&str, &str, &str, &str)> = log
+        .iter()
+        .map(|l| {
+            (
+                l["tool"].as_str().unwrap(),
+                l["confirmation"].as_str().unwrap(),
+                l["outcome"].as_str().unwrap(),
+                l["detail"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("move_arm_to_pose", "accepted", "ok", "ok"),
+            ("move_arm_to_pose", "declined", "refused", "not_confirmed"),
+            (
+                "move_arm_to_pose",
+                "not asked",
+                "refused",
+                "invalid_arguments"
+            ),
+            ("move_arm_to_pose", "accepted", "cancelled", "cancelled"),
+            ("move_arm_to_pose", "accepted", "deadline passed", "timeout"),
+            ("stop_arm", "not required", "ok", "ok"),
+            (
+                "release_object",
+                "asked",
+                "input required",
+                "input_required"
+            ),
+            ("release_object", "accepted", "error", "tool_error"),
+        ]
+    );
+    // The validated arguments, defaults filled in; refused ones as sent.
+    assert_eq!(
+        log[0]["arguments"],
+        json!({"x": 300, "y": 0, "z": 380, "speed": 0.5})
+    );
+    assert_eq!(log[0]["validated"], true);
+    assert_eq!(log[2]["arguments"]["x"], 5000);
+    assert_eq!(log[2]["validated"], false);
+    // What the model was told, halted position included.
+    assert!(
+        log[1]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("not confirmed: the user declined"),
+        "{}",
+        log[1]["text"]
+    );
+    assert!(
+        log[2]["text"].as_str().unwrap().contains("5000"),
+        "{}",
+        log[2]["text"]
+    );
+    assert!(
+        log[3]["text"].as_str().unwrap().contains("halted at"),
+        "{}",
+        log[3]["text"]
+    );
+    let deadline = log[4]["text"].as_str().unwrap();
+    assert!(
+        deadline.contains("2 s deadline") && deadline.contains("halted at"),
+        "{deadline}"
+    );
+    // Chained, numbered, with the call's trace id; no authentication here, so no principal.
+    for (i, line) in log.iter().enumerate() {
+        assert_eq!(line["seq"], i as u64 + 1);
+        assert_eq!(line["principal"], Value::Null);
+        assert!(!line["trace_id"].as_str().unwrap().is_empty());
+        if i > 0 {
+            assert_eq!(line["prev"], log[i - 1]["hash"]);
+        }
+    }
+    // The trace id the model's result carries.
+    assert_eq!(
+        log[0]["trace_id"],
+        done.meta.as_ref().unwrap().0[toolwright::TRACE_ID_META]
+    );
+    assert_eq!(log[0]["prev"], toolwright::audit::GENESIS);
+    assert_eq!(log[7]["hash"], verified.last_hash.as_str());
+
+    // Any line altered: verification names it.
+    let bytes = std::fs::read(&path).unwrap();
+    let mut start = 0;
+    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        for at in [start, start + line.len() / 2, start + line.len() - 2] {
+            let mut altered = bytes.clone();
+            altered[at] ^= 0x04;
+            let copy = path.with_extension(format!("altered-{at}"));
+            std::fs::write(&copy, &altered).unwrap();
+            match verify(&copy) {
+                Err(VerifyError::Line { line, .. }) => {
+                    assert_eq!(line, i as u64 + 1, "byte {at}")
+                }
+                other => panic!("byte {at}: {other:?}"),
+            }
+        }
+        start += line.len();
+    }
+}
+
+/// Over HTTP with a token, the line names the authenticated principal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_the_line_names_the_principal() {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use toolwright::HttpOptions;
+
+    const TOKEN: &str = "audit-token-0123456789abcdef";
+    let path = temp("http");
+    let toolbox = robot_arm::server(SimConfig {
+        time_scale: 0.0,
+        ..SimConfig::default()
+    })
+    .with_confirmation(false)
+    .with_audit_log(AuditLog::open(&path).unwrap());
+    let server = toolbox
+        .serve_http_with(HttpOptions::new("127.0.0.1:0".parse().unwrap()).bearer_token(TOKEN))
+        .await
+        .unwrap();
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(server.url()).auth_header(TOKEN),
+    );
+    let client = ().serve(transport).await.unwrap();
+    let moved = client
+        .call_tool(params(
+            "move_arm_to_pose",
+            json!({"x": 300, "y": 0, "z": 350}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(moved.is_error, Some(false), "{}", text(&moved));
+    client.cancel().await.unwrap();
+    let log = lines(&path);
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0]["principal"], "bearer");
+    // Confirmation off: not required.
+    assert_eq!(log[0]["confirmation"], "not required");
+    assert_eq!(verify(&path).unwrap().lines, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The built binary: `serve --audit-log` and `audit verify`.
+
+/// The built binary (built once: the checks below run it a few hundred times).
+fn binary() -> &'static Path {
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(common::robot_arm_binary)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .env("ROBOT_ARM_TIME_SCALE", "0")
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the binary runs")
+}
+
+fn verify_cli(path: &Path) -> Output {
+    run(&["audit", "verify", path.to_str().unwrap()])
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// Serves the binary over stdio with `--audit-log path`, makes two calls that are recorded
+/// (a move and a refused one) and one that is not (read-only), and quits.
+async fn serve_session(path: &Path) {
+    let mut command = tokio::process::Command::new(binary());
+    command
+        .args([
+            "serve",
+            "--confirm=off",
+            "--audit-log",
+            path.to_str().unwrap(),
+        ])
+        .env("ROBOT_ARM_TIME_SCALE", "0")
+        .env("RUST_LOG", "warn");
+    let client = ().serve(rmcp::transport::TokioChildProcess::new(command).unwrap()).await.unwrap();
+    for (tool, args) in [
+        ("move_arm_to_pose", json!({"x": 300, "y": 0, "z": 350})),
+        ("get_arm_state", json!({})),
+        ("move_arm_to_pose", json!({"x": -5000, "y": 0, "z": 350})),
+    ] {
+        client.call_tool(params(tool, args)).await.unwrap();
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn audit_verify_on_the_binary_names_every_altered_line_and_a_torn_tail() {
+    let path = temp("cli");
+    serve_session(&path).await;
+    let o = verify_cli(&path);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(
+        out(&o).contains(": 2 lines, the chain is intact"),
+        "{}",
+        out(&o)
+    );
+    // Served again, it continues the chain.
+    serve_session(&path).await;
+    let o = verify_cli(&path);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).contains(": 4 lines"), "{}", out(&o));
+
+    // Each line, at its first bytes, its end, its newline and every 37th byte in between (the
+    // unit tests flip every byte of a log in-process).
+    let bytes = std::fs::read(&path).unwrap();
+    let altered_path = path.with_extension("altered");
+    let mut start = 0;
+    let mut checked = 0;
+    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let end = start + line.len();
+        let positions = (start..end)
+            .step_by(37)
+            .chain([start + 1, end - 2, end - 1]);
+        for at in positions {
+            let mut altered = bytes.clone();
+            altered[at] ^= 0x01;
+            std::fs::write(&altered_path, &altered).unwrap();
+            let o = verify_cli(&altered_path);
+            assert_eq!(o.status.code(), Some(1), "byte {at}: {}", out(&o));
+            assert!(
+                out(&o).contains(&format!(": line {} ", i + 1)),
+                "byte {at} is on line {}: {}",
+                i + 1,
+                out(&o)
+            );
+            checked += 1;
+        }
+        start = end;
+    }
+    assert!(checked > 4 * 10, "{checked} positions");
+
+    // A torn last line: reported (exit 1, naming it); the next server cuts it off.
+    let torn = &bytes[..bytes.len() - 30];
+    std::fs::write(&path, torn).unwrap();
+    let o = verify_cli(&path);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains(": line 4 is torn"), "{}", out(&o));
+    assert!(
+        out(&o).contains("the 3 line(s) before it verify"),
+        "{}",
+        out(&o)
+    );
+    serve_session(&path).await;
+    let o = verify_cli(&path);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).contains(": 5 lines"), "{}", out(&o));
+
+    // A log that does not verify: the server refuses to start, and leaves it as it is.
+    let mut bad = std::fs::read(&path).unwrap();
+    bad[40] ^= 0x01;
+    std::fs::write(&path, &bad).unwrap();
+    let o = run(&["serve", "--audit-log", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("does not verify: line 1"), "{}", out(&o));
+    assert_eq!(std::fs::read(&path).unwrap(), bad);
+    // And a file that cannot be read.
+    let o = verify_cli(&path.with_extension("missing"));
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+}
