@@ -170,18 +170,18 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let started = (!span.is_disabled()).then(std::time::Instant::now);
         let trace_value = Value::from(trace_id.as_str());
         // `with_audit_log`: a line for every call of a tool that is not read-only (crate::audit).
-        let (mut receipt, refused) = this.receipt(entry, &trace_id, site.principal.take());
-        let (outcome, mut result) = match refused {
-            Some(text) => (
-                "audit_failed",
-                CallToolResult::error(vec![ContentBlock::text(text)]).into(),
-            ),
-            None => {
-                Self::run(this, entry, arguments, site, trace_id, &mut receipt)
-                    .instrument(span.clone())
-                    .await
+        let mut receipt = match this.receipt(entry, &trace_id, &site) {
+            Ok(receipt) => receipt,
+            Err(refused) => {
+                let mut meta = MetaObject::new();
+                meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
+                let result = CallToolResult::error(vec![ContentBlock::text(refused)]);
+                return Ok(result.with_meta(Some(meta)).into());
             }
         };
+        let (outcome, mut result) = Self::run(this, entry, arguments, site, trace_id, &mut receipt)
+            .instrument(span.clone())
+            .await;
         if let Some(started) = started {
             let elapsed = started.elapsed();
             span.record("outcome", outcome);
@@ -225,25 +225,24 @@ impl<S: Send + Sync + 'static> Inner<S> {
         &self,
         entry: &Entry<S>,
         trace_id: &str,
-        principal: Option<Arc<str>>,
-    ) -> (Option<Box<Receipt>>, Option<String>) {
+        site: &CallSite,
+    ) -> Result<Option<Box<Receipt>>, String> {
         let is_describe = self
             .describe
             .as_ref()
             .is_some_and(|d| std::ptr::eq(d, entry));
         match &self.config.audit {
             Some(log) if entry.meta.read_only != Some(true) && !is_describe => {
-                match log.refusal(&entry.name) {
-                    Some(refused) => (None, Some(refused)),
-                    None => {
-                        let asks = entry.meta.confirm.is_some()
-                            && self.confirm.load(std::sync::atomic::Ordering::Relaxed);
-                        let receipt = Receipt::new(log, &entry.name, trace_id, principal, asks);
-                        (Some(receipt), None)
-                    }
+                if let Some(refused) = log.refusal(&entry.name) {
+                    return Err(refused);
                 }
+                let asks = entry.meta.confirm.is_some()
+                    && self.confirm.load(std::sync::atomic::Ordering::Relaxed);
+                let principal = site.client.clone().filter(|_| site.authenticated);
+                let receipt = Receipt::new(log, &entry.name, trace_id, principal, asks);
+                Ok(Some(receipt))
             }
-            _ => (None, None),
+            _ => Ok(None),
         }
     }
 
@@ -717,8 +716,8 @@ pub(super) struct CallSite {
     stamped_tool: Option<usize>,
     /// Who is calling, for rate limits (`None`: the local client).
     client: Option<Arc<str>>,
-    /// The authenticated principal, for the audit log (`None`: no authentication).
-    principal: Option<Arc<str>>,
+    /// Whether `client` is the authenticated principal (for the audit log).
+    authenticated: bool,
     /// On protocol 2026-07-28: the answers and state the request brought (`None`: an earlier
     /// protocol, or a handler that does not run rounds).
     returned: Option<Box<Returned>>,
@@ -757,7 +756,7 @@ impl CallSite {
             arrival,
             stamped_tool,
             client: client_of(context),
-            principal: principal_of(context),
+            authenticated: principal_of(context).is_some(),
         }
     }
 }
