@@ -275,7 +275,12 @@ fn help_lists_the_commands() {
     let o = run(&["--help"]);
     assert!(o.status.success());
     let help = stdout(&o);
-    for cmd in ["serve", "tools", "call", "export", "check"] {
+    for cmd in ["serve", "tools", "call", "export", "check", "audit"] {
         assert!(help.contains(cmd), "{help}");
     }
+    let o = run(&["audit", "--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("verify"), "{}", stdout(&o));
+    let o = run(&["serve", "--help"]);
+    assert!(stdout(&o).contains("--audit-log <PATH>"), "{}", stdout(&o));
 }
