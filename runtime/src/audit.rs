@@ -124,6 +124,16 @@ impl AuditLog {
             .create(true)
             .open(&path)
             .map_err(|e| io("open it", e))?;
+        // `/dev/null` would take every line and keep none.
+        if !file
+            .metadata()
+            .map_err(|e| io("read its metadata", e))?
+            .is_file()
+        {
+            return Err(OpenError {
+                message: format!("audit log {shown} is not a regular file"),
+            });
+        }
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -930,6 +940,20 @@ mod tests {
         let last = text.lines().last().unwrap();
         assert!(last.contains("\"detail\":\"dropped\""), "{last}");
         assert!(last.contains("\"confirmation\":\"not asked\""), "{last}");
+    }
+
+    #[test]
+    fn only_a_regular_file_keeps_receipts() {
+        let dir = temp("dir");
+        let error = AuditLog::open(dir.parent().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("cannot open it"), "{error}");
+        #[cfg(unix)]
+        {
+            let error = AuditLog::open("/dev/null").unwrap_err().to_string();
+            assert!(error.contains("not a regular file"), "{error}");
+        }
     }
 
     #[test]
