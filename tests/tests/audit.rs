@@ -451,3 +451,76 @@ async fn audit_verify_on_the_binary_names_every_altered_line_and_a_torn_tail() {
     let o = verify_cli(&path.with_extension("missing"));
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
 }
+
+/// A log that cannot be written (here: the file size limit, `ulimit -f`, reached in the middle
+/// of the second line): the call that could not be recorded says so in its answer, every later
+/// call of a tool that is not read-only is refused and does not move the arm, read-only tools
+/// still answer; the torn line is reported by `audit verify` and cut off by the next server.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_log_that_cannot_be_written_stops_the_motions_not_the_sensors() {
+    let path = temp("limit");
+    let mut command = tokio::process::Command::new("bash");
+    command
+        .args([
+            "-c",
+            // Ignored, SIGXFSZ does not kill the server: the write fails with EFBIG instead.
+            "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"",
+            binary().to_str().unwrap(),
+            "serve",
+            "--confirm=off",
+            "--audit-log",
+            path.to_str().unwrap(),
+        ])
+        .env("ROBOT_ARM_TIME_SCALE", "0")
+        .env("RUST_LOG", "error");
+    let client = ().serve(rmcp::transport::TokioChildProcess::new(command).unwrap()).await.unwrap();
+    let mv = |z: u32| params("move_arm_to_pose", json!({"x": 300, "y": 0, "z": z}));
+    // Bash's limit is 1,024 bytes: a line of about 500 bytes does not fit within a few calls.
+    let mut unrecorded = None;
+    for (i, z) in (350..400).step_by(10).enumerate() {
+        let moved = client.call_tool(mv(z)).await.unwrap();
+        assert_eq!(moved.is_error, Some(false), "it moved: {}", text(&moved));
+        if text(&moved).contains("warning: this call has no audit record") {
+            unrecorded = Some((i + 1, z));
+            break;
+        }
+        assert!(!text(&moved).contains("audit"), "{}", text(&moved));
+    }
+    let (torn, z) = unrecorded.expect("a line did not fit");
+    assert!(torn >= 2, "line {torn}");
+    let third = client.call_tool(mv(z + 10)).await.unwrap();
+    assert_eq!(third.is_error, Some(true));
+    assert!(
+        text(&third).starts_with("refused: `move_arm_to_pose` did not run"),
+        "{}",
+        text(&third)
+    );
+    let state = client
+        .call_tool(params("get_arm_state", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(state.is_error, Some(false), "{}", text(&state));
+    assert_eq!(
+        state.structured_content.unwrap()["position"]["z"],
+        json!(f64::from(z)),
+        "the refused motion did not run"
+    );
+    client.cancel().await.unwrap();
+
+    let o = verify_cli(&path);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains(&format!(": line {torn} is torn")),
+        "{}",
+        out(&o)
+    );
+    serve_session(&path).await;
+    let o = verify_cli(&path);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(
+        out(&o).contains(&format!(": {} lines", torn - 1 + 2)),
+        "{}",
+        out(&o)
+    );
+}
