@@ -456,6 +456,101 @@ async fn test_reconnection() -> String {
     "Reconnection test completed successfully.".to_owned()
 }
 
+// Tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663; the suite's `tasks-*`
+// scenarios). A call of a task tool runs in its request for the toolbox's `promote_after`
+// (250 ms) before it becomes a task: a call that ends sooner answers at once, one that asks its
+// user sooner asks in the request (a round). The fixtures that must become tasks before they
+// ask or fail first work for longer than that.
+
+/// Greet someone (never a task).
+#[tool(read_only)]
+fn greet(
+    /// Who to greet.
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// Compute for `seconds` seconds, then answer (a task when the client takes tasks).
+#[tool(read_only, task = "optional")]
+async fn slow_compute(
+    ctx: Context,
+    /// How long to compute.
+    #[param(unit = "s", range = 0.0..=600.0)]
+    seconds: f64,
+    /// A label echoed in the result.
+    label: Option<String>,
+) -> Result<String, ToolError> {
+    let label = label.unwrap_or_default();
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs_f64(seconds)) => {}
+        () = ctx.cancelled() => {
+            return Err(ToolError::new(format!("computation `{label}` stopped")));
+        }
+    }
+    Ok(format!("computed `{label}` in {seconds} s"))
+}
+
+/// Work for a second, then fail with a tool error (only ever a task).
+#[tool(read_only, task = "required")]
+async fn failing_job() -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Err(ToolError::new("the job failed, as it always does"))
+}
+
+/// Work for half a second, then panic: a protocol-level failure.
+#[tool(read_only, task = "optional")]
+async fn protocol_error_job() -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    panic!("the job crashed on purpose")
+}
+
+/// Whether to delete a file.
+#[derive(Debug, Deserialize, ToolSchema)]
+struct DeleteConfirmation {
+    /// Delete it.
+    confirm: bool,
+}
+
+/// Look the file up, then ask the user to confirm its deletion.
+#[tool(idempotent, task = "optional")]
+async fn confirm_delete(
+    ctx: Context,
+    /// The file to delete.
+    filename: String,
+) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let question = format!("Delete {filename}?");
+    Ok(match ctx.elicit::<DeleteConfirmation>(&question).await? {
+        Elicitation::Accepted(DeleteConfirmation { confirm: true }) => {
+            format!("deleted {filename}")
+        }
+        _ => format!("kept {filename}"),
+    })
+}
+
+/// Prepare, then ask two questions at once.
+#[tool(read_only, task = "optional")]
+async fn multi_input(ctx: Context) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (name, confirmation) = tokio::join!(
+        ctx.elicit::<UserName>("What is your name?"),
+        ctx.elicit::<DeleteConfirmation>("Go ahead?"),
+    );
+    Ok(format!("answers: {:?}, {:?}", name?, confirmation?))
+}
+
+/// Ask the user's name first (in the request), then work on it as a task.
+#[tool(read_only, task = "required")]
+async fn test_tool_with_task(ctx: Context) -> Result<String, ToolError> {
+    let name = match ctx.elicit::<UserName>("What is your name?").await? {
+        Elicitation::Accepted(user) => user.name,
+        other => return Err(ToolError::new(format!("no name given ({other:?})"))),
+    };
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Ok(format!("Worked on it for {name}"))
+}
+
 /// The toolbox as served, for `test_trigger_tool_change` (set once in `main`).
 static TOOLBOX: OnceLock<Toolbox<()>> = OnceLock::new();
 
@@ -573,6 +668,30 @@ impl ServerHandler for Conformance {
             .into());
         }
         self.tools.call_tool(request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        self.tools.get_task(request, context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.update_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.cancel_task(request, context).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -910,6 +1029,13 @@ fn toolbox() -> Toolbox<()> {
         test_reconnection,
         test_toggled_tool,
         test_trigger_tool_change,
+        greet,
+        slow_compute,
+        failing_job,
+        protocol_error_job,
+        confirm_delete,
+        multi_input,
+        test_tool_with_task,
     ]
     .with_server_info("toolwright-conformance", env!("CARGO_PKG_VERSION"))
     .with_skill(

@@ -138,6 +138,9 @@ pub struct ToolAttr {
     /// `stop_for = "arm"` or `stop_for = ["arm", "gripper"]`: a stop tool, never queued,
     /// rate-limited or confirmed, that stops every call on those resources of the toolbox
     pub stop_for: Option<PreservedStrExpr>,
+    /// `task = "optional"` or `task = "required"` (default `"forbidden"`): the tool may (must)
+    /// run as an MCP task, which the client polls, and which outlives its request
+    pub task: Option<SpannedValue<String>>,
     /// `projection` / `projection = false`: the tool accepts `jmespath`, a projection of its
     /// result applied after it ran (`false` turns the toolbox's `projection` off for this tool)
     pub projection: Option<SpannedValue<bool>>,

@@ -22,6 +22,7 @@ pub mod reference;
 #[cfg(feature = "ros")]
 mod ros;
 mod schema;
+mod tasks;
 mod toolbox;
 mod validate;
 
@@ -40,6 +41,7 @@ pub use exec::rate::Rate;
 pub use http::OAuthConfig;
 #[cfg(feature = "http")]
 pub use http::{HttpOptions, HttpServer, MCP_PATH};
+pub use tasks::{TASK_SUPPORT_META, TaskLimits, TaskSupport};
 pub use toolbox::{
     BuildError, CONFIRM_META, CONTENT_META, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL,
     RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,

@@ -30,6 +30,7 @@ pub use crate::schema::{
     NamedRangesFallback, NamedRangesOf, Num, TypeInfo, Unit, Variant, VariantShape,
     component_count,
 };
+pub use crate::tasks::TaskSupport;
 pub use crate::toolbox::{
     Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
     ToolDef, ToolMeta,

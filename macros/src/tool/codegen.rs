@@ -77,6 +77,11 @@ impl ToolModel {
             let names = self.stop_for.iter().map(|(n, _)| n);
             quote!(stop_for: &[#(#names),*],)
         });
+        let task = match self.task {
+            Some("required") => Some(quote!(task: #p::TaskSupport::Required,)),
+            Some(_) => Some(quote!(task: #p::TaskSupport::Optional,)),
+            None => None,
+        };
         let (projection, summary) = (self.projection, self.summary);
         let projection_from_toolbox = self.projection_from_toolbox;
         let over_budget = if self.envelope {
@@ -182,6 +187,7 @@ impl ToolModel {
                         rate_limit: #rate_limit,
                         #confirm
                         #stop_for
+                        #task
                         deep_nesting: #deep_nesting,
                         results: #p::ResultOptions {
                             projection: #projection,

@@ -61,6 +61,8 @@ pub struct ToolModel {
     pub(super) deep_nesting: bool,
     /// `over_budget = "envelope"`.
     pub(super) envelope: bool,
+    /// `task = ".."`: `"optional"` or `"required"` (`None`: forbidden, the default).
+    pub(super) task: Option<&'static str>,
     /// A sync fn run on tokio's blocking pool (every sync fn but those declared
     /// `blocking = false`).
     pub(super) blocking: bool,
@@ -324,6 +326,7 @@ impl ToolModel {
         if let Some(expr) = &attr.stop_for {
             check_stop_for(cx, &expr.0, &attr, &resources, site);
         }
+        let task = check_task(cx, &attr.task, envelope);
         let (ret, ret_ok) = return_type(cx, &sig.output);
         ToolModel {
             fn_ident,
@@ -347,6 +350,7 @@ impl ToolModel {
             deep_nesting: settings.deep_nesting,
             summary,
             envelope,
+            task,
             blocking,
             params,
             flatten,
@@ -502,6 +506,42 @@ fn check_stop_for(cx: &Ctxt, expr: &syn::Expr, attr: &ToolAttr, resources: &[Str
             "a stop tool stops what the other tools are doing, so it is not `read_only`: \
              remove `read_only`",
         );
+    }
+}
+
+/// `task = ".."`: one of the three modes; `"required"` only on a tool whose result can be
+/// stored until the client fetches it. Returns the mode to publish (`None`: forbidden).
+fn check_task(
+    cx: &Ctxt,
+    task: &Option<darling::util::SpannedValue<String>>,
+    envelope: bool,
+) -> Option<&'static str> {
+    let task = task.as_ref()?;
+    match task.as_str() {
+        "forbidden" => None,
+        "optional" => Some("optional"),
+        "required" if envelope => {
+            cx.error_at(
+                task.span(),
+                "`task = \"required\"`: a task stores the tool's result until the client fetches \
+                 it, and a result over `max_output_bytes` with `over_budget = \"envelope\"` is not \
+                 stored (the envelope asks the model to call again for less, which a task cannot \
+                 do). Use `task = \"optional\"`, or keep the default `over_budget = \"cut\"`",
+            );
+            None
+        }
+        "required" => Some("required"),
+        other => {
+            cx.error_at(
+                task.span(),
+                format!(
+                    "`task = \"{other}\"` is not a task mode: write `task = \"optional\"` (the \
+                     client may run a call as a task), `task = \"required\"` (every call is a \
+                     task) or leave it out (never a task)"
+                ),
+            );
+            None
+        }
     }
 }
 

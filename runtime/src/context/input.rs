@@ -295,6 +295,34 @@ impl Round {
         })
     }
 
+    /// The round of a task's next run: the answers its client gave through `tasks/update`
+    /// (a task keeps them on the server, so nothing is sealed).
+    pub(crate) fn for_task(keys: &RequestStateKeys, id: &str, answers: InputResponses) -> Self {
+        Round {
+            keys: keys.clone(),
+            id: id.to_owned(),
+            born: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
+            bound_to: b"toolwright/task/1".to_vec(),
+            answers: answers
+                .into_iter()
+                .map(|(key, answer)| {
+                    (
+                        key,
+                        Answer {
+                            question: None,
+                            answer,
+                        },
+                    )
+                })
+                .collect(),
+            run: Mutex::new(Run::default()),
+            asked: Notify::new(),
+            missing: Mutex::new(None),
+        }
+    }
+
     /// The call's id across its rounds (an approval given in it is known by it), and until
     /// when a state of it may come back.
     pub(crate) fn id(&self) -> (&str, std::time::Instant) {

@@ -119,6 +119,8 @@ struct Inner {
     round: Option<Arc<Round>>,
     /// Why `cancel` was cancelled: 0 not yet, else a [`CancelReason`] as `u8` + 1.
     reason: AtomicU8,
+    /// The task the call runs as, whose status message its progress becomes.
+    task: std::sync::OnceLock<Arc<crate::tasks::Record>>,
 }
 
 /// Why a call was told to stop (see [`Context::cancel_reason`]).
@@ -219,6 +221,7 @@ impl Context {
                 deadline,
                 round,
                 reason: AtomicU8::new(0),
+                task: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -236,6 +239,11 @@ impl Context {
             None,
             None,
         )
+    }
+
+    /// Runs the call as `task`: its progress becomes the task's status message.
+    pub(crate) fn in_task(&self, task: Arc<crate::tasks::Record>) {
+        let _ = self.inner.task.set(task);
     }
 
     /// Tells the body to stop (the first reason wins).
@@ -275,6 +283,13 @@ impl Context {
     /// Reports progress as an MCP `notifications/progress`, when the client sent a progress
     /// token; otherwise does nothing. `progress` should increase with every call.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        if let Some(task) = self.inner.task.get() {
+            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            task.progress(match &message {
+                Some(m) => format!("{m} ({progress}{of})"),
+                None => format!("{progress}{of}"),
+            });
+        }
         let (Some(link), Some(token)) = (&self.inner.link, &self.inner.progress_token) else {
             return;
         };

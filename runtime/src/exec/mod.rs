@@ -68,6 +68,8 @@ pub(crate) struct Call<'a, S> {
     /// The call's questions and answers on protocol 2026-07-28 (`None`: it asks the client
     /// directly, or cannot).
     pub round: Option<Arc<Round>>,
+    /// The task the call runs as (`None`: a plain call).
+    pub task: Option<Arc<crate::tasks::Record>>,
 }
 
 /// How a call ended.
@@ -197,6 +199,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         arrival_lock,
         tracker,
         round,
+        task,
     } = call;
     let grace = grace.unwrap_or(DEFAULT_GRACE);
     let attempts = policy.retry + 1;
@@ -297,6 +300,9 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             deadline,
             round.clone(),
         );
+        if let Some(task) = &task {
+            context.in_task(Arc::clone(task));
+        }
         if let Some(round) = &round {
             round.restart();
         }

@@ -25,7 +25,7 @@ pub(crate) mod summary;
 
 pub use budget::OverBudget;
 pub use results::ResultOptions;
-pub(crate) use results::{Refused, Results, split_published};
+pub(crate) use results::{Refused, Request as ResultRequest, Results, split_published};
 
 /// The shape of a tool's successful results, decided once from its output schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

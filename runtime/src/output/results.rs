@@ -32,7 +32,7 @@ pub struct ResultOptions {
 }
 
 /// What a call asked of its result, read from the arguments the tool's options inject.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) enum Request {
     /// The whole result.
     #[default]

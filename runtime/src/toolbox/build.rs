@@ -147,6 +147,12 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
             Value::from(def.meta.stop_for.to_vec()),
         );
     }
+    if def.meta.task != crate::tasks::TaskSupport::Forbidden {
+        meta.0.insert(
+            crate::tasks::TASK_SUPPORT_META.to_owned(),
+            Value::from(def.meta.task.as_str()),
+        );
+    }
     if let Some(kind) = results.content_kind() {
         meta.0
             .insert(CONTENT_META.to_owned(), Value::from(kind.name()));
@@ -287,6 +293,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             approvals: Default::default(),
             confirm: std::sync::atomic::AtomicBool::new(true),
             read_only: std::sync::atomic::AtomicBool::new(false),
+            tasks: crate::tasks::Tasks::new(Default::default()),
         };
         for def in resources {
             let name: Arc<str> = Arc::from(def.name);

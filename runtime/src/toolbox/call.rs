@@ -47,10 +47,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 /// JSON-RPC error for a request that cannot be run.
 ///
 /// The rare answers are boxed: every future of a call holds one (see `a_call_future_stays_small`).
-enum Response {
+pub(super) enum Response {
     Result(CallToolResult),
     InputRequired(Box<InputRequiredResult>),
     Refused(Box<ErrorData>),
+    /// The call runs as a task (protocol 2026-07-28): the task as created.
+    Task(Box<rmcp::model::CreateTaskResult>),
 }
 
 impl From<CallToolResult> for Response {
@@ -198,7 +200,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 Response::Refused(error) => {
                     error.message = format!("{}; {warning}", error.message).into();
                 }
-                Response::InputRequired(_) => {}
+                Response::InputRequired(_) | Response::Task(_) => {}
             }
         }
         let with_trace = |meta: Option<MetaObject>| {
@@ -216,6 +218,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 Ok(asked.with_meta(meta).into())
             }
             Response::Refused(error) => Err(*error),
+            Response::Task(task) => Ok(CallToolResponse::Task(*task)),
         }
     }
 
@@ -252,10 +255,13 @@ impl<S: Send + Sync + 'static> Inner<S> {
         entry: &Entry<S>,
         arguments: Option<JsonObject>,
         mut site: CallSite,
-        trace_id: String,
+        mut trace_id: String,
         receipt: &mut Option<Box<Receipt>>,
     ) -> (&'static str, Response) {
         let name = &*entry.name;
+        if let Some(refused) = super::tasks::refuse_without_tasks(entry, &site) {
+            return ("tasks_required", Response::Refused(Box::new(refused)));
+        }
         let limit = this.config.max_argument_bytes;
         if json_size_upper_bound(arguments.as_ref()) > limit {
             let size = json_size(arguments.as_ref());
@@ -328,7 +334,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             return (outcome, result.into());
         }
         // What the call asks of its result: taken out of the arguments before the body sees them.
-        let request = match entry.results.take_request(&mut map).await {
+        let mut request = match entry.results.take_request(&mut map).await {
             Ok(request) => request,
             Err(Refused::Conflict(violation)) => {
                 return (
@@ -424,6 +430,46 @@ impl<S: Send + Sync + 'static> Inner<S> {
             }
             None => None,
         };
+        if entry.meta.task != crate::tasks::TaskSupport::Forbidden
+            && let Some(ask) = site.task.take()
+        {
+            // Boxed: rare, and inline it would grow every call's future.
+            return Box::pin(Self::start_task(
+                this, entry, map, request, site, trace_id, round, claimed, *ask,
+            ))
+            .await;
+        }
+        Self::execute(
+            this,
+            entry,
+            &mut map,
+            &mut request,
+            &mut site,
+            &mut trace_id,
+            &round,
+            &claimed,
+            None,
+        )
+        .await
+    }
+
+    /// Runs the body of a validated call (as `task`, if it is one) and shapes its result.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn execute(
+        this: &Arc<Self>,
+        entry: &Entry<S>,
+        // Borrowed, and taken here: moved in, they would be held twice by every call's future.
+        map: &mut serde_json::Map<String, Value>,
+        request: &mut crate::output::ResultRequest,
+        site: &mut CallSite,
+        trace_id: &mut String,
+        round: &Option<Arc<Round>>,
+        claimed: &Option<String>,
+        task: Option<Arc<crate::tasks::Record>>,
+    ) -> (&'static str, Response) {
+        let name = &*entry.name;
+        // A stop tool (`stop_for`) takes no permit, and stops the calls on its resources.
+        let stop = !entry.policy.stops.is_empty();
         let call = exec::Call {
             tool: &entry.name,
             state: &this.state,
@@ -432,26 +478,27 @@ impl<S: Send + Sync + 'static> Inner<S> {
             timeout: entry.policy.timeout.or(this.config.default_timeout),
             grace: entry.policy.grace.or(this.config.default_grace),
             concurrency: this.config.concurrency.as_ref().filter(|_| !stop),
-            arrival: site.arrival,
-            client: site.cancel,
-            link: site.link,
-            progress_token: site.progress_token,
-            trace_id,
+            arrival: site.arrival.take(),
+            client: site.cancel.clone(),
+            link: site.link.take(),
+            progress_token: site.progress_token.take(),
+            trace_id: std::mem::take(trace_id),
             arrival_lock: &this.arrival,
             tracker: &this.calls,
             round: round.clone(),
+            task,
         };
         if stop {
             exec::stop_queues(entry.meta.name, &entry.policy.stops);
         }
-        let ran = exec::run(call, map).await;
+        let ran = exec::run(call, std::mem::take(map)).await;
         if stop {
             let stops = exec::stop_resources(&this.calls, &this.state, &entry.policy.stops).await;
             tracing::info!(?stops, "the stop tool ran the safe stops");
         }
         // Protocol 2026-07-28: a body that failed after asking for something the client did not
         // declare fails the request with -32021, naming the capability (SEP-2575).
-        if let (Some(round), "tool_error") = (&round, ran.0)
+        if let (Some(round), "tool_error") = (round, ran.0)
             && let Some(capability) = round.missing()
         {
             return (
@@ -461,7 +508,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ))),
             );
         }
-        if let (Some(id), Outcome::InputRequired(_)) = (&claimed, &ran.1) {
+        if let (Some(id), Outcome::InputRequired(_)) = (claimed, &ran.1) {
             // The body asked its user too: the approval carries the call's next round.
             this.release_approval(id).await;
         }
@@ -481,7 +528,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     .answer(
                         name,
                         value,
-                        request,
+                        std::mem::take(request),
                         entry.policy.max_output_bytes,
                         this.config.output_checks,
                         answer_by,
@@ -658,6 +705,10 @@ fn audit_text(response: &Response) -> String {
                 _ => texts.join("\n"),
             }
         }
+        Response::Task(task) => format!(
+            "runs as task {}; its end is the task's (tasks/get)",
+            task.task.task_id
+        ),
         Response::InputRequired(asked) => {
             let keys: Vec<&str> = asked
                 .input_requests
@@ -706,12 +757,12 @@ const LOCAL_CLIENT: &str = "local";
 #[derive(Default)]
 pub(super) struct CallSite {
     /// The client's connection and session (`None` in-process).
-    link: Option<Link>,
+    pub(super) link: Option<Link>,
     progress_token: Option<rmcp::model::ProgressToken>,
-    cancel: tokio_util::sync::CancellationToken,
+    pub(super) cancel: tokio_util::sync::CancellationToken,
     trace_id: Option<String>,
     /// The places the call took in its resources' queues when the transport read it.
-    arrival: Option<exec::arrival::Places>,
+    pub(super) arrival: Option<exec::arrival::Places>,
     /// The tool's index, found when the transport read the call.
     stamped_tool: Option<usize>,
     /// Who is calling, for rate limits (`None`: the local client).
@@ -721,6 +772,8 @@ pub(super) struct CallSite {
     /// On protocol 2026-07-28: the answers and state the request brought (`None`: an earlier
     /// protocol, or a handler that does not run rounds).
     returned: Option<Box<Returned>>,
+    /// The call may run as a task (`None`: it may not, the client does not take tasks).
+    pub(super) task: Option<Box<super::tasks::TaskAsk>>,
 }
 
 impl CallSite {
@@ -749,6 +802,7 @@ impl CallSite {
         let link = Link::from_request(context, request_meta, session);
         CallSite {
             returned: None,
+            task: None,
             link: Some(link),
             progress_token,
             cancel: context.ct.clone(),
@@ -779,6 +833,27 @@ impl CallSite {
         }
         self
     }
+}
+
+/// Who owns a task a request creates: the authenticated principal, else the MCP session (over
+/// HTTP, `None` without either: whoever has the task's id), else the connection (stdio, any
+/// other transport: `session` is the connection's).
+pub(super) fn task_owner(
+    context: &RequestContext<RoleServer>,
+    session: Option<&Arc<Session>>,
+) -> Option<Arc<str>> {
+    #[cfg(feature = "http")]
+    if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+        if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
+            return Some(who.shared());
+        }
+        return parts
+            .extensions
+            .get::<crate::http::KnownSession>()
+            .map(|session| Arc::from(format!("session {}", session.0)));
+    }
+    let _ = context;
+    session.map(|s| Arc::from(format!("connection {:p}", Arc::as_ptr(s))))
 }
 
 /// The authenticated principal of a request over HTTP (`None`: no authentication).

@@ -128,8 +128,8 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 }
 
 /// Implements the tool methods of rmcp's `ServerHandler` (`list_tools`, `call_tool`,
-/// `get_tool`, `set_level`, `on_initialized`, and `accepted_subscription_filter` and `listen`
-/// for `subscriptions/listen`) by delegating to a [`Toolbox`] field, inside
+/// `get_tool`, `set_level`, `on_initialized`, `accepted_subscription_filter` and `listen` for
+/// `subscriptions/listen`, and `get_task`, `update_task` and `cancel_task` for tasks) by delegating to a [`Toolbox`] field, inside
 /// `impl ServerHandler for YourHandler { .. }`: validation, policy, groups and `describe_tool`
 /// stay toolwright's. Merge capabilities in your `get_info` from the toolbox's
 /// (`let mut info = self.tools.get_info();`). See [`Toolbox::with_handler`].
@@ -206,6 +206,42 @@ macro_rules! delegate_tools {
             subscription: $crate::__private::rmcp::service::SubscriptionContext,
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
             $crate::__private::rmcp::ServerHandler::listen(&self.$field, subscription).await
+        }
+
+        // The tasks extension (protocol 2026-07-28): tools declared `task = ".."`.
+        async fn get_task(
+            &self,
+            request: $crate::__private::rmcp::model::GetTaskParams,
+            context: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) -> ::core::result::Result<
+            $crate::__private::rmcp::model::GetTaskResult,
+            $crate::__private::rmcp::ErrorData,
+        > {
+            $crate::__private::rmcp::ServerHandler::get_task(&self.$field, request, context).await
+        }
+
+        async fn update_task(
+            &self,
+            request: $crate::__private::rmcp::model::UpdateTaskParams,
+            context: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            $crate::__private::rmcp::ServerHandler::update_task(&self.$field, request, context)
+                .await
+        }
+
+        async fn cancel_task(
+            &self,
+            request: $crate::__private::rmcp::model::CancelTaskParams,
+            context: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::RoleServer,
+            >,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            $crate::__private::rmcp::ServerHandler::cancel_task(&self.$field, request, context)
+                .await
         }
     };
 }

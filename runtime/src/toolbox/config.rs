@@ -57,6 +57,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// Bounds the tasks of tools declared with `#[tool(task = "..")]`: how long a record is
+    /// kept, how many a client may have unfinished and how many are held in total (past
+    /// either, a call that would start one is refused with an error that says so).
+    #[must_use]
+    pub fn with_task_limits(mut self, limits: crate::TaskLimits) -> Self {
+        self.inner_mut().tasks = crate::tasks::Tasks::new(limits);
+        self
+    }
+
     /// Sets a human-readable server title.
     #[must_use]
     pub fn with_title(mut self, title: impl Into<String>) -> Self {

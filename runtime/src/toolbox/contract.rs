@@ -57,6 +57,8 @@ pub struct ToolMeta {
     /// rate-limited or confirmed; each call stops every call waiting for or using those
     /// resources, then runs their safe stops after its body.
     pub stop_for: &'static [&'static str],
+    /// `task = ".."`: whether a call may (or must) run as an MCP task.
+    pub task: crate::tasks::TaskSupport,
     /// `allow(deep_nesting)`: the input may nest past 3 levels. The macros check the nesting of
     /// the types they see; the toolbox's build checks what they cannot (ROS messages).
     pub deep_nesting: bool,

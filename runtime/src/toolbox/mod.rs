@@ -33,6 +33,7 @@ mod refusals;
 mod serve;
 mod size;
 mod skill;
+mod tasks;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -121,6 +122,8 @@ struct Inner<S> {
     confirm: std::sync::atomic::AtomicBool,
     /// List and run only the tools declared `read_only` ([`Toolbox::with_read_only`]).
     read_only: std::sync::atomic::AtomicBool,
+    /// The tasks of calls run as tasks (`#[tool(task = "..")]`).
+    tasks: crate::tasks::Tasks,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.

@@ -222,6 +222,16 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
                 .get_or_insert_with(Default::default)
                 .extend(skills.extensions.unwrap_or_default());
         }
+        if self.serves_tasks() {
+            // SEP-2663: tasks are an extension on protocol 2026-07-28, declared inline.
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(
+                    rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                    rmcp::model::JsonObject::new(),
+                );
+        }
         let mut server = ServerConfig::new(capabilities).with_server_info(info);
         if let Some(instructions) = &config.instructions {
             server = server.with_instructions(instructions.clone());
@@ -269,6 +279,8 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             Some(Arc::clone(&self.session)),
         )
         .with_rounds(&context, request.request_state, request.input_responses);
+        let mut site = site;
+        site.task = self.task_ask(&context).map(Box::new);
         let response = Inner::call(&self.inner, &request.name, request.arguments, site).await?;
         // Protocol 2026-07-28: the server's identity in each result's `_meta` (SEP-2575).
         if !context
@@ -294,6 +306,34 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             }
             other => other,
         })
+    }
+
+    /// `tasks/get` (the tasks extension, protocol 2026-07-28): the task with its result, error
+    /// or questions.
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        self.get_task_now(&request, &context)
+    }
+
+    /// `tasks/update`: the answers to a task's questions.
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_now(request, &context)
+    }
+
+    /// `tasks/cancel`: stops a task as a cancelled call stops (grace period, safe stops).
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_now(&request, &context)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

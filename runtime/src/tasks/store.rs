@@ -1,0 +1,447 @@
+//! The records of this process's tasks: what `tasks/get` answers, bounded by [`TaskLimits`].
+//!
+//! A record is bound to its owner (the authenticated principal, else the MCP session, else no
+//! one when neither exists): a request from anyone else finds no such task. Ids are 128 random
+//! bits, so they cannot be guessed either.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolResult, CreateTaskResult, DetailedTask, InputRequests, InputResponses, JsonObject,
+    Task, TaskPayload, TaskStatus,
+};
+use serde_json::Value;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::{TaskLimits, iso8601};
+
+/// The tasks of a toolbox.
+pub(crate) struct Tasks {
+    limits: TaskLimits,
+    records: Mutex<HashMap<String, Arc<Record>>>,
+}
+
+/// Why a task was not created: a bound of [`TaskLimits`] is reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// The client has this many unfinished tasks.
+    PerClient(usize),
+    /// The server holds this many task records.
+    Total(usize),
+}
+
+impl Refusal {
+    /// The error's text, for the model.
+    pub(crate) fn message(&self, tool: &str) -> String {
+        match self {
+            Refusal::PerClient(limit) => format!(
+                "`{tool}` was not started: this client already has {limit} unfinished tasks (the \
+                 limit). Wait for one to end (tasks/get) or cancel one (tasks/cancel), then call \
+                 again"
+            ),
+            Refusal::Total(limit) => format!(
+                "`{tool}` was not started: the server holds {limit} tasks (the limit), finished \
+                 ones included until their time to live ends. Call again later"
+            ),
+        }
+    }
+}
+
+/// How a task ended.
+pub(crate) enum Finished {
+    /// The tool's result (an error result too: `isError`).
+    Completed(CallToolResult),
+    /// A protocol-level failure (the body panicked, the server failed).
+    Failed(ErrorData),
+    /// Cancelled: what the runtime did to stop it (the safe stops it ran).
+    Cancelled(String),
+}
+
+/// One task.
+pub(crate) struct Record {
+    pub(crate) id: String,
+    /// Who may read and cancel it (`None`: whoever has its id).
+    owner: Option<Arc<str>>,
+    created: SystemTime,
+    born: Instant,
+    ttl: Duration,
+    poll_interval: Duration,
+    /// Cancelled by `tasks/cancel`: the runner tells the body to stop.
+    pub(crate) cancel: CancellationToken,
+    state: Mutex<State>,
+    changed: Notify,
+}
+
+enum Status {
+    Working,
+    InputRequired,
+    Completed(JsonObject),
+    Failed(JsonObject),
+    Cancelled,
+}
+
+struct State {
+    status: Status,
+    message: Option<String>,
+    updated: SystemTime,
+    /// The questions the client has not answered yet (status `input_required`).
+    pending: InputRequests,
+    /// Every answer the client gave, by key.
+    answers: InputResponses,
+}
+
+impl Tasks {
+    pub(crate) fn new(limits: TaskLimits) -> Self {
+        Tasks {
+            limits,
+            records: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub(crate) fn limits(&self) -> &TaskLimits {
+        &self.limits
+    }
+
+    fn records(&self) -> MutexGuard<'_, HashMap<String, Arc<Record>>> {
+        self.records.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A new task of `owner`, working; refused past a bound.
+    pub(crate) fn create(&self, owner: Option<Arc<str>>) -> Result<Arc<Record>, Refusal> {
+        let now = Instant::now();
+        let mut records = self.records();
+        records.retain(|_, r| !r.expired(now));
+        if records.len() >= self.limits.max_total {
+            return Err(Refusal::Total(self.limits.max_total));
+        }
+        let unfinished = records
+            .values()
+            .filter(|r| r.owner == owner && !r.is_terminal())
+            .count();
+        if unfinished >= self.limits.max_per_client {
+            return Err(Refusal::PerClient(self.limits.max_per_client));
+        }
+        let record = Arc::new(Record {
+            id: new_task_id(),
+            owner,
+            created: SystemTime::now(),
+            born: now,
+            ttl: self.limits.ttl,
+            poll_interval: self.limits.poll_interval,
+            cancel: CancellationToken::new(),
+            state: Mutex::new(State {
+                status: Status::Working,
+                message: None,
+                updated: SystemTime::now(),
+                pending: InputRequests::new(),
+                answers: InputResponses::new(),
+            }),
+            changed: Notify::new(),
+        });
+        records.insert(record.id.clone(), Arc::clone(&record));
+        Ok(record)
+    }
+
+    /// The task `id`, if `owner` may see it (a task of another owner is not found).
+    pub(crate) fn find(&self, id: &str, owner: Option<&str>) -> Option<Arc<Record>> {
+        let now = Instant::now();
+        let records = self.records();
+        let record = records.get(id)?;
+        if record.expired(now) || record.owner.as_deref().is_some_and(|o| Some(o) != owner) {
+            return None;
+        }
+        Some(Arc::clone(record))
+    }
+
+    /// Forgets the task `id` (a call that answered at once after all).
+    pub(crate) fn remove(&self, id: &str) {
+        self.records().remove(id);
+    }
+}
+
+/// 128 random bits, hex.
+fn new_task_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Record {
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Past its time to live, and finished (a running task is kept until it ends).
+    fn expired(&self, now: Instant) -> bool {
+        now.duration_since(self.born) >= self.ttl && self.is_terminal()
+    }
+
+    pub(crate) fn is_terminal(&self) -> bool {
+        matches!(
+            self.state().status,
+            Status::Completed(_) | Status::Failed(_) | Status::Cancelled
+        )
+    }
+
+    /// The time to live, in milliseconds.
+    pub(crate) fn ttl_ms(&self) -> u64 {
+        self.ttl.as_millis() as u64
+    }
+
+    /// The poll interval, in milliseconds.
+    pub(crate) fn poll_interval_ms(&self) -> u64 {
+        (self.poll_interval.as_millis() as u64).max(1)
+    }
+
+    /// The status, as the protocol names it.
+    #[cfg(test)]
+    pub(crate) fn status(&self) -> TaskStatus {
+        status_of(&self.state().status)
+    }
+
+    /// The base task (no result).
+    pub(crate) fn task(&self) -> Task {
+        let state = self.state();
+        self.task_of(&state)
+    }
+
+    fn task_of(&self, state: &State) -> Task {
+        let mut task = Task::new(
+            self.id.clone(),
+            status_of(&state.status),
+            iso8601(self.created),
+            iso8601(state.updated),
+        )
+        .with_ttl_ms(self.ttl_ms())
+        .with_poll_interval_ms(self.poll_interval_ms());
+        task.status_message = state.message.clone();
+        task
+    }
+
+    /// What `tasks/get` answers (protocol 2026-07-28): the task, with its result, error or
+    /// questions.
+    pub(crate) fn detailed(&self) -> DetailedTask {
+        let state = self.state();
+        let payload = match &state.status {
+            Status::Working => TaskPayload::Working,
+            Status::InputRequired => TaskPayload::InputRequired {
+                input_requests: state.pending.clone(),
+            },
+            Status::Completed(result) => TaskPayload::Completed {
+                result: result.clone(),
+            },
+            Status::Failed(error) => TaskPayload::Failed {
+                error: error.clone(),
+            },
+            Status::Cancelled => TaskPayload::Cancelled,
+        };
+        DetailedTask::new(self.task_of(&state), payload)
+    }
+
+    /// What creating it answers (protocol 2026-07-28).
+    pub(crate) fn created(&self) -> CreateTaskResult {
+        CreateTaskResult::new(self.task())
+    }
+
+    fn touch(&self, state: &mut State) {
+        state.updated = SystemTime::now();
+        self.changed.notify_waiters();
+    }
+
+    /// The body's progress, as the status message (while it works).
+    pub(crate) fn progress(&self, message: String) {
+        let mut state = self.state();
+        if matches!(state.status, Status::Working) {
+            state.message = Some(message);
+            self.touch(&mut state);
+        }
+    }
+
+    /// The body asked its user `requests`: the task waits for the answers.
+    pub(crate) fn ask(&self, requests: InputRequests) {
+        let mut state = self.state();
+        if !matches!(state.status, Status::Working) {
+            return;
+        }
+        state.status = Status::InputRequired;
+        state.message = Some("waiting for the user's answer".to_owned());
+        state.pending = requests;
+        self.touch(&mut state);
+    }
+
+    /// `tasks/update`: the answers to questions the task asked (unknown keys are ignored).
+    /// Once every question is answered the task works again.
+    pub(crate) fn answer(&self, responses: InputResponses) {
+        let mut state = self.state();
+        if !matches!(state.status, Status::InputRequired) {
+            return;
+        }
+        for (key, answer) in responses {
+            if state.pending.remove(&key).is_some() {
+                state.answers.insert(key, answer);
+            }
+        }
+        if state.pending.is_empty() {
+            state.status = Status::Working;
+            state.message = None;
+        }
+        self.touch(&mut state);
+    }
+
+    /// Every answer given so far.
+    pub(crate) fn answers(&self) -> InputResponses {
+        self.state().answers.clone()
+    }
+
+    /// Waits until the questions asked are all answered (`true`), or the task is cancelled.
+    pub(crate) async fn answered(&self) -> bool {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if !matches!(self.state().status, Status::InputRequired) {
+                return true;
+            }
+            tokio::select! {
+                () = changed => {}
+                () = self.cancel.cancelled() => return false,
+            }
+        }
+    }
+
+    /// Ends the task (once: a finished task stays as it ended).
+    pub(crate) fn finish(&self, how: Finished) {
+        let mut state = self.state();
+        if matches!(
+            state.status,
+            Status::Completed(_) | Status::Failed(_) | Status::Cancelled
+        ) {
+            return;
+        }
+        state.pending.clear();
+        match how {
+            Finished::Completed(result) => {
+                state.message = None;
+                state.status = Status::Completed(object(serde_json::to_value(result)));
+            }
+            Finished::Failed(error) => {
+                state.message = Some(error.message.to_string());
+                state.status = Status::Failed(object(serde_json::to_value(error)));
+            }
+            Finished::Cancelled(text) => {
+                state.message = Some(text);
+                state.status = Status::Cancelled;
+            }
+        }
+        self.touch(&mut state);
+    }
+}
+
+fn status_of(status: &Status) -> TaskStatus {
+    match status {
+        Status::Working => TaskStatus::Working,
+        Status::InputRequired => TaskStatus::InputRequired,
+        Status::Completed(_) => TaskStatus::Completed,
+        Status::Failed(_) => TaskStatus::Failed,
+        Status::Cancelled => TaskStatus::Cancelled,
+    }
+}
+
+fn object(value: Result<Value, serde_json::Error>) -> JsonObject {
+    match value {
+        Ok(Value::Object(map)) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> TaskLimits {
+        TaskLimits::default()
+            .with_max_per_client(2)
+            .with_max_total(3)
+    }
+
+    #[test]
+    fn a_task_is_found_by_its_owner_only() {
+        let tasks = Tasks::new(limits());
+        let mine = tasks.create(Some(Arc::from("alice"))).unwrap();
+        assert_eq!(mine.id.len(), 32);
+        assert!(tasks.find(&mine.id, Some("alice")).is_some());
+        assert!(tasks.find(&mine.id, Some("bob")).is_none());
+        assert!(tasks.find(&mine.id, None).is_none());
+        let anyones = tasks.create(None).unwrap();
+        assert!(tasks.find(&anyones.id, Some("bob")).is_some());
+        assert_ne!(mine.id, anyones.id);
+    }
+
+    #[test]
+    fn the_bounds_refuse_the_next_task() {
+        let tasks = Tasks::new(limits());
+        let a = Some(Arc::<str>::from("a"));
+        let first = tasks.create(a.clone()).unwrap();
+        tasks.create(a.clone()).unwrap();
+        assert_eq!(tasks.create(a.clone()).err(), Some(Refusal::PerClient(2)));
+        // A finished task no longer counts against its client, but is still held.
+        first.finish(Finished::Cancelled("stopped".into()));
+        tasks.create(a.clone()).unwrap();
+        assert_eq!(
+            tasks.create(Some(Arc::from("b"))).err(),
+            Some(Refusal::Total(3))
+        );
+        assert!(Refusal::Total(3).message("move").contains("holds 3 tasks"));
+    }
+
+    #[test]
+    fn answers_are_taken_per_key_until_none_is_missing() {
+        let tasks = Tasks::new(limits());
+        let task = tasks.create(None).unwrap();
+        let question: rmcp::model::InputRequest = serde_json::from_value(serde_json::json!({
+            "method": "elicitation/create",
+            "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}
+        }))
+        .unwrap();
+        task.ask(
+            [
+                ("a".to_owned(), question.clone()),
+                ("b".to_owned(), question),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        assert_eq!(task.status(), TaskStatus::InputRequired);
+        task.answer(
+            [
+                ("a".to_owned(), Value::from(1)),
+                ("zzz".to_owned(), Value::from(2)),
+            ]
+            .into(),
+        );
+        assert_eq!(task.status(), TaskStatus::InputRequired);
+        let TaskPayload::InputRequired { input_requests } = task.detailed().payload else {
+            panic!("still asking")
+        };
+        assert_eq!(input_requests.keys().collect::<Vec<_>>(), ["b"]);
+        task.answer([("b".to_owned(), Value::from(3))].into());
+        assert_eq!(task.status(), TaskStatus::Working);
+        assert_eq!(task.answers().len(), 2);
+    }
+
+    #[test]
+    fn a_task_ends_once() {
+        let tasks = Tasks::new(limits());
+        let task = tasks.create(None).unwrap();
+        task.progress("half way".into());
+        assert_eq!(task.task().status_message.as_deref(), Some("half way"));
+        task.finish(Finished::Cancelled("halted".into()));
+        task.finish(Finished::Completed(CallToolResult::success(vec![])));
+        assert_eq!(task.status(), TaskStatus::Cancelled);
+        assert_eq!(task.task().status_message.as_deref(), Some("halted"));
+    }
+}

@@ -1,0 +1,302 @@
+//! Running a call as a task (see `crate::tasks`): the same contract as a call, because it is one.
+//!
+//! The body runs through [`Inner::execute`], like any call, with the task's own cancellation
+//! token in place of the request's: `tasks/cancel` (or the deadline) tells the body to stop,
+//! waits out its grace period and runs the resources' safe stops, exactly once, before the task
+//! is marked `cancelled`; a client that disconnects cancels nothing. A body that asks its user a
+//! question (protocol 2026-07-28) ends its run there, as in a round: the task goes
+//! `input_required`, and once `tasks/update` brought every answer the body runs again from its
+//! start with them.
+//!
+//! On protocol 2026-07-28 the call first runs in its request for
+//! [`TaskLimits::promote_after`](crate::TaskLimits::promote_after): a call that ends sooner
+//! answers as a plain call, one that asks sooner answers `input_required` (a round), and only
+//! then does it become a task.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CancelTaskParams, ClientCapabilities, ErrorCode, GetTaskParams, GetTaskResult, UpdateTaskParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::{Map, Value};
+
+use super::call::{CallSite, Response, task_owner};
+use super::{Entry, Inner, Toolbox};
+use crate::context::{Round, new_trace_id};
+use crate::output::ResultRequest;
+use crate::tasks::{Finished, Record, TaskSupport};
+
+/// A call that may run as a task: who will own it, and on protocol 2026-07-28 how long it runs
+/// in its request first.
+pub(crate) struct TaskAsk {
+    pub(crate) owner: Option<Arc<str>>,
+    /// `None`: a task at once (the client asked for one).
+    pub(crate) promote_after: Option<Duration>,
+}
+
+/// The error for a call of a tool declared `task = "required"` from a client that cannot run
+/// it as a task: `-32021` naming the extension on protocol 2026-07-28.
+pub(super) fn refuse_without_tasks<S>(entry: &Entry<S>, site: &CallSite) -> Option<ErrorData> {
+    if entry.meta.task != TaskSupport::Required || site.task.is_some() {
+        return None;
+    }
+    let link = site.link.as_ref()?;
+    if link.on_2026_protocol() {
+        return Some(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ));
+    }
+    Some(ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "`{}` runs only as a task (execution.taskSupport \"required\"): call it with `task` \
+             in the request's params",
+            entry.name
+        ),
+        None,
+    ))
+}
+
+impl<S: Send + Sync + 'static> Inner<S> {
+    /// Creates the task of a validated call and starts it; answers with the task, or (protocol
+    /// 2026-07-28) with the call's own answer when it came within the promotion window.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn start_task(
+        this: &Arc<Self>,
+        entry: &Entry<S>,
+        map: Map<String, Value>,
+        request: ResultRequest,
+        mut site: CallSite,
+        trace_id: String,
+        round: Option<Arc<Round>>,
+        claimed: Option<String>,
+        ask: TaskAsk,
+    ) -> (&'static str, Response) {
+        let record = match this.tasks.create(ask.owner) {
+            Ok(record) => record,
+            Err(refusal) => {
+                let error = ErrorData::new(
+                    ErrorCode(-32000),
+                    refusal.message(&entry.name),
+                    Some(serde_json::json!({ "retryable": true })),
+                );
+                return ("task_refused", Response::Refused(Box::new(error)));
+            }
+        };
+        // The task's own token: a disconnect, or the end of the request, cancels nothing.
+        site.cancel = record.cancel.clone();
+        let link = site.link.clone();
+        let index = entry.index;
+        let inner = Arc::clone(this);
+        let args = map.clone();
+        let mut first = Box::pin(run(
+            Arc::clone(this),
+            index,
+            map,
+            request.clone(),
+            site,
+            trace_id,
+            round,
+            claimed,
+            Arc::clone(&record),
+        ));
+        if let Some(after) = ask.promote_after {
+            tokio::select! {
+                biased;
+                ran = &mut first => {
+                    this.tasks.remove(&record.id);
+                    return ran;
+                }
+                () = tokio::time::sleep(after) => {}
+            }
+        }
+        let created = record.created();
+        let in_flight = this.calls.token();
+        tokio::spawn(async move {
+            let _in_flight = in_flight;
+            let ran = first.await;
+            drive(inner, index, args, request, link, record, ran).await;
+        });
+        ("task", Response::Task(Box::new(created)))
+    }
+}
+
+/// One run of the task's body, as a call.
+#[allow(clippy::too_many_arguments)]
+async fn run<S: Send + Sync + 'static>(
+    inner: Arc<Inner<S>>,
+    index: usize,
+    mut map: Map<String, Value>,
+    mut request: ResultRequest,
+    mut site: CallSite,
+    mut trace_id: String,
+    round: Option<Arc<Round>>,
+    claimed: Option<String>,
+    record: Arc<Record>,
+) -> (&'static str, Response) {
+    let entry = &inner.entries[index];
+    let span = tracing::info_span!(
+        "task",
+        tool = &*entry.name,
+        task_id = %record.id,
+        trace_id = %trace_id
+    );
+    tracing::Instrument::instrument(
+        Inner::execute(
+            &inner,
+            entry,
+            &mut map,
+            &mut request,
+            &mut site,
+            &mut trace_id,
+            &round,
+            &claimed,
+            Some(record),
+        ),
+        span,
+    )
+    .await
+}
+
+/// Takes the task from its first run to its end: its questions answered through
+/// `tasks/update`, its body run again with them, and its record finished once.
+async fn drive<S: Send + Sync + 'static>(
+    inner: Arc<Inner<S>>,
+    index: usize,
+    args: Map<String, Value>,
+    request: ResultRequest,
+    link: Option<crate::context::Link>,
+    record: Arc<Record>,
+    mut ran: (&'static str, Response),
+) {
+    loop {
+        match ran {
+            (outcome, Response::Result(result)) => {
+                record.finish(match outcome {
+                    "cancelled" => Finished::Cancelled(text_of(&result)),
+                    "panic" => Finished::Failed(ErrorData::internal_error(text_of(&result), None)),
+                    _ => Finished::Completed(result),
+                });
+                return;
+            }
+            (_, Response::Refused(error)) => {
+                record.finish(Finished::Failed(*error));
+                return;
+            }
+            (_, Response::Task(_)) => {
+                record.finish(Finished::Failed(ErrorData::internal_error(
+                    "a task's run answered with another task",
+                    None,
+                )));
+                return;
+            }
+            (_, Response::InputRequired(asked)) => {
+                record.ask(asked.input_requests.unwrap_or_default());
+                if !record.answered().await {
+                    record.finish(Finished::Cancelled(format!(
+                        "`{}` was cancelled while it waited for its user's answer; its body was \
+                         not running (its resources' safe stops ran when it asked)",
+                        inner.entries[index].name
+                    )));
+                    return;
+                }
+                let round =
+                    Round::for_task(&inner.config.request_state, &record.id, record.answers());
+                let mut site = CallSite::default();
+                site.cancel = record.cancel.clone();
+                site.link = link.clone();
+                ran = run(
+                    Arc::clone(&inner),
+                    index,
+                    args.clone(),
+                    request.clone(),
+                    site,
+                    new_trace_id(),
+                    Some(Arc::new(round)),
+                    None,
+                    Arc::clone(&record),
+                )
+                .await;
+            }
+        }
+    }
+}
+
+/// The text of a result's first text block.
+fn text_of(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .find_map(|block| block.as_text().map(|t| t.text.clone()))
+        .unwrap_or_default()
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Whether any tool may run as a task.
+    pub(crate) fn serves_tasks(&self) -> bool {
+        self.inner
+            .entries
+            .iter()
+            .any(|e| e.meta.task != TaskSupport::Forbidden)
+    }
+
+    /// What a `tools/call` request may run as a task, protocol 2026-07-28: when its client
+    /// declared the tasks extension (for the session, or in the request's `_meta`).
+    pub(super) fn task_ask(&self, context: &RequestContext<RoleServer>) -> Option<TaskAsk> {
+        let declared = context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+        declared.then(|| TaskAsk {
+            owner: task_owner(context, Some(&self.session)),
+            promote_after: Some(self.inner.tasks.limits().promote_after),
+        })
+    }
+
+    /// The task `id` as its owner sees it; `-32602` for a task that does not exist, has expired
+    /// or belongs to someone else.
+    fn find_task(
+        &self,
+        id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Arc<Record>, ErrorData> {
+        let owner = task_owner(context, Some(&self.session));
+        self.inner.tasks.find(id, owner.as_deref()).ok_or_else(|| {
+            ErrorData::invalid_params(format!("no task {}", crate::echo::echo(id)), None)
+        })
+    }
+
+    /// `tasks/get` (protocol 2026-07-28).
+    pub(super) fn get_task_now(
+        &self,
+        request: &GetTaskParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let record = self.find_task(&request.task_id, context)?;
+        Ok(GetTaskResult::new(record.detailed()))
+    }
+
+    /// `tasks/update` (protocol 2026-07-28): the answers to the task's questions.
+    pub(super) fn update_task_now(
+        &self,
+        request: UpdateTaskParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let record = self.find_task(&request.task_id, context)?;
+        record.answer(request.input_responses);
+        Ok(())
+    }
+
+    /// `tasks/cancel`: tells the task to stop (an ended task stays as it ended).
+    pub(super) fn cancel_task_now(
+        &self,
+        request: &CancelTaskParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let record = self.find_task(&request.task_id, context)?;
+        record.cancel.cancel();
+        Ok(())
+    }
+}
