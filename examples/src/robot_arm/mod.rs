@@ -20,6 +20,14 @@
 //! before it starts, with its estimate and how to fix the call. Whatever way a motion ends, the
 //! arm is left not moving, at a known position, and `get_arm_state` says where.
 //!
+//! # Long motions as tasks
+//!
+//! `move_arm_to_pose`, `grasp_object_force_control` and `plan_trajectory` are declared
+//! `task = "optional"`: a client that takes tasks (protocol 2026-07-28's tasks extension) gets
+//! a task for a motion that lasts, reads `get_arm_state` while it runs, and may cancel it with
+//! `tasks/cancel`. A task is a call: cancelling it stops the motion exactly as above (grace
+//! period, then `halt` once), and the task reads `cancelled` only after `halt` ran.
+//!
 //! Deadlines scale with [`SimConfig::time_scale`] like the motions do, so a motion that would
 //! miss its deadline on the real arm misses it in a faster simulation too;
 //! [`SimConfig::motor_lag`] injects the fault of a motion that overruns its estimate.
@@ -375,7 +383,8 @@ impl RobotArm {
         resource = "arm",
         group = "arm",
         scopes = ["arm:move"],
-        confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"
+        confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?",
+        task = "optional"
     )]
     async fn move_arm_to_pose(
         &self,
@@ -408,7 +417,8 @@ impl RobotArm {
         resource = "arm",
         group = "arm",
         scopes = ["arm:move"],
-        confirm = "Grasp the object at {target_position} with {force} ({grasp_strategy} grasp)?"
+        confirm = "Grasp the object at {target_position} with {force} ({grasp_strategy} grasp)?",
+        task = "optional"
     )]
     async fn grasp_object_force_control(
         &self,
@@ -512,7 +522,8 @@ impl RobotArm {
         group = "arm",
         scopes = ["arm:move"],
         projection,
-        summary
+        summary,
+        task = "optional"
     )]
     async fn plan_trajectory(
         &self,

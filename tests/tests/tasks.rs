@@ -1,0 +1,291 @@
+//! Tasks (`#[tool(task = "..")]`, the `io.modelcontextprotocol/tasks` extension on protocol
+//! 2026-07-28) through rmcp's client, against the robot arm in simulated time: a motion run as
+//! a task works, then completes with its normal result; a cancelled or overdue one is halted
+//! once, where it was, and the next motion runs; another client cannot see it; the bound on live
+//! tasks refuses the next one; on 2025-11-25 the same tools answer as plain calls.
+
+mod common;
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig,
+    GetTaskParams, GetTaskResult, TaskPayload, TaskStatus,
+};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+use toolwright::{TASK_SUPPORT_META, TaskLimits, Toolbox};
+use toolwright_examples::robot_arm::{RobotArm, SimConfig};
+
+use common::{call, connect_client, text};
+
+/// A client that declares the tasks extension.
+#[derive(Clone, Default)]
+struct TaskClient;
+
+impl rmcp::ClientHandler for TaskClient {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::builder().enable_tasks().build(),
+            rmcp::model::Implementation::new("task-client", "1.0"),
+        )
+    }
+}
+
+type Client = RunningService<RoleClient, TaskClient>;
+
+/// 20 ms of wall time per simulated second: a 500 mm move at speed 0.1 (50 mm/s) takes 10 s
+/// simulated, 200 ms real.
+fn arm() -> Toolbox<RobotArm> {
+    Toolbox::new(RobotArm::new(SimConfig {
+        time_scale: 0.02,
+        seed: 7,
+        ..SimConfig::default()
+    }))
+    // The user's approval of each motion (`confirm`) is tested in rounds.rs and test_confirm.py.
+    .with_confirmation(false)
+    .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)))
+}
+
+/// From home (300, 0, 400) up and out: 400 mm.
+fn long_move() -> Value {
+    json!({"x": 300, "y": 0, "z": 800, "speed": 0.1})
+}
+
+async fn start(client: &Client, tool: &str, args: Value) -> String {
+    let Value::Object(args) = args else {
+        unreachable!()
+    };
+    match client
+        .call_tool_once(CallToolRequestParams::new(tool.to_owned()).with_arguments(args))
+        .await
+        .expect("tools/call answers")
+    {
+        CallToolResponse::Task(created) => {
+            assert_eq!(created.task.status, TaskStatus::Working);
+            assert_eq!(created.task.task_id.len(), 32, "128 random bits");
+            created.task.task_id
+        }
+        other => panic!("expected a task, got {other:?}"),
+    }
+}
+
+async fn get(client: &Client, id: &str) -> GetTaskResult {
+    client
+        .get_task(GetTaskParams::new(id))
+        .await
+        .expect("tasks/get answers")
+}
+
+/// Polls the task until it ended.
+async fn ended(client: &Client, id: &str) -> GetTaskResult {
+    for _ in 0..500 {
+        let task = get(client, id).await;
+        if task.task.status().is_terminal() {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("task {id} did not end");
+}
+
+async fn arm_state(client: &Client) -> Value {
+    call(client, "get_arm_state", json!({}))
+        .await
+        .structured_content
+        .expect("structured")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_motion_started_as_a_task_works_then_completes_with_its_result() {
+    let client = connect_client(arm(), TaskClient, true).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let support = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t.name == name)
+            .and_then(|t| t.meta.as_ref())
+            .and_then(|m| m.0.get(TASK_SUPPORT_META).cloned())
+    };
+    assert_eq!(support("move_arm_to_pose"), Some(json!("optional")));
+    assert_eq!(support("plan_trajectory"), Some(json!("optional")));
+    assert_eq!(
+        support("grasp_object_force_control"),
+        Some(json!("optional"))
+    );
+    assert_eq!(support("get_arm_state"), None);
+
+    let id = start(&client, "move_arm_to_pose", long_move()).await;
+    let working = get(&client, &id).await;
+    assert_eq!(working.task.status(), TaskStatus::Working);
+    assert!(working.task.task.ttl_ms.is_some_and(|t| t > 0));
+    // get_arm_state answers while the task moves the arm, and sees it moving.
+    let mut seen_moving = false;
+    for _ in 0..100 {
+        if arm_state(&client).await["moving"] == json!(true) {
+            seen_moving = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    assert!(seen_moving, "the arm moves while the task works");
+    let done = ended(&client, &id).await;
+    let TaskPayload::Completed { result } = &done.task.payload else {
+        panic!("completed, got {:?}", done.task.payload)
+    };
+    assert_eq!(result["isError"], json!(false));
+    assert_eq!(
+        result["structuredContent"]["position"],
+        json!({"x": 300.0, "y": 0.0, "z": 800.0})
+    );
+    assert_eq!(arm_state(&client).await["position"]["z"], json!(800.0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_motion_is_halted_once_where_it_was_and_the_next_one_runs() {
+    let toolbox = arm();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect_client(toolbox, TaskClient, true).await;
+    let id = start(&client, "move_arm_to_pose", long_move()).await;
+    // Under way: past the start, short of the target.
+    for _ in 0..200 {
+        let z = arm_state(&client).await["position"]["z"].as_f64().unwrap();
+        if z > 450.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    client
+        .cancel_task(CancelTaskParams::new(id.clone()))
+        .await
+        .expect("tasks/cancel acknowledges");
+    let done = ended(&client, &id).await;
+    assert_eq!(done.task.status(), TaskStatus::Cancelled);
+    let message = done.task.task.status_message.clone().unwrap_or_default();
+    assert!(message.contains("halted at ("), "{message}");
+    assert_eq!(state.halts(), 1, "the safe stop ran once");
+    let s = arm_state(&client).await;
+    assert_eq!(s["moving"], json!(false));
+    let z = s["position"]["z"].as_f64().unwrap();
+    assert!(
+        z > 400.0 && z < 800.0,
+        "stopped between start and target: {z}"
+    );
+    // Cancelling an ended task changes nothing.
+    client
+        .cancel_task(CancelTaskParams::new(id.clone()))
+        .await
+        .unwrap();
+    assert_eq!(get(&client, &id).await.task.status(), TaskStatus::Cancelled);
+    // The next motion runs (back home, slowly enough to be a task).
+    let home = json!({"x": 300, "y": 0, "z": 400, "speed": 0.1});
+    let next = start(&client, "move_arm_to_pose", home).await;
+    let done = ended(&client, &next).await;
+    assert_eq!(done.task.status(), TaskStatus::Completed);
+    assert_eq!(state.halts(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_past_its_deadline_is_halted_the_same_way() {
+    // The motion needs 10 s simulated (200 ms); the deadline is 100 ms, and the motor lags so
+    // the motion overruns the estimate it was admitted on.
+    let toolbox = Toolbox::new(RobotArm::new(SimConfig {
+        time_scale: 0.02,
+        seed: 7,
+        motor_lag: 3.0,
+    }))
+    .with_confirmation(false)
+    .with_default_timeout(Duration::from_millis(300))
+    .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)));
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect_client(toolbox, TaskClient, true).await;
+    let id = start(&client, "move_arm_to_pose", long_move()).await;
+    let done = ended(&client, &id).await;
+    let TaskPayload::Completed { result } = &done.task.payload else {
+        panic!(
+            "a deadline ends the call with an error result: {:?}",
+            done.task.payload
+        )
+    };
+    assert_eq!(result["isError"], json!(true));
+    let words = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(words.contains("deadline"), "{words}");
+    assert!(words.contains("halted at ("), "{words}");
+    assert_eq!(state.halts(), 1);
+    let s = arm_state(&client).await;
+    assert_eq!(s["moving"], json!(false));
+    let z = s["position"]["z"].as_f64().unwrap();
+    assert!(z > 400.0 && z < 800.0, "stopped on the way: {z}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_client_can_neither_read_nor_cancel_a_task() {
+    let toolbox = arm();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let owner = connect_client(toolbox.clone(), TaskClient, true).await;
+    let other = connect_client(toolbox, TaskClient, true).await;
+    let id = start(&owner, "move_arm_to_pose", long_move()).await;
+    let read = other.get_task(GetTaskParams::new(id.clone())).await;
+    assert!(
+        read.as_ref()
+            .is_err_and(|e| e.to_string().contains("no task")),
+        "{read:?}"
+    );
+    let cancel = other.cancel_task(CancelTaskParams::new(id.clone())).await;
+    assert!(cancel.is_err(), "{cancel:?}");
+    let done = ended(&owner, &id).await;
+    assert_eq!(done.task.status(), TaskStatus::Completed, "not cancelled");
+    assert_eq!(state.halts(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_task_bound_refuses_the_next_one_and_a_disconnect_cancels_nothing() {
+    let toolbox = arm().with_task_limits(
+        TaskLimits::default()
+            .with_max_per_client(1)
+            .with_promote_after(Duration::from_millis(20)),
+    );
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect_client(toolbox.clone(), TaskClient, true).await;
+    let first = start(&client, "move_arm_to_pose", long_move()).await;
+    let refused = client
+        .call_tool_once(
+            CallToolRequestParams::new("plan_trajectory").with_arguments(
+                json!({"waypoints": [{"x": 300, "y": 0, "z": 400}, {"x": 400, "y": 0, "z": 400}]})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .expect_err("refused");
+    let words = refused.to_string();
+    assert!(words.contains("1 unfinished tasks (the limit)"), "{words}");
+    // The owner goes away; its motion goes on to its target, and nothing is halted.
+    drop(client);
+    let watcher = connect_client(toolbox, TaskClient, true).await;
+    let mut arrived = false;
+    for _ in 0..300 {
+        let s = arm_state(&watcher).await;
+        if s["moving"] == json!(false) && s["position"]["z"] == json!(800.0) {
+            arrived = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(arrived, "the task {first} outlived its client");
+    assert_eq!(state.halts(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_2025_11_25_and_without_the_extension_a_task_tool_is_a_plain_call() {
+    for on_2026 in [false, true] {
+        let client = connect_client(arm(), (), on_2026).await;
+        let moved = call(&client, "move_arm_to_pose", long_move()).await;
+        assert_eq!(moved.is_error, Some(false), "{}", text(&moved));
+        assert_eq!(
+            moved.structured_content.unwrap()["position"]["z"],
+            json!(800.0)
+        );
+    }
+}
