@@ -25,6 +25,7 @@
 //! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
 //! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments and their units (elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `Toolbox::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig |
 //! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then stops the call using each resource (told to stop, its grace period, its safe stop, as for a cancel) and runs each resource's safe stop itself; a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource no tool of the `#[toolbox]` uses, on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
+//! | `task` | `task = "optional"`, `task = "required"` (default: never a task) | a call may (must) run as an MCP task: the client gets a task id at once and polls `tasks/get` for the status, the progress the body reports (its status message) and finally the result, and may `tasks/cancel` it (protocol 2026-07-28's `io.modelcontextprotocol/tasks` extension, advertised in the server's capabilities; the tool's `_meta["io.toolwright/taskSupport"]` says which). A call of an `optional` tool from a client without the extension is a plain call; of a `required` one, refused with `-32021`. A task is a call: see "Tasks" below for what it keeps. `required` with `over_budget = "envelope"` is a compile error (a task stores its result; the envelope asks to call again) |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
 //! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
@@ -114,6 +115,45 @@
 //!
 //! Retries (`retry`) apply after a deadline too, once the abandoned attempt's safe stops ran; a
 //! client's cancel is never retried.
+//!
+//! ## Tasks
+//!
+//! Declare `task = "optional"` on a tool whose calls can outlast an HTTP request or a model's
+//! patience (a pick-and-place, homing, a calibration, a long plan), so the client can poll it,
+//! do other calls meanwhile (reads such as `get_arm_state` answer while it runs) and cancel
+//! it; `task = "required"` when a call of it can never answer within a request. A call of a
+//! task tool from a client that declared the tasks extension first runs in its request for
+//! [`TaskLimits::promote_after`](crate::TaskLimits) (250 ms): one that ends sooner answers as a
+//! plain call, one that asks its user sooner asks in the request (`input_required`, as
+//! `confirm` does); after that the client gets `resultType: "task"` with the task's id.
+//!
+//! A task is a call, with everything above:
+//!
+//! - it holds its resources like a call, taking its place in their queues when the request was
+//!   read; its deadline (`timeout`, covering the wait), `retry` and the result budget apply;
+//! - `tasks/cancel`, or the deadline, tells the body to stop, waits out the grace period, then
+//!   runs the safe stop of each resource it holds, exactly once. A cancelled task reads
+//!   `cancelled` only once that is done, its status message saying what ran ("… Safe stop of
+//!   `arm`: halted at (300, 0, 612) mm."); one past its deadline is `completed` with an
+//!   `isError` result saying the same. Cancelling an ended task changes nothing;
+//! - a tool error is `completed` with `isError`; a panic is `failed` (a JSON-RPC error);
+//! - `ctx.progress(..)` becomes the task's status message;
+//! - the client's disconnect cancels nothing: the task runs to its end (the server waits for
+//!   tasks in flight like calls when it stops);
+//! - a question the body asks its user (`ctx.elicit`, `ctx.sample`) sets the task
+//!   `input_required` with the question in `inputRequests`; `tasks/update` brings the answers
+//!   (any subset: the task stays `input_required` until none is missing), and the body runs
+//!   again from its start with them, as in a round.
+//!
+//! Tasks live in the process, bounded by [`TaskLimits`](crate::TaskLimits)
+//! ([`Toolbox::with_task_limits`](crate::Toolbox::with_task_limits)): a record is kept for its
+//! time to live (`ttlMs`, 1 hour; a task still running is kept until it ends), a client may
+//! have 8 unfinished tasks and the server holds 1024 records; past either bound the call is
+//! refused with a JSON-RPC error that says which and what to do. A task id is 128 random bits,
+//! bound to whoever created it: the authenticated principal, else the MCP session, else (stdio
+//! and other transports) the connection; anyone else gets "no task" (`-32602`), as for an id
+//! that does not exist. On the stateless wire without authentication there is no one to bind
+//! to, and the unguessable id is the only key.
 //!
 //! The return type `T` or `Result<T, E>` (`E: Into<ToolError>`) decides the output: an object
 //! `T` (a struct) gives `outputSchema` and `structuredContent` plus the same JSON as text; any

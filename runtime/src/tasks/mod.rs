@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+pub(crate) mod legacy;
 mod store;
 
 pub(crate) use store::{Finished, Record, Tasks};

@@ -163,6 +163,21 @@ impl Tasks {
     }
 }
 
+impl Tasks {
+    /// The tasks `owner` may see, newest first.
+    pub(crate) fn list(&self, owner: Option<&str>) -> Vec<Arc<Record>> {
+        let now = Instant::now();
+        let mut tasks: Vec<Arc<Record>> = self
+            .records()
+            .values()
+            .filter(|r| !r.expired(now) && r.owner.as_deref().is_none_or(|o| Some(o) == owner))
+            .cloned()
+            .collect();
+        tasks.sort_by_key(|r| std::cmp::Reverse(r.born));
+        tasks
+    }
+}
+
 /// 128 random bits, hex.
 fn new_task_id() -> String {
     let mut bytes = [0u8; 16];
@@ -245,6 +260,42 @@ impl Record {
     /// What creating it answers (protocol 2026-07-28).
     pub(crate) fn created(&self) -> CreateTaskResult {
         CreateTaskResult::new(self.task())
+    }
+
+    /// How a finished task ended, as the original request would have answered: the tool's
+    /// result, or the JSON-RPC error; `None` while it runs.
+    pub(crate) fn outcome(&self) -> Option<Result<JsonObject, ErrorData>> {
+        match &self.state().status {
+            Status::Completed(result) => Some(Ok(result.clone())),
+            Status::Failed(error) => {
+                Some(Err(serde_json::from_value(Value::Object(error.clone()))
+                    .unwrap_or_else(|_| {
+                        ErrorData::internal_error("the task failed", None)
+                    })))
+            }
+            Status::Cancelled => Some(Err(ErrorData::invalid_request(
+                format!(
+                    "task {} was cancelled: {}",
+                    self.id,
+                    self.state().message.clone().unwrap_or_default()
+                ),
+                None,
+            ))),
+            _ => None,
+        }
+    }
+
+    /// Waits until the task ended.
+    pub(crate) async fn ended(&self) {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if self.is_terminal() {
+                return;
+            }
+            changed.await;
+        }
     }
 
     fn touch(&self, state: &mut State) {

@@ -67,7 +67,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         handler: H,
     ) -> Result<(), ServeError> {
         let calls = self.calls_in_flight();
-        let running = match self.serve_as(handler, rmcp::transport::stdio()).await {
+        // Protocol 2025-11-25's task requests, renamed as they are read (see `tasks/legacy.rs`).
+        let stdio = (
+            crate::tasks::legacy::Legacy::new(tokio::io::stdin()),
+            crate::tasks::legacy::LegacyOut::new(tokio::io::stdout()),
+        );
+        let running = match self.serve_as(handler, stdio).await {
             Ok(running) => running,
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
                 tracing::info!("stdin closed before a client connected");
@@ -316,6 +321,16 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
         self.get_task_now(&request, &context)
+    }
+
+    /// Protocol 2025-11-25's task requests (`tasks/result`, `tasks/list`, and the renamed
+    /// task-augmented `tools/call`, `tasks/get`, `tasks/cancel`); any other method is unknown.
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        self.legacy_task_request(request, context).await
     }
 
     /// `tasks/update`: the answers to a task's questions.

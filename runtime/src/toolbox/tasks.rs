@@ -300,3 +300,126 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         Ok(())
     }
 }
+
+/// A task as protocol 2025-11-25 shows it (`ttl` and `pollInterval`, in milliseconds).
+fn legacy_task(task: &rmcp::model::Task) -> Value {
+    let mut value = serde_json::json!({
+        "taskId": task.task_id,
+        "status": task.status,
+        "createdAt": task.created_at,
+        "lastUpdatedAt": task.last_updated_at,
+        "ttl": task.ttl_ms,
+        "pollInterval": task.poll_interval_ms,
+    });
+    if let Some(message) = &task.status_message {
+        value["statusMessage"] = Value::from(message.as_str());
+    }
+    value
+}
+
+/// The `_meta` key that ties a result to its task (protocol 2025-11-25).
+const RELATED_TASK_META: &str = "io.modelcontextprotocol/related-task";
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Protocol 2025-11-25's task requests (see `crate::tasks::legacy`).
+    pub(super) async fn legacy_task_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        use crate::tasks::legacy::{CALL_2025, CANCEL_2025, GET_2025};
+        use rmcp::model::{CustomResult, ProtocolVersion};
+        let method = request.method.as_str();
+        let unknown = || {
+            ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {}", crate::echo::echo(method)),
+                None,
+            )
+        };
+        // Protocol 2026-07-28 removed tasks/result and tasks/list (SEP-2663).
+        if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return Err(unknown());
+        }
+        let params = request.params.unwrap_or(Value::Null);
+        let task_id = || {
+            params
+                .get("taskId")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| ErrorData::invalid_params("`taskId` is missing", None))
+        };
+        let owner = task_owner(&context, Some(&self.session));
+        match method {
+            CALL_2025 => {
+                let call: rmcp::model::CallToolRequestParams =
+                    serde_json::from_value(params.clone())
+                        .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+                let mut site = CallSite::from_request(
+                    &context,
+                    call.meta.as_ref(),
+                    Some(Arc::clone(&self.session)),
+                );
+                site.task = Some(Box::new(TaskAsk {
+                    owner,
+                    promote_after: None,
+                }));
+                let answer = Inner::call(&self.inner, &call.name, call.arguments, site).await?;
+                Ok(CustomResult(match answer {
+                    rmcp::model::CallToolResponse::Task(created) => {
+                        serde_json::json!({ "task": legacy_task(&created.task) })
+                    }
+                    // A tool that never runs as a task answers as a plain call.
+                    other => serde_json::to_value(rmcp::model::ServerResult::from(other))
+                        .unwrap_or_default(),
+                }))
+            }
+            GET_2025 => {
+                let record = self.find_task(&task_id()?, &context)?;
+                Ok(CustomResult(legacy_task(&record.task())))
+            }
+            CANCEL_2025 => {
+                let record = self.find_task(&task_id()?, &context)?;
+                record.cancel.cancel();
+                // The answer is the task as it is once stopped (grace period and safe stops),
+                // or as it is after a while.
+                let _ = tokio::time::timeout(Duration::from_secs(5), record.ended()).await;
+                Ok(CustomResult(legacy_task(&record.task())))
+            }
+            "tasks/result" => {
+                let record = self.find_task(&task_id()?, &context)?;
+                record.ended().await;
+                match record.outcome() {
+                    Some(Ok(mut result)) => {
+                        let meta = result
+                            .entry("_meta")
+                            .or_insert_with(|| Value::Object(Map::new()));
+                        if let Value::Object(meta) = meta {
+                            meta.insert(
+                                RELATED_TASK_META.to_owned(),
+                                serde_json::json!({ "taskId": record.id }),
+                            );
+                        }
+                        Ok(CustomResult(Value::Object(result)))
+                    }
+                    Some(Err(error)) => Err(error),
+                    None => Err(ErrorData::internal_error("the task has not ended", None)),
+                }
+            }
+            "tasks/list" => {
+                let tasks: Vec<Value> = self
+                    .inner
+                    .tasks
+                    .list(owner.as_deref())
+                    .iter()
+                    .map(|r| legacy_task(&r.task()))
+                    .collect();
+                Ok(CustomResult(serde_json::json!({ "tasks": tasks })))
+            }
+            _ => Err(unknown()),
+        }
+    }
+}

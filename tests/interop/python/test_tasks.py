@@ -1,0 +1,148 @@
+"""Tasks (protocol 2025-11-25, experimental) on the robot_arm example, over stdio, through the
+official Python SDK 1.x experimental task client (`session.experimental.call_tool_as_task`,
+`get_task`, `get_task_result`, `cancel_task`), with real simulated time. The 2.x line has no
+such client: this file runs on the 1.x line only (the 2.x line is skipped, as a whole).
+
+    ROBOT_ARM_BIN=target/debug/examples/robot_arm python -m pytest tests/interop/python/test_tasks.py
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+
+from test_robot_arm import MCP_MAJOR, Conn, halted_at, run, safe_stops
+
+pytestmark = [
+    pytest.mark.skipif(MCP_MAJOR != 1, reason="the experimental task client is the 1.x line's"),
+    # The 1.x line marks its experimental task client deprecated (tasks became an extension).
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
+
+TERMINAL = ("completed", "failed", "cancelled")
+
+
+async def start(conn: Conn, name: str, arguments: dict[str, Any]) -> str:
+    created = await conn._session.experimental.call_tool_as_task(name, arguments, ttl=60000)
+    assert created.task.status == "working", created
+    assert len(created.task.taskId) == 32, created
+    assert created.task.pollInterval and created.task.pollInterval > 0, created
+    return created.task.taskId
+
+
+async def ended(conn: Conn, task_id: str) -> Any:
+    for _ in range(1000):
+        task = await conn._session.experimental.get_task(task_id)
+        if task.status in TERMINAL:
+            return task
+        await anyio.sleep(0.01)
+    raise AssertionError(f"task {task_id} never ended")
+
+
+async def moving(conn: Conn) -> None:
+    for _ in range(400):
+        if (await conn.state())["moving"]:
+            return
+        await anyio.sleep(0.005)
+    raise AssertionError("the motion never started")
+
+
+def test_a_motion_started_as_a_task_works_then_completes_with_its_result() -> None:
+    # 1/20 of real time: 400 mm at 50 mm/s is an 8 s (0.4 s) motion.
+    env = {"ROBOT_ARM_TIME_SCALE": "0.05"}
+
+    async def body(conn: Conn) -> None:
+        from mcp.types import CallToolResult
+
+        # Published as protocol 2025-11-25 has it: the capability, and each tool's taskSupport.
+        assert conn.capabilities.tasks is not None, conn.capabilities
+        assert conn.capabilities.tasks.requests.tools.call is not None, conn.capabilities
+        support = {t.name: t.execution.taskSupport if t.execution else None for t in await conn.list_tools()}
+        assert support["move_arm_to_pose"] == "optional", support
+        assert support["grasp_object_force_control"] == "optional", support
+        assert support["plan_trajectory"] == "optional", support
+        assert support["get_arm_state"] is None, support
+
+        task_id = await start(conn, "move_arm_to_pose", {"x": 300, "y": 0, "z": 800, "speed": 0.1})
+        working = await conn._session.experimental.get_task(task_id)
+        assert working.status == "working", working
+        await moving(conn)
+        done = await ended(conn, task_id)
+        assert done.status == "completed", done
+        result = await conn._session.experimental.get_task_result(task_id, CallToolResult)
+        assert result.isError is False, result
+        assert result.structuredContent["position"] == {"x": 300.0, "y": 0.0, "z": 800.0}, result
+        assert result.meta["io.modelcontextprotocol/related-task"] == {"taskId": task_id}, result
+        assert (await conn.state())["position"]["z"] == 800.0
+
+    run(body, "initialize", env)
+
+
+def test_a_cancelled_motion_ends_cancelled_halted_once_and_the_next_one_runs() -> None:
+    env = {"ROBOT_ARM_TIME_SCALE": "0.05", "RUST_LOG": "info"}
+
+    async def body(conn: Conn) -> None:
+        task_id = await start(conn, "move_arm_to_pose", {"x": -600, "y": 0, "z": 400, "speed": 0.1})
+        await moving(conn)
+        await anyio.sleep(0.1)
+        cancelled = await conn._session.experimental.cancel_task(task_id)
+        assert cancelled.status == "cancelled", cancelled
+        assert "halted at (" in (cancelled.statusMessage or ""), cancelled
+        assert (await conn._session.experimental.get_task(task_id)).status == "cancelled"
+        state = await conn.state()
+        assert state["moving"] is False, state
+        at = state["position"]
+        assert -600 < at["x"] < 300, state
+        assert all(abs(a - b) <= 1 for a, b in zip((at["x"], at["y"], at["z"]), halted_at(cancelled.statusMessage)))
+        assert safe_stops(conn.server_log()) == 1, conn.server_log()
+        r = await conn.call("move_arm_to_pose", {"x": 300, "y": 0, "z": 400, "speed": 1.0})
+        assert not r.is_error, r
+        assert safe_stops(conn.server_log()) == 1, conn.server_log()
+
+    run(body, "initialize", env)
+
+
+def test_a_task_past_its_deadline_is_halted_the_same_way() -> None:
+    # 1/50 of real time (the 30 s deadline is 600 ms); every motion takes 40 times its estimate.
+    env = {"ROBOT_ARM_TIME_SCALE": "0.02", "ROBOT_ARM_MOTOR_LAG": "40", "RUST_LOG": "info"}
+
+    async def body(conn: Conn) -> None:
+        from mcp.types import CallToolResult
+
+        task_id = await start(conn, "move_arm_to_pose", {"x": -600, "y": 0, "z": 300, "speed": 0.5})
+        done = await ended(conn, task_id)
+        assert done.status == "completed", done
+        result = await conn._session.experimental.get_task_result(task_id, CallToolResult)
+        assert result.isError is True, result
+        text = result.content[0].text
+        assert "did not finish within its 600 ms deadline" in text, text
+        assert ". Safe stop of `arm`: halted at (" in text, text
+        state = await conn.state()
+        assert state["moving"] is False, state
+        assert -600 < state["position"]["x"] < 300, state
+        assert safe_stops(conn.server_log()) == 1, conn.server_log()
+
+    run(body, "initialize", env)
+
+
+def test_the_live_task_bound_refuses_the_next_one_with_a_clear_error() -> None:
+    # Motions queue on the arm; a client may have 8 unfinished tasks.
+    env = {"ROBOT_ARM_TIME_SCALE": "0.05"}
+
+    async def body(conn: Conn) -> None:
+        from mcp.shared.exceptions import McpError
+
+        ids = [await start(conn, "move_arm_to_pose", {"x": 300, "y": 0, "z": 800 - i, "speed": 0.1}) for i in range(8)]
+        with pytest.raises(McpError) as refused:
+            await start(conn, "move_arm_to_pose", {"x": 300, "y": 0, "z": 700, "speed": 0.1})
+        assert "already has 8 unfinished tasks (the limit)" in str(refused.value), refused.value
+        listed = await conn._session.experimental.list_tasks()
+        assert sorted(t.taskId for t in listed.tasks) == sorted(ids)
+        for task_id in ids:
+            await conn._session.experimental.cancel_task(task_id)
+        # With one ended, the next task is taken.
+        await start(conn, "plan_trajectory", {"waypoints": [{"x": 300, "y": 0, "z": 400}, {"x": 350, "y": 0, "z": 400}]})
+
+    run(body, "initialize", env)
