@@ -245,6 +245,49 @@ impl Redis {
     }
 }
 
+impl Redis {
+    /// Stores a task as `tasks/get` shows it (protocol 2026-07-28's `DetailedTask`), with its
+    /// owner, for `ttl`: any replica answers `tasks/get` for it. A Redis failure is logged: the
+    /// replica running it still answers.
+    pub async fn put_task(
+        &self,
+        id: &str,
+        owner: Option<&str>,
+        task: serde_json::Value,
+        ttl: Duration,
+    ) {
+        let mut connection = self.connection.clone();
+        let stored = serde_json::json!({ "owner": owner, "task": task });
+        let r: redis::RedisResult<()> = redis::cmd("SET")
+            .arg(self.key(&["task", id]))
+            .arg(stored.to_string())
+            .arg("PX")
+            .arg(ttl.as_millis().max(1) as u64)
+            .query_async(&mut connection)
+            .await;
+        if let Err(e) = r {
+            tracing::error!(error = %e, task = id, "task not shared: Redis failed");
+        }
+    }
+
+    /// A task another replica stored: its owner (`None`: whoever has its id) and the task.
+    pub async fn get_task(&self, id: &str) -> Option<(Option<String>, serde_json::Value)> {
+        let mut connection = self.connection.clone();
+        let json: Option<String> = redis::cmd("GET")
+            .arg(self.key(&["task", id]))
+            .query_async(&mut connection)
+            .await
+            .map_err(|e| tracing::error!(error = %e, task = id, "task not read: Redis failed"))
+            .ok()?;
+        let mut stored: serde_json::Value = serde_json::from_str(&json?).ok()?;
+        let owner = stored
+            .get("owner")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        Some((owner, stored.get_mut("task")?.take()))
+    }
+}
+
 /// The HTTP sessions in Redis: what rmcp needs to restore a session on another replica (the
 /// client's `initialize` parameters), and the principal that owns it.
 pub(crate) struct RedisSessions(pub Arc<Redis>);

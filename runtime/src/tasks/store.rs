@@ -285,6 +285,18 @@ impl Record {
         }
     }
 
+    /// Who may see it.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
+    }
+
+    /// Waits until it changes, or `at_most`.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) async fn changed(&self, at_most: Duration) {
+        let _ = tokio::time::timeout(at_most, self.changed.notified()).await;
+    }
+
     /// Waits until the task ended.
     pub(crate) async fn ended(&self) {
         loop {

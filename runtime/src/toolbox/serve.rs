@@ -320,7 +320,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        self.get_task_now(&request, &context)
+        self.get_task_now(&request, &context).await
     }
 
     /// Protocol 2025-11-25's task requests (`tasks/result`, `tasks/list`, and the renamed

@@ -114,6 +114,29 @@ impl<S: Send + Sync + 'static> Inner<S> {
             }
         }
         let created = record.created();
+        // With replicas, the task is in Redis before the client hears of it, and follows it.
+        #[cfg(feature = "redis")]
+        if let Some(redis) = this.shared.get() {
+            share(redis, &record).await;
+            let (redis, record) = (Arc::clone(redis), Arc::clone(&record));
+            tokio::spawn(async move {
+                let mut last = None;
+                loop {
+                    let done = record.is_terminal();
+                    let now = serde_json::to_value(record.detailed()).ok();
+                    if now != last {
+                        share(&redis, &record).await;
+                        last = now;
+                    }
+                    if done {
+                        return;
+                    }
+                    record
+                        .changed(Duration::from_millis(record.poll_interval_ms()))
+                        .await;
+                }
+            });
+        }
         let in_flight = this.calls.token();
         tokio::spawn(async move {
             let _in_flight = in_flight;
@@ -122,6 +145,20 @@ impl<S: Send + Sync + 'static> Inner<S> {
         });
         ("task", Response::Task(Box::new(created)))
     }
+}
+
+/// Stores the task as it is now in the Redis the replicas share.
+#[cfg(feature = "redis")]
+async fn share(redis: &crate::redis::Redis, record: &Record) {
+    let task = serde_json::to_value(record.detailed()).unwrap_or_default();
+    redis
+        .put_task(
+            &record.id,
+            record.owner(),
+            task,
+            Duration::from_millis(record.ttl_ms()),
+        )
+        .await;
 }
 
 /// One run of the task's body, as a call.
@@ -268,14 +305,28 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         })
     }
 
-    /// `tasks/get` (protocol 2026-07-28).
-    pub(super) fn get_task_now(
+    /// `tasks/get` (protocol 2026-07-28): from this process, else (with replicas) from Redis,
+    /// as the replica that runs it last stored it.
+    pub(super) async fn get_task_now(
         &self,
         request: &GetTaskParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let record = self.find_task(&request.task_id, context)?;
-        Ok(GetTaskResult::new(record.detailed()))
+        let not_here = match self.find_task(&request.task_id, context) {
+            Ok(record) => return Ok(GetTaskResult::new(record.detailed())),
+            Err(e) => e,
+        };
+        #[cfg(feature = "redis")]
+        if let Some(redis) = self.inner.shared.get()
+            && let Some((owner, task)) = redis.get_task(&request.task_id).await
+            && owner
+                .as_deref()
+                .is_none_or(|o| task_owner(context, Some(&self.session)).as_deref() == Some(o))
+            && let Ok(task) = serde_json::from_value::<rmcp::model::DetailedTask>(task)
+        {
+            return Ok(GetTaskResult::new(task));
+        }
+        Err(not_here)
     }
 
     /// `tasks/update` (protocol 2026-07-28): the answers to the task's questions.

@@ -1,25 +1,38 @@
 """Tasks (protocol 2025-11-25, experimental) on the robot_arm example, over stdio, through the
 official Python SDK 1.x experimental task client (`session.experimental.call_tool_as_task`,
 `get_task`, `get_task_result`, `cancel_task`), with real simulated time. The 2.x line has no
-such client: this file runs on the 1.x line only (the 2.x line is skipped, as a whole).
+such client: those tests run on the 1.x line only.
+
+And tasks across replicas (protocol 2026-07-28, raw HTTP): two replicas of the conformance
+example (no resources) sharing a real Redis; a task created through one is read through the
+other while it runs and once it completed.
 
     ROBOT_ARM_BIN=target/debug/examples/robot_arm python -m pytest tests/interop/python/test_tasks.py
 """
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from test_robot_arm import MCP_MAJOR, Conn, halted_at, run, safe_stops
+from test_robot_arm import BIN, MCP_MAJOR, Conn, halted_at, run, safe_stops
+from test_replicas import free_port, wait_for_port
 
-pytestmark = [
-    pytest.mark.skipif(MCP_MAJOR != 1, reason="the experimental task client is the 1.x line's"),
-    # The 1.x line marks its experimental task client deprecated (tasks became an extension).
-    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-]
+# The 1.x line marks its experimental task client deprecated (tasks became an extension).
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+only_1x = pytest.mark.skipif(MCP_MAJOR != 1, reason="the experimental task client is the 1.x line's")
+CONFORMANCE = Path(os.environ.get("CONFORMANCE_BIN", Path(BIN).parent / "conformance"))
 
 TERMINAL = ("completed", "failed", "cancelled")
 
@@ -49,6 +62,7 @@ async def moving(conn: Conn) -> None:
     raise AssertionError("the motion never started")
 
 
+@only_1x
 def test_a_motion_started_as_a_task_works_then_completes_with_its_result() -> None:
     # 1/20 of real time: 400 mm at 50 mm/s is an 8 s (0.4 s) motion.
     env = {"ROBOT_ARM_TIME_SCALE": "0.05"}
@@ -80,6 +94,7 @@ def test_a_motion_started_as_a_task_works_then_completes_with_its_result() -> No
     run(body, "initialize", env)
 
 
+@only_1x
 def test_a_cancelled_motion_ends_cancelled_halted_once_and_the_next_one_runs() -> None:
     env = {"ROBOT_ARM_TIME_SCALE": "0.05", "RUST_LOG": "info"}
 
@@ -104,6 +119,7 @@ def test_a_cancelled_motion_ends_cancelled_halted_once_and_the_next_one_runs() -
     run(body, "initialize", env)
 
 
+@only_1x
 def test_a_task_past_its_deadline_is_halted_the_same_way() -> None:
     # 1/50 of real time (the 30 s deadline is 600 ms); every motion takes 40 times its estimate.
     env = {"ROBOT_ARM_TIME_SCALE": "0.02", "ROBOT_ARM_MOTOR_LAG": "40", "RUST_LOG": "info"}
@@ -127,6 +143,7 @@ def test_a_task_past_its_deadline_is_halted_the_same_way() -> None:
     run(body, "initialize", env)
 
 
+@only_1x
 def test_the_live_task_bound_refuses_the_next_one_with_a_clear_error() -> None:
     # Motions queue on the arm; a client may have 8 unfinished tasks.
     env = {"ROBOT_ARM_TIME_SCALE": "0.05"}
@@ -146,3 +163,73 @@ def test_the_live_task_bound_refuses_the_next_one_with_a_clear_error() -> None:
         await start(conn, "plan_trajectory", {"waypoints": [{"x": 300, "y": 0, "z": 400}, {"x": 350, "y": 0, "z": 400}]})
 
     run(body, "initialize", env)
+
+
+def post(port: int, method: str, params: dict[str, Any], name: str) -> dict[str, Any]:
+    """One request on protocol 2026-07-28 (stateless, the tasks extension declared)."""
+    params = {**params, "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+    }}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", body, {
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": name})
+    text = urllib.request.urlopen(request, timeout=30).read().decode()
+    if "data:" in text:
+        text = next(line[5:] for line in text.splitlines() if line.startswith("data:") and line[5:].strip())
+    answer = json.loads(text)
+    assert "result" in answer, answer
+    return answer["result"]
+
+
+@pytest.mark.skipif(not shutil.which("redis-server"), reason="redis-server is needed (.ci/run installs it)")
+def test_a_task_created_through_one_replica_is_read_through_the_other() -> None:
+    assert CONFORMANCE.is_file(), f"{CONFORMANCE} does not exist: cargo build --example conformance"
+    workdir = tempfile.mkdtemp(prefix="tasks-replicas-")
+    redis_port = free_port()
+    procs = [subprocess.Popen(
+        ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", workdir],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        wait_for_port(redis_port, procs[0], "redis-server")
+        ports = [free_port(), free_port()]
+        for port in ports:
+            procs.append(subprocess.Popen(
+                [str(CONFORMANCE), "serve", "--http", f"127.0.0.1:{port}", "--redis", f"redis://127.0.0.1:{redis_port}/0"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"}))
+            wait_for_port(port, procs[-1], "replica")
+        a, b = ports
+        created = post(a, "tools/call", {"name": "slow_compute", "arguments": {"seconds": 1.5, "label": "shared"}}, "slow_compute")
+        assert created["resultType"] == "task", created
+        task_id = created["taskId"]
+        working = post(b, "tasks/get", {"taskId": task_id}, task_id)
+        assert working["taskId"] == task_id and working["status"] == "working", working
+        deadline = time.time() + 20
+        while True:
+            seen = post(b, "tasks/get", {"taskId": task_id}, task_id)
+            if seen["status"] != "working":
+                break
+            assert time.time() < deadline, seen
+            time.sleep(0.1)
+        assert seen["status"] == "completed", seen
+        assert seen["result"]["content"][0]["text"] == "computed `shared` in 1.5 s", seen
+        # An id no replica created is unknown on both.
+        for port in ports:
+            body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {
+                "taskId": "0" * 32, "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}}}}).encode()
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", body, {
+                "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tasks/get", "Mcp-Name": "0" * 32})
+            try:
+                text = urllib.request.urlopen(request, timeout=30).read().decode()
+            except urllib.error.HTTPError as e:
+                text = e.read().decode()
+            assert '"code":-32602' in text.replace(" ", ""), text
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+            proc.wait(timeout=10)
