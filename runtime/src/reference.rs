@@ -155,6 +155,17 @@
 //! that does not exist. On the stateless wire without authentication there is no one to bind
 //! to, and the unguessable id is the only key.
 //!
+//! With replicas (`serve --http .. --redis ..`, tools without resources), a task is in Redis
+//! before its client hears of it and is kept there as it changes: any replica answers
+//! `tasks/get` for it; `tasks/cancel` and `tasks/update` go to the replica that runs it.
+//!
+//! Protocol 2025-11-25's experimental tasks are served over stdio (`serve_stdio`, `serve`
+//! without `--http`): the tool's `execution.taskSupport` and the `tasks` capability are
+//! published, a `tools/call` with `task` becomes a task at once, and `tasks/get`,
+//! `tasks/result` (waits for the end, then answers the call's result or error),
+//! `tasks/list` and `tasks/cancel` (answers the task once stopped) are answered. Over HTTP,
+//! tasks are protocol 2026-07-28's.
+//!
 //! The return type `T` or `Result<T, E>` (`E: Into<ToolError>`) decides the output: an object
 //! `T` (a struct) gives `outputSchema` and `structuredContent` plus the same JSON as text; any
 //! other serializable `T` is wrapped as `{"result": …}`; a `String` is returned as text only;
