@@ -11,6 +11,10 @@
 //!   `tools/list` (the session handshake in between is not timed);
 //! - `call_sync`: one `tools/call` of a cheap sync tool, run on tokio's blocking pool (the
 //!   default) vs declared `blocking = false` (run in place).
+//! - `call_task`: one call of a task tool on protocol 2026-07-28 (the body yields once): as a
+//!   plain call (a client without the tasks extension), vs as a task (a client with it, the
+//!   toolbox promoting at once: `tools/call` answering the task, then `tasks/get` until it
+//!   ended).
 //!
 //! toolwright's servers are served with `Toolbox::serve`, as `serve_stdio` does (each `tools/call`
 //! is stamped with its place in its resources' queues as the transport reads it).
@@ -216,6 +220,8 @@ fn scenarios() -> Vec<Scenario> {
             CallToolRequestParams::new("read_joints_inline")
         })
     }));
+    v.push(Scenario::new("call_task", "plain", || task_routine(false)));
+    v.push(Scenario::new("call_task", "task", || task_routine(true)));
     for tools in [4, 40] {
         let group = format!("list_{tools}_tools");
         v.push(Scenario::new(&group, "toolwright", move || {
@@ -298,8 +304,104 @@ fn sync_tools() -> Toolbox {
     Toolbox::from_tools((), tool_defs![read_joints, read_joints_inline])
 }
 
+/// Home the arm (yields once, as a motion's first step would: a task tool's body).
+#[tool(idempotent, task = "optional")]
+async fn home_arm() -> Joints {
+    tokio::task::yield_now().await;
+    joints()
+}
+
+/// A client on protocol 2026-07-28 that declares the tasks extension (or not).
+#[derive(Clone)]
+struct TaskClient(bool);
+
+impl rmcp::ClientHandler for TaskClient {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut capabilities = rmcp::model::ClientCapabilities::default();
+        if self.0 {
+            capabilities = rmcp::model::ClientCapabilities::builder()
+                .enable_tasks()
+                .build();
+        }
+        rmcp::model::ClientConfig::new(
+            capabilities,
+            rmcp::model::Implementation::new("bench", "1.0"),
+        )
+    }
+}
+
+/// One call of `home_arm`: plain, or as a task polled to its end.
+fn task_routine(as_task: bool) -> Routine {
+    use rmcp::model::{CallToolResponse, GetTaskParams, ProtocolVersion};
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+    let rt = runtime();
+    let client = rt.block_on(async {
+        let toolbox = Toolbox::from_tools((), tool_defs![home_arm]).with_task_limits(
+            toolwright::TaskLimits::default()
+                .with_promote_after(Duration::ZERO)
+                .with_ttl(Duration::ZERO),
+        );
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let running = toolbox.serve(server_io).await.expect("server starts");
+            let _ = running.waiting().await;
+        });
+        TaskClient(as_task)
+            .serve_with_lifecycle(
+                client_io,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("client connects")
+    });
+    let peer = client.peer().clone();
+    let once = move |client: rmcp::Peer<RoleClient>| async move {
+        let answer = client
+            .call_tool_once(CallToolRequestParams::new("home_arm"))
+            .await
+            .expect("tools/call");
+        match answer {
+            CallToolResponse::Complete(result) => {
+                assert!(!as_task, "a plain call");
+                result.structured_content.expect("structured")
+            }
+            CallToolResponse::Task(created) => {
+                assert!(as_task, "a task");
+                loop {
+                    let task = client
+                        .get_task(GetTaskParams::new(created.task.task_id.clone()))
+                        .await
+                        .expect("tasks/get");
+                    if let rmcp::model::TaskPayload::Completed { result } = task.task.payload {
+                        break result["structuredContent"].clone();
+                    }
+                    tokio::task::yield_now().await;
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    rt.block_on(async {
+        black_box(once(peer.clone()).await);
+    });
+    Box::new(move |iters| {
+        // The connection lives as long as the routine.
+        let _client = &client;
+        rt.block_on(async {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(once(peer.clone()).await);
+            }
+            start.elapsed()
+        })
+    })
+}
+
 fn main() {
     let mut ratios = Vec::new();
+    ratios.push(Ratio::new("call_task", "task", "plain", None));
     ratios.push(Ratio::new("call_sync", "blocking_pool", "inline", None));
     for tools in [4usize, 40] {
         let call = format!("call_{tools}_tools");

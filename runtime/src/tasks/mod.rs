@@ -58,7 +58,7 @@ pub struct TaskLimits {
     pub max_total: usize,
     /// On protocol 2026-07-28, how long a call of a task tool runs before it becomes a task: one
     /// that ends sooner answers at once, one that asks its user sooner asks in the request
-    /// (`input_required`). Default 250 ms.
+    /// (`input_required`). Zero: a task at once. Default 250 ms.
     pub promote_after: Duration,
 }
 

@@ -103,7 +103,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             claimed,
             Arc::clone(&record),
         ));
-        if let Some(after) = ask.promote_after {
+        if let Some(after) = ask.promote_after.filter(|after| !after.is_zero()) {
             tokio::select! {
                 biased;
                 ran = &mut first => {
