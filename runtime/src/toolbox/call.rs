@@ -907,7 +907,11 @@ mod tests {
     /// held across an await is copied per call. Issue 17's client link once grew it by 1.8 KB
     /// (+36 % instructions per call, BENCHMARKS.md); what a call carries goes behind a pointer.
     /// The bounds are this toolchain's debug-build sizes (2,872 and 6,272 bytes since rounds and
-    /// confirmation, whose rare parts are boxed; 2,736 and 6,128 before) plus room.
+    /// confirmation, whose rare parts are boxed; 2,736 and 6,128 before) plus room. Tasks split
+    /// the body's run into `Inner::execute`, shared with the task runner: its parameters are
+    /// borrowed (moved, they were held twice: 3,536 bytes), which still costs the references,
+    /// 3,200 bytes with stop tools and the audit receipt; the bound moved from 3 KiB to 3.25 KiB,
+    /// and `handle_request`'s (6,752 bytes; the tasks requests are boxed) from 6.5 to 6.75 KiB.
     #[test]
     #[allow(unreachable_code, unused_variables)]
     fn a_call_future_stays_small() {
@@ -919,9 +923,12 @@ mod tests {
                 unreachable!(),
             )
         });
-        assert!(call <= 3 * 1024, "Inner::call's future is {call} bytes");
         assert!(
-            request <= 6 * 1024 + 512,
+            call <= 3 * 1024 + 256,
+            "Inner::call's future is {call} bytes"
+        );
+        assert!(
+            request <= 6 * 1024 + 768,
             "handle_request's future is {request} bytes"
         );
     }

@@ -320,7 +320,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        self.get_task_now(&request, &context).await
+        Box::pin(self.get_task_now(&request, &context)).await
     }
 
     /// Protocol 2025-11-25's task requests (`tasks/result`, `tasks/list`, and the renamed
@@ -330,7 +330,8 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        self.legacy_task_request(request, context).await
+        // Boxed, like the rare paths of a call: inline, it would grow every request's future.
+        Box::pin(self.legacy_task_request(request, context)).await
     }
 
     /// `tasks/update`: the answers to a task's questions.
