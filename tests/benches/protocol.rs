@@ -337,9 +337,10 @@ fn task_routine(as_task: bool) -> Routine {
     let rt = runtime();
     let client = rt.block_on(async {
         let toolbox = Toolbox::from_tools((), tool_defs![home_arm]).with_task_limits(
+            // Records of ended tasks are kept for their TTL: room for every iteration.
             toolwright::TaskLimits::default()
                 .with_promote_after(Duration::ZERO)
-                .with_ttl(Duration::ZERO),
+                .with_max_total(1 << 20),
         );
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         tokio::spawn(async move {
