@@ -42,7 +42,7 @@ fn arm() -> Toolbox<RobotArm> {
         seed: 7,
         ..SimConfig::default()
     }))
-    // The user's approval of each motion (`confirm`) is tested in rounds.rs and test_confirm.py.
+    // The user's approval of each motion (`confirm`) is tested in rounds.rs and test_safe_actuation.py.
     .with_confirmation(false)
     .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)))
 }
@@ -288,4 +288,47 @@ async fn on_2025_11_25_and_without_the_extension_a_task_tool_is_a_plain_call() {
             json!(800.0)
         );
     }
+}
+
+/// `stop_arm` (`stop_for = "arm"`) ends every task on the arm `cancelled`: the one moving it
+/// and the one waiting for its turn, which never moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_arm_ends_the_running_and_the_waiting_tasks_cancelled() {
+    let toolbox = arm();
+    let client = connect_client(toolbox, TaskClient, true).await;
+    let moving = start(&client, "move_arm_to_pose", long_move()).await;
+    let waiting = start(
+        &client,
+        "move_arm_to_pose",
+        json!({"x": 300, "y": 200, "z": 800, "speed": 0.1}),
+    )
+    .await;
+    for _ in 0..200 {
+        if arm_state(&client).await["moving"] == json!(true) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let stop = call(&client, "stop_arm", json!({})).await;
+    assert_eq!(stop.is_error, Some(false));
+    for id in [&moving, &waiting] {
+        assert_eq!(
+            ended(&client, id).await.task.status(),
+            TaskStatus::Cancelled
+        );
+    }
+    let message = get(&client, &waiting)
+        .await
+        .task
+        .task
+        .status_message
+        .unwrap_or_default();
+    assert!(message.starts_with("cancelled by `stop_arm`"), "{message}");
+    let s = arm_state(&client).await;
+    assert_eq!(s["moving"], json!(false));
+    assert_eq!(
+        s["position"]["y"],
+        json!(0.0),
+        "the waiting motion never moved"
+    );
 }

@@ -213,7 +213,8 @@ async fn drive<S: Send + Sync + 'static>(
         match ran {
             (outcome, Response::Result(result)) => {
                 record.finish(match outcome {
-                    "cancelled" => Finished::Cancelled(text_of(&result)),
+                    // A stop tool (`stop_for`) stopped it, waiting or running: cancelled too.
+                    "cancelled" | "stopped" => Finished::Cancelled(text_of(&result)),
                     "panic" => Finished::Failed(ErrorData::internal_error(text_of(&result), None)),
                     _ => Finished::Completed(result),
                 });
