@@ -306,13 +306,15 @@ impl Writer {
             }
             Err(e) => {
                 let why = format!("cannot write to {}: {e}", self.path.display());
+                // Closed first: logging may fail too (stderr on the same full disk, or a file
+                // size limit), and must not leave the log open.
+                let _ = self.failed.set(why.clone());
                 tracing::error!(
                     tool = %record.tool,
                     trace_id = %record.trace_id,
                     error = %why,
                     "audit log write failed: calls of tools that are not read-only are refused from now on"
                 );
-                let _ = self.failed.set(why.clone());
                 Err(why)
             }
         }
@@ -482,12 +484,19 @@ impl Receipt {
             record,
             done: Some(done),
         };
+        let stopped = || {
+            // Whatever stopped the writer, nothing more can be recorded: fail closed.
+            let why = "the audit log's writer thread has stopped".to_owned();
+            let _ = self.log.failed.set(why.clone());
+            Err(why)
+        };
         if self.log.jobs.send(job).is_err() {
-            return Err("the audit log's writer thread has stopped".to_owned());
+            return stopped();
         }
-        written
-            .await
-            .unwrap_or_else(|_| Err("the audit log's writer thread has stopped".to_owned()))
+        match written.await {
+            Ok(result) => result,
+            Err(_) => stopped(),
+        }
     }
 }
 

@@ -490,7 +490,7 @@ async fn a_log_that_cannot_be_written_stops_the_motions_not_the_sensors() {
     let (torn, z) = unrecorded.expect("a line did not fit");
     assert!(torn >= 2, "line {torn}");
     let third = client.call_tool(mv(z + 10)).await.unwrap();
-    assert_eq!(third.is_error, Some(true));
+    assert_eq!(third.is_error, Some(true), "{}", text(&third));
     assert!(
         text(&third).starts_with("refused: `move_arm_to_pose` did not run"),
         "{}",
