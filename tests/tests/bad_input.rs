@@ -718,7 +718,9 @@ async fn raw_lines_that_parse_reach_validation() {
 /// a request at all gets -32600 "Invalid request" with a null id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn raw_lines_that_are_not_requests_get_a_json_rpc_error() {
-    let method_not_found = json!({"code": -32601, "message": "tools/call"});
+    // rmcp cannot parse these as a `tools/call` and hands them on as a custom request, which
+    // the toolbox answers (it serves protocol 2025-11-25's task requests there).
+    let method_not_found = json!({"code": -32601, "message": "method not found: `tools/call`"});
     let invalid_request = json!({"code": -32600, "message": "Invalid request"});
     // `ID` is replaced by the case's request id; `None`: the reply's id is null.
     let cases: Vec<(&str, &str, bool, Value)> = vec![
