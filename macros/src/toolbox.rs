@@ -211,19 +211,20 @@ fn resources(
         used.dedup();
         used
     };
+    // What the tools use, for the errors naming a resource none uses.
+    let tools_use = if used.is_empty() {
+        "no tool of this impl declares a resource (`#[tool(resource = \"..\")]`)".to_owned()
+    } else {
+        format!(
+            "the tools use {}",
+            used.iter()
+                .map(|u| format!("`{u}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     for (name, span) in models.iter().flat_map(|m| m.stop_for()) {
         if !used.contains(&name.as_str()) {
-            let tools_use = if used.is_empty() {
-                "no tool of this impl declares a resource (`#[tool(resource = \"..\")]`)".to_owned()
-            } else {
-                format!(
-                    "the tools use {}",
-                    used.iter()
-                        .map(|u| format!("`{u}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
             cx.error_at(
                 *span,
                 format!("`stop_for`: no tool of this toolbox uses resource `{name}`: {tools_use}; a stop tool stops the calls on a resource the other tools use"),
@@ -241,17 +242,6 @@ fn resources(
             continue;
         }
         if !used.contains(&name.as_str()) {
-            let tools_use = if used.is_empty() {
-                "no tool of this impl declares a resource (`#[tool(resource = \"..\")]`)".to_owned()
-            } else {
-                format!(
-                    "the tools use {}",
-                    used.iter()
-                        .map(|u| format!("`{u}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
             cx.error_at(
                 attr.name.span(),
                 format!("no tool of this toolbox uses resource `{name}`: {tools_use}; declare a resource under the name the tools give it"),

@@ -287,22 +287,18 @@ pub(crate) fn confirmation(tool: &rmcp::model::Tool) -> Option<&str> {
 
 /// The resources a stop tool stops (`#[tool(stop_for = "..")]`).
 pub(crate) fn stop_for(tool: &rmcp::model::Tool) -> Vec<String> {
-    tool.meta
-        .as_ref()
-        .and_then(|m| m.0.get(crate::toolbox::STOP_FOR_META))
-        .and_then(serde_json::Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
+    strings_meta(tool, crate::toolbox::STOP_FOR_META)
 }
 
 pub(crate) fn scopes(tool: &rmcp::model::Tool) -> Vec<String> {
+    strings_meta(tool, crate::toolbox::SCOPES_META)
+}
+
+/// A list of strings in the tool's `_meta` under `key` (empty when absent).
+fn strings_meta(tool: &rmcp::model::Tool, key: &str) -> Vec<String> {
     tool.meta
         .as_ref()
-        .and_then(|m| m.0.get(crate::toolbox::SCOPES_META))
+        .and_then(|m| m.0.get(key))
         .and_then(serde_json::Value::as_array)
         .map(|a| {
             a.iter()
