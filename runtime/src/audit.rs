@@ -387,8 +387,8 @@ fn bounded(text: &str) -> String {
     }
 }
 
-/// `2026-12-01T17:05:09.123Z`.
-fn rfc3339(time: SystemTime) -> String {
+/// `2026-12-01T17:05:09.123Z` (RFC 3339, UTC, milliseconds).
+pub(crate) fn rfc3339(time: SystemTime) -> String {
     let since = time
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default();

@@ -111,27 +111,9 @@ impl TaskLimits {
     }
 }
 
-/// An ISO 8601 timestamp (UTC, milliseconds) of `time`.
+/// An ISO 8601 timestamp (UTC, milliseconds) of `time`: the audit log's format.
 pub(crate) fn iso8601(time: std::time::SystemTime) -> String {
-    let since = time
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = since.as_secs() as i64;
-    let millis = since.subsec_millis();
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (h, m, s) = (rem / 3600, (rem % 3600) / 60, rem % 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{d:02}T{h:02}:{m:02}:{s:02}.{millis:03}Z")
+    crate::audit::rfc3339(time)
 }
 
 #[cfg(test)]
