@@ -305,6 +305,7 @@ fn audit_verify(path: &std::path::Path) -> i32 {
 /// What builds the handler that answers a session, around the toolbox.
 pub(crate) type MakeHandler<S, H> = std::sync::Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs the command line from the process arguments; returns the exit code.
     pub async fn run(self) -> i32 {

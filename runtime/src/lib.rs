@@ -1,4 +1,6 @@
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(unreachable_pub)]
 
 mod adapt;
 pub mod audit;

@@ -10,7 +10,7 @@ use crate::toolbox::SafeStop;
 
 /// The grace period of tools that declare none: how long a body told to stop (deadline or
 /// cancel) has to return before it is abandoned.
-pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_GRACE: Duration = Duration::from_secs(1);
 
 /// The policy of one tool, resolved when the toolbox is built.
 pub(crate) struct Policy<S> {
@@ -54,7 +54,7 @@ pub(crate) struct Resource<S> {
 }
 
 /// "3 s", "250 ms", "1.5 s", "2 min".
-pub fn describe_duration(d: Duration) -> String {
+pub(crate) fn describe_duration(d: Duration) -> String {
     let ms = d.as_millis();
     if ms < 1000 {
         format!("{ms} ms")

@@ -74,7 +74,7 @@ return {0, 0}
 impl Redis {
     /// Connects (`redis://host:6379/0`, `rediss://` for TLS is not built in); fails at once if
     /// Redis cannot be reached.
-    pub async fn connect(url: &str) -> Result<Arc<Self>, String> {
+    pub(crate) async fn connect(url: &str) -> Result<Arc<Self>, String> {
         let client = redis::Client::open(url).map_err(|e| format!("--redis {url}: {e}"))?;
         let connection =
             tokio::time::timeout(Duration::from_secs(10), ConnectionManager::new(client))
@@ -101,7 +101,7 @@ impl Redis {
 
     /// Counts a call against the tool's and the client's limits, shared by every replica. A
     /// Redis failure lets the call through (logged): limits must not take the tools down.
-    pub async fn check(
+    pub(crate) async fn check(
         &self,
         client: &str,
         tool: &str,
@@ -155,7 +155,7 @@ impl Redis {
 
 impl Redis {
     /// Records that a session completed its handshake, for the other replicas.
-    pub async fn mark_initialized(&self, session_id: &str) {
+    pub(crate) async fn mark_initialized(&self, session_id: &str) {
         let mut connection = self.connection.clone();
         let r: redis::RedisResult<()> = redis::cmd("SET")
             .arg(self.key(&["session", session_id, "initialized"]))
@@ -171,7 +171,7 @@ impl Redis {
 
     /// Whether any replica saw the session complete its handshake (a Redis failure says yes:
     /// the check must not take the sessions down).
-    pub async fn is_initialized(&self, session_id: &str) -> bool {
+    pub(crate) async fn is_initialized(&self, session_id: &str) -> bool {
         let mut connection = self.connection.clone();
         redis::cmd("EXISTS")
             .arg(self.key(&["session", session_id, "initialized"]))
@@ -185,7 +185,7 @@ impl Redis {
     /// Claims the approval `id` (a confirmation given on protocol 2026-07-28) for one call, for
     /// every replica, until `ttl` passes: `Ok(false)` when a replica used it or uses it now.
     /// A Redis failure is an `Err`: an approval that cannot be checked runs nothing.
-    pub async fn claim_approval(&self, id: &str, ttl: Duration) -> Result<bool, String> {
+    pub(crate) async fn claim_approval(&self, id: &str, ttl: Duration) -> Result<bool, String> {
         let mut connection = self.connection.clone();
         let set: Option<String> = redis::cmd("SET")
             .arg(self.key(&["approval", id]))
@@ -200,7 +200,7 @@ impl Redis {
     }
 
     /// Gives a claim back (the call asked its user again before it ran to its end).
-    pub async fn release_approval(&self, id: &str) {
+    pub(crate) async fn release_approval(&self, id: &str) {
         let mut connection = self.connection.clone();
         let r: redis::RedisResult<()> = redis::cmd("DEL")
             .arg(self.key(&["approval", id]))
@@ -229,7 +229,7 @@ impl Redis {
 
     /// Whose the session is: `None` when no replica stored it, `Some(None)` when it was created
     /// without authentication.
-    pub async fn session_owner(
+    pub(crate) async fn session_owner(
         &self,
         session_id: &str,
     ) -> Result<Option<Option<Principal>>, String> {
@@ -249,7 +249,7 @@ impl Redis {
     /// Stores a task as `tasks/get` shows it (protocol 2026-07-28's `DetailedTask`), with its
     /// owner, for `ttl`: any replica answers `tasks/get` for it. A Redis failure is logged: the
     /// replica running it still answers.
-    pub async fn put_task(
+    pub(crate) async fn put_task(
         &self,
         id: &str,
         owner: Option<&str>,
@@ -271,7 +271,7 @@ impl Redis {
     }
 
     /// A task another replica stored: its owner (`None`: whoever has its id) and the task.
-    pub async fn get_task(&self, id: &str) -> Option<(Option<String>, serde_json::Value)> {
+    pub(crate) async fn get_task(&self, id: &str) -> Option<(Option<String>, serde_json::Value)> {
         let mut connection = self.connection.clone();
         let json: Option<String> = redis::cmd("GET")
             .arg(self.key(&["task", id]))

@@ -216,12 +216,12 @@ impl std::fmt::Debug for TypeInfo {
 }
 
 /// The schema of `T` through `generator`, inlined unless `T` is recursive.
-pub fn subschema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+pub(crate) fn subschema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.subschema_for::<T>()
 }
 
 /// Settings of the generator used for inputs (`deserialize` contract) or outputs (`serialize`).
-pub fn generator(contract: Contract) -> SchemaGenerator {
+pub(crate) fn generator(contract: Contract) -> SchemaGenerator {
     SchemaSettings::draft2020_12()
         .with(|s| {
             s.inline_subschemas = true;
@@ -233,7 +233,7 @@ pub fn generator(contract: Contract) -> SchemaGenerator {
 
 /// Why a schema could not be published.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaError {
+pub(crate) struct SchemaError {
     /// Where, as a path of property names (`target_position.x`).
     pub path: String,
     /// What is wrong.
@@ -252,7 +252,7 @@ impl std::fmt::Display for SchemaError {
 
 /// Carries a problem found inside a derived type's `JsonSchema::json_schema` (which cannot fail)
 /// to the toolbox build, which reports it with its path.
-pub const ERROR_KEY: &str = "x-toolwright-error";
+pub(crate) const ERROR_KEY: &str = "x-toolwright-error";
 
 /// Formats that JSON Schema 2020-12 defines; any other `format` is dropped (clients such as Ajv
 /// reject unknown formats).
@@ -300,7 +300,7 @@ fn integer_width_64(format: &str) -> Option<Value> {
 ///
 /// Drops `$schema` and empty `$defs`, turns integer `format`s into width bounds, drops non-standard
 /// formats, and refuses any `$ref` left over (a recursive type: toolwright inlines every subschema).
-pub fn normalize(schema: &mut Value) -> Result<(), SchemaError> {
+pub(crate) fn normalize(schema: &mut Value) -> Result<(), SchemaError> {
     normalize_at(schema, &mut String::new())
 }
 
@@ -417,19 +417,22 @@ fn normalize_at(schema: &mut Value, path: &mut String) -> Result<(), SchemaError
 }
 
 /// Whether a schema's root is an object schema.
-pub fn is_object_schema(schema: &Value) -> bool {
+pub(crate) fn is_object_schema(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("object")
 }
 
 /// Generates and normalizes the schema of a [`TypeInfo`].
-pub fn type_schema(generator: &mut SchemaGenerator, info: TypeInfo) -> Result<Value, SchemaError> {
+pub(crate) fn type_schema(
+    generator: &mut SchemaGenerator,
+    info: TypeInfo,
+) -> Result<Value, SchemaError> {
     let mut schema = (info.schema)(generator).to_value();
     normalize(&mut schema)?;
     Ok(schema)
 }
 
 /// Appends "…, in newtons (N)." to a description.
-pub fn describe_unit(description: Option<&str>, unit: Unit) -> String {
+pub(crate) fn describe_unit(description: Option<&str>, unit: Unit) -> String {
     let unit_words = if unit.words == unit.symbol {
         unit.symbol.to_owned()
     } else {
@@ -512,7 +515,7 @@ fn describe_enum(description: &str, options: &str) -> String {
 /// The published schema of one property: the type's schema plus everything `spec` declares.
 ///
 /// Returns the schema and whether the property is required.
-pub fn property_schema(
+pub(crate) fn property_schema(
     generator: &mut SchemaGenerator,
     spec: &FieldSpec,
     info: TypeInfo,
@@ -707,7 +710,7 @@ pub struct Field {
 
 /// Builds an object schema: `properties` in declaration order, `required`, and
 /// `additionalProperties: false` unless `allow_unknown`.
-pub fn object_schema(
+pub(crate) fn object_schema(
     generator: &mut SchemaGenerator,
     description: Option<&str>,
     fields: &[Field],
@@ -783,7 +786,7 @@ fn merge_flattened(
 
 /// Builds the schema of a unit-only enum: `{"type": "string", "enum": [..]}`, with the variants'
 /// doc comments folded into the description ("parallel: two-finger jaw; suction: vacuum cup").
-pub fn unit_enum_schema(
+pub(crate) fn unit_enum_schema(
     type_description: Option<&str>,
     variants: &[(&'static str, Option<&'static str>)],
 ) -> Value {
@@ -847,7 +850,7 @@ pub struct Variant {
 }
 
 /// Builds the schema of a data-carrying enum following serde's representation, as `oneOf`.
-pub fn data_enum_schema(
+pub(crate) fn data_enum_schema(
     generator: &mut SchemaGenerator,
     type_description: Option<&str>,
     tagging: EnumTagging,
@@ -932,7 +935,7 @@ pub fn data_enum_schema(
 }
 
 /// Converts a published schema into a [`schemars::Schema`] (for `JsonSchema` impls).
-pub fn to_schemars(value: Value) -> Schema {
+pub(crate) fn to_schemars(value: Value) -> Schema {
     Schema::try_from(value).unwrap_or_else(|_| Schema::from(true))
 }
 

@@ -43,7 +43,7 @@ pub(crate) struct Arrival(Arc<Mutex<Option<Stamp>>>);
 
 impl Arrival {
     /// The stamp, once.
-    pub fn take(&self) -> Option<Stamp> {
+    pub(crate) fn take(&self) -> Option<Stamp> {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
@@ -66,7 +66,7 @@ pub(crate) struct Ordered<T> {
 }
 
 impl<T> Ordered<T> {
-    pub fn new(inner: T, arrivals: Arc<dyn Arrivals>) -> Self {
+    pub(crate) fn new(inner: T, arrivals: Arc<dyn Arrivals>) -> Self {
         Self { inner, arrivals }
     }
 }

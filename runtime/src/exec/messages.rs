@@ -9,7 +9,7 @@ use crate::policy::describe_duration;
 
 /// Why the runtime told a call to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Why {
+pub(crate) enum Why {
     /// Its deadline (the timeout) passed.
     Deadline(Duration),
     /// The client cancelled it or disconnected.
@@ -20,7 +20,7 @@ pub enum Why {
 
 /// How the body ended after it was told to stop.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// It returned within its grace period (`error`: what it said, when it returned an error).
     Stopped {
         after: Duration,
@@ -34,7 +34,7 @@ pub enum Ending {
 
 /// What a resource's safe stop did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StopOutcome {
+pub(crate) enum StopOutcome {
     /// It ran; with what it reported (where the arm halted, …).
     Done(Option<String>),
     /// It returned an error or panicked.
@@ -47,7 +47,7 @@ pub enum StopOutcome {
 
 /// One resource's safe stop, as it ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SafeStopReport {
+pub(crate) struct SafeStopReport {
     /// The resource.
     pub resource: Arc<str>,
     /// What happened.
@@ -87,7 +87,7 @@ fn trim_period(s: &str) -> &str {
 
 /// A call the runtime told to stop (deadline or client), and how it ended. `reserved`: the
 /// resources a still-running blocking body keeps until it returns.
-pub fn ended_early(
+pub(crate) fn ended_early(
     tool: &str,
     why: Why,
     ending: &Ending,
@@ -150,7 +150,7 @@ pub fn ended_early(
 }
 
 /// A body that panicked, and the safe stops that ran after it.
-pub fn panicked(tool: &str, message: &str, stops: &[SafeStopReport]) -> String {
+pub(crate) fn panicked(tool: &str, message: &str, stops: &[SafeStopReport]) -> String {
     let mut text = format!(
         "Tool `{tool}` failed with an internal error and did not complete: {}.",
         trim_period(message)
@@ -162,7 +162,7 @@ pub fn panicked(tool: &str, message: &str, stops: &[SafeStopReport]) -> String {
 
 /// The deadline passed, or the client cancelled, before the call's turn came: it did not run.
 /// `waiting_for`: the resource it was waiting for, or `None` for the server's concurrency limit.
-pub fn did_not_start(tool: &str, why: Why, waiting_for: Option<&str>) -> String {
+pub(crate) fn did_not_start(tool: &str, why: Why, waiting_for: Option<&str>) -> String {
     let what = match waiting_for {
         Some(resource) => format!("{}, which other calls are using", resource_name(resource)),
         None => "the server's concurrency limit".to_owned(),
@@ -190,7 +190,7 @@ pub fn did_not_start(tool: &str, why: Why, waiting_for: Option<&str>) -> String 
 }
 
 /// A full queue: refused at once.
-pub fn queue_full(tool: &str, resource: &str, waiting: usize) -> String {
+pub(crate) fn queue_full(tool: &str, resource: &str, waiting: usize) -> String {
     format!(
         "Tool `{tool}` was not run: {waiting} call{s} {are} already waiting for {r} (the most it \
          queues) behind the one using it. Call it again once some have finished.",

@@ -43,7 +43,7 @@ use crate::toolbox::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResu
 use rmcp::model::InputRequiredResult;
 
 /// How long a safe stop may take before its resource is reported in an unknown state.
-pub const SAFE_STOP_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const SAFE_STOP_LIMIT: Duration = Duration::from_secs(10);
 
 /// One call to run: the tool, its state, where it came from.
 pub(crate) struct Call<'a, S> {

@@ -20,11 +20,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Poll, Waker};
 
 /// The default of `max_waiting`: calls waiting for one resource (not counting the one using it).
-pub const DEFAULT_MAX_WAITING: usize = 16;
+pub(crate) const DEFAULT_MAX_WAITING: usize = 16;
 
 /// The queue of one resource.
 #[derive(Debug)]
-pub struct ResourceQueue {
+pub(crate) struct ResourceQueue {
     name: Arc<str>,
     max_waiting: usize,
     state: Mutex<QueueState>,
@@ -68,7 +68,7 @@ struct Place {
 
 impl ResourceQueue {
     /// An empty queue admitting `max_waiting` calls behind the one using the resource.
-    pub fn new(name: Arc<str>, max_waiting: usize) -> Self {
+    pub(crate) fn new(name: Arc<str>, max_waiting: usize) -> Self {
         Self {
             name,
             max_waiting,
@@ -77,14 +77,14 @@ impl ResourceQueue {
     }
 
     /// The resource's name.
-    pub fn name(&self) -> &Arc<str> {
+    pub(crate) fn name(&self) -> &Arc<str> {
         &self.name
     }
 
     /// Stops every call that took its place so far (the stop tool `by`): the waiting ones will
     /// not start; the one using the resource is stopped by [`stop_holder`](Self::stop_holder).
     /// Returns how many were waiting and whether one was using the resource.
-    pub fn stop(&self, by: &'static str) -> (usize, bool) {
+    pub(crate) fn stop(&self, by: &'static str) -> (usize, bool) {
         let (wakers, waiting, holding) = {
             let mut state = self.lock();
             let before = state.next;
@@ -109,7 +109,7 @@ impl ResourceQueue {
 
     /// Stops the call that was using the resource when [`stop`](Self::stop) came, if it still
     /// does.
-    pub fn stop_holder(&self) {
+    pub(crate) fn stop_holder(&self) {
         let waker = {
             let mut state = self.lock();
             let Some(spared) = state.stopped.as_mut().and_then(|s| s.spared.take()) else {
@@ -128,13 +128,13 @@ impl ResourceQueue {
 
     /// How many times the queue was stopped, to give [`stopped_since`](Self::stopped_since)
     /// later.
-    pub fn stops(&self) -> u64 {
+    pub(crate) fn stops(&self) -> u64 {
         self.lock().stops
     }
 
     /// The stop tool that stopped the queue since it counted `stops` stops: a call waiting
     /// outside the queue (for its user's confirmation) was stopped too.
-    pub fn stopped_since(&self, stops: u64) -> Option<&'static str> {
+    pub(crate) fn stopped_since(&self, stops: u64) -> Option<&'static str> {
         let state = self.lock();
         (state.stops > stops)
             .then_some(state.stopped)
@@ -144,7 +144,7 @@ impl ResourceQueue {
 
     /// The stop tool that stopped the queue after `since`, if one did: an approval given
     /// before a stop no longer counts.
-    pub fn stopped_after(&self, since: std::time::SystemTime) -> Option<&'static str> {
+    pub(crate) fn stopped_after(&self, since: std::time::SystemTime) -> Option<&'static str> {
         self.lock()
             .last_stop
             .filter(|(at, _)| *at > since)
@@ -159,7 +159,7 @@ impl ResourceQueue {
 /// A call's place in one resource's queue; the resource is the call's while this ticket is
 /// first. Dropping it leaves the queue.
 #[derive(Debug)]
-pub struct Ticket {
+pub(crate) struct Ticket {
     queue: Arc<ResourceQueue>,
     number: u64,
 }
@@ -167,7 +167,7 @@ pub struct Ticket {
 impl Ticket {
     /// Completes when this ticket is first in its queue: the resource is the call's. `Err`
     /// names the stop tool that stopped the call before its turn came.
-    pub async fn turn(&self) -> Result<(), &'static str> {
+    pub(crate) async fn turn(&self) -> Result<(), &'static str> {
         poll_fn(|cx| {
             let mut state = self.queue.lock();
             if let Some(by) = state.stopped(self.number) {
@@ -203,7 +203,7 @@ impl Ticket {
     }
 
     /// The resource's name.
-    pub fn resource(&self) -> &Arc<str> {
+    pub(crate) fn resource(&self) -> &Arc<str> {
         &self.queue.name
     }
 }
@@ -231,7 +231,7 @@ impl Drop for Ticket {
 
 /// A call's places in the queues of the resources it uses: usually one, without allocating.
 #[derive(Debug, Default)]
-pub enum Tickets {
+pub(crate) enum Tickets {
     /// The tool uses no resource.
     #[default]
     None,
@@ -243,7 +243,7 @@ pub enum Tickets {
 
 impl Tickets {
     /// The tickets, in the order the call waits for them.
-    pub fn as_slice(&self) -> &[Ticket] {
+    pub(crate) fn as_slice(&self) -> &[Ticket] {
         match self {
             Tickets::None => &[],
             Tickets::One(t) => std::slice::from_ref(t),
@@ -253,7 +253,7 @@ impl Tickets {
 
     /// Completes with the stop tool's name once one stopped any of these places (never
     /// without places).
-    pub async fn stopped(&self) -> &'static str {
+    pub(crate) async fn stopped(&self) -> &'static str {
         if let Tickets::None = self {
             return std::future::pending().await;
         }
@@ -271,7 +271,7 @@ impl Tickets {
 
 /// A full queue: the call was not admitted.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueueFull {
+pub(crate) struct QueueFull {
     /// The resource.
     pub resource: Arc<str>,
     /// Calls waiting for it (its `max_waiting`).
@@ -282,7 +282,10 @@ pub struct QueueFull {
 /// several resources always queue for them in the same order), or in none if one is full.
 /// `arrival` is held while a call needing several resources takes its places, so two such calls
 /// are in the same order in every queue they share (no two can wait for each other).
-pub fn enqueue(queues: &[Arc<ResourceQueue>], arrival: &Mutex<()>) -> Result<Tickets, QueueFull> {
+pub(crate) fn enqueue(
+    queues: &[Arc<ResourceQueue>],
+    arrival: &Mutex<()>,
+) -> Result<Tickets, QueueFull> {
     match queues {
         [] => return Ok(Tickets::None),
         [one] => return place(one).map(Tickets::One),

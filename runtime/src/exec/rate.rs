@@ -165,7 +165,7 @@ const ALL_TOOLS: usize = usize::MAX;
 impl Limiter {
     /// Counts a call of `client` to tool `tool` against the tool's limit and the client's limit,
     /// or says how long to wait (counting nothing).
-    pub fn check(
+    pub(crate) fn check(
         &self,
         client: &Arc<str>,
         tool: usize,

@@ -53,7 +53,7 @@ impl Caller {
     }
 
     /// The scopes of `needed` this caller lacks.
-    pub fn missing<'a>(&self, needed: &'a [String]) -> Vec<&'a str> {
+    pub(super) fn missing<'a>(&self, needed: &'a [String]) -> Vec<&'a str> {
         match &self.scopes {
             None => Vec::new(),
             Some(granted) => needed
@@ -81,19 +81,19 @@ const MAX_REASON_BYTES: usize = 300;
 
 impl Denied {
     /// A refused token, `why` cut to [`MAX_REASON_BYTES`] (with its length stated).
-    pub fn invalid(why: impl AsRef<str>) -> Self {
+    pub(super) fn invalid(why: impl AsRef<str>) -> Self {
         Denied::Invalid(crate::echo::bounded(why.as_ref(), MAX_REASON_BYTES))
     }
 }
 
 impl Authentication {
     /// Whether requests need a token.
-    pub fn required(&self) -> bool {
+    pub(super) fn required(&self) -> bool {
         !matches!(self, Authentication::None)
     }
 
     /// The caller, from the request's `Authorization` header.
-    pub async fn check(&self, headers: &HeaderMap) -> Result<Caller, Denied> {
+    pub(super) async fn check(&self, headers: &HeaderMap) -> Result<Caller, Denied> {
         if matches!(self, Authentication::None) {
             return Ok(Caller::anonymous());
         }
@@ -131,7 +131,7 @@ impl Authentication {
     }
 
     /// `401 Unauthorized` with the challenge that tells the client how to authenticate.
-    pub fn unauthorized(&self, denied: &Denied) -> Response {
+    pub(super) fn unauthorized(&self, denied: &Denied) -> Response {
         let mut params = Vec::new();
         match self.resource_metadata() {
             Some(url) => params.push(format!("resource_metadata=\"{url}\"")),
@@ -151,7 +151,12 @@ impl Authentication {
     }
 
     /// `403 Forbidden` naming the scopes the token lacks, for the client's step-up.
-    pub fn insufficient_scope(&self, tool: &str, needed: &[String], missing: &[&str]) -> Response {
+    pub(super) fn insufficient_scope(
+        &self,
+        tool: &str,
+        needed: &[String],
+        missing: &[&str],
+    ) -> Response {
         let mut params = vec![
             "error=\"insufficient_scope\"".to_owned(),
             format!("scope=\"{}\"", needed.join(" ")),

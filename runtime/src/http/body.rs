@@ -97,12 +97,12 @@ pub(crate) struct PeekParams<'a> {
 
 impl Peek<'_> {
     /// The message is a request (it has an id and a method).
-    pub fn is_request(&self) -> bool {
+    pub(super) fn is_request(&self) -> bool {
         self.id.is_some() && self.method.is_some()
     }
 
     /// The tool a `tools/call` names.
-    pub fn tool(&self) -> Option<&str> {
+    pub(super) fn tool(&self) -> Option<&str> {
         (self.method.as_deref() == Some("tools/call"))
             .then(|| self.params.as_ref()?.name.as_deref())
             .flatten()

@@ -50,6 +50,7 @@ pub(crate) use self::principal::Principal;
 pub(crate) use self::sessions::acting;
 
 /// The path the MCP endpoint is served at.
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub const MCP_PATH: &str = "/mcp";
 
 /// The address of the peer of a connection, in each request's extensions.
@@ -62,11 +63,12 @@ pub(crate) struct PeerAddr(pub SocketAddr);
 pub(crate) struct KnownSession(pub Arc<str>);
 
 /// Room for the JSON-RPC envelope around a call's arguments, in the default body limit.
-pub const ENVELOPE_BYTES: usize = 64 << 10;
+pub(crate) const ENVELOPE_BYTES: usize = 64 << 10;
 
 /// How to serve over HTTP: where, who may call, which `Host`s and `Origin`s are accepted, and
 /// the limits. Every limit has a default; see each method.
 #[derive(Debug, Clone)]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub struct HttpOptions {
     addr: SocketAddr,
     auth: AuthOption,
@@ -145,6 +147,7 @@ impl HttpOptions {
     /// is restored on another, and a limit counts every replica's calls. Resource queues stay
     /// per process: a toolbox whose tools use a device must not run as several replicas.
     #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     #[must_use]
     pub fn redis(mut self, url: impl Into<String>) -> Self {
         self.redis = Some(url.into());
@@ -166,6 +169,7 @@ impl HttpOptions {
     /// URI, RFC 8707), `exp` and `nbf`, and the scopes each tool declares
     /// (`#[tool(scopes = [..])]`; `403 insufficient_scope` otherwise).
     #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
     #[must_use]
     pub fn oauth(mut self, config: OAuthConfig) -> Self {
         self.auth = AuthOption::OAuth(config);
@@ -328,6 +332,7 @@ impl HttpOptions {
 
 /// A running HTTP server: its address, and a handle to stop it.
 #[derive(Debug)]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub struct HttpServer {
     addr: SocketAddr,
     shutdown: CancellationToken,
@@ -380,6 +385,7 @@ struct Guard {
     with_sessions: bool,
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Serves the toolbox over MCP streamable HTTP at `http://ADDR/mcp`, in the background, with
     /// [`HttpOptions::new`]'s defaults: no authentication, so only on a loopback address.

@@ -33,6 +33,7 @@ use crate::echo::echo;
 
 /// Where tokens come from and whom they are for.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub struct OAuthConfig {
     /// The authorization server's issuer identifier (`iss` of its tokens), e.g.
     /// `https://auth.lab.example`.
@@ -143,7 +144,7 @@ const KEYS_TTL: Duration = Duration::from_secs(600);
 const MIN_REFETCH: Duration = Duration::from_secs(1);
 
 impl OAuthVerifier {
-    pub fn new(config: OAuthConfig) -> Result<Self, String> {
+    pub(super) fn new(config: OAuthConfig) -> Result<Self, String> {
         config.validate()?;
         // TLS with the system's roots and Mozilla's, through ring, set on this client only (the
         // process's default crypto provider is left alone).
@@ -173,18 +174,18 @@ impl OAuthVerifier {
         })
     }
 
-    pub fn config(&self) -> &OAuthConfig {
+    pub(super) fn config(&self) -> &OAuthConfig {
         &self.config
     }
 
     /// The URL of this server's Protected Resource Metadata (RFC 9728 §3.1: the well-known path
     /// inserted before the resource's path).
-    pub fn metadata_url(&self) -> String {
+    pub(super) fn metadata_url(&self) -> String {
         metadata_url(&self.config.resource)
     }
 
     /// Checks a token; the error says why it is refused.
-    pub async fn verify(&self, token: &str) -> Result<Claims, String> {
+    pub(super) async fn verify(&self, token: &str) -> Result<Claims, String> {
         let header =
             jsonwebtoken::decode_header(token).map_err(|e| format!("not a signed JWT ({e})"))?;
         if matches!(

@@ -29,35 +29,35 @@ pub(crate) struct Principal(Arc<str>);
 impl Principal {
     /// The subject `sub` of a token from `issuer`.
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
-    pub fn subject(issuer: &str, subject: &str) -> Self {
+    pub(crate) fn subject(issuer: &str, subject: &str) -> Self {
         Principal(Arc::from(format!("{issuer}#sub:{subject}")))
     }
 
     /// The client `client_id` of a token from `issuer` that names no subject.
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
-    pub fn client(issuer: &str, client_id: &str) -> Self {
+    pub(crate) fn client(issuer: &str, client_id: &str) -> Self {
         Principal(Arc::from(format!("{issuer}#client:{client_id}")))
     }
 
     /// The holder of the server's static bearer token (every holder is the same principal).
-    pub fn bearer() -> Self {
+    pub(crate) fn bearer() -> Self {
         Principal(Arc::from("bearer"))
     }
 
     /// A principal stored in its string form ([`as_str`](Self::as_str)) by this server, read
     /// back (from the session store).
     #[cfg_attr(not(feature = "redis"), allow(dead_code))]
-    pub fn from_stored(form: &str) -> Self {
+    pub(crate) fn from_stored(form: &str) -> Self {
         Principal(Arc::from(form))
     }
 
     /// The stable string form: what to store, compare, and key limits on.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// The string form, shared (for keys that outlive the request).
-    pub fn shared(&self) -> Arc<str> {
+    pub(crate) fn shared(&self) -> Arc<str> {
         Arc::clone(&self.0)
     }
 }

@@ -109,7 +109,7 @@ struct Tracked {
 }
 
 impl SessionTable {
-    pub fn new(max: usize, init_timeout: Duration) -> Arc<Self> {
+    pub(super) fn new(max: usize, init_timeout: Duration) -> Arc<Self> {
         Arc::new(Self {
             max,
             init_timeout,
@@ -129,7 +129,7 @@ impl SessionTable {
     /// before another finished restoring it starts a second restore, which fails with a 500.)
     /// The turn is held until rmcp has answered the request's headers.
     #[cfg(feature = "redis")]
-    pub async fn turn(&self, id: &str) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+    pub(super) async fn turn(&self, id: &str) -> Option<tokio::sync::OwnedMutexGuard<()>> {
         self.shared.get()?;
         let turn = {
             let mut arriving = self
@@ -151,7 +151,7 @@ impl SessionTable {
 
     /// Without a shared store, no session is restored: no turns.
     #[cfg(not(feature = "redis"))]
-    pub async fn turn(&self, _id: &str) -> Option<()> {
+    pub(super) async fn turn(&self, _id: &str) -> Option<()> {
         None
     }
 
@@ -187,7 +187,7 @@ impl SessionTable {
     /// Whether `principal` may name the session `id` (see [`Admission`]): only the principal
     /// that created it may, and without authentication (no principal) only unauthenticated
     /// requests. Sessions this replica does not hold are asked of the shared store.
-    pub async fn admit(&self, id: &str, principal: Option<&Principal>) -> Admission {
+    pub(super) async fn admit(&self, id: &str, principal: Option<&Principal>) -> Admission {
         if id.len() > MAX_SESSION_ID_BYTES {
             return Admission::NotFound;
         }
@@ -214,7 +214,7 @@ impl SessionTable {
 
     /// Shares the sessions' handshake state with the other replicas.
     #[cfg(feature = "redis")]
-    pub fn share(&self, redis: Arc<crate::redis::Redis>) {
+    pub(super) fn share(&self, redis: Arc<crate::redis::Redis>) {
         let _ = self.shared.set(redis);
     }
 
@@ -231,7 +231,7 @@ impl SessionTable {
 
     /// Whether the session completed its handshake: `Some(false)` only when no replica saw it
     /// (`None`: no such session here).
-    pub async fn initialized(&self, id: &str) -> Option<bool> {
+    pub(super) async fn initialized(&self, id: &str) -> Option<bool> {
         let here = self.initialized_here(id)?;
         #[cfg(feature = "redis")]
         if !here
@@ -251,12 +251,12 @@ impl SessionTable {
     }
 
     /// Sessions open now.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.lock().len()
     }
 
     /// The most that may be open.
-    pub fn max(&self) -> usize {
+    pub(super) fn max(&self) -> usize {
         self.max
     }
 
@@ -299,7 +299,7 @@ pub(crate) struct Sessions<M> {
 impl<M: SessionManager> Sessions<M> {
     /// Wraps `inner`, and sweeps sessions that never completed their handshake (until
     /// `stop` is cancelled).
-    pub fn new(
+    pub(super) fn new(
         inner: M,
         table: Arc<SessionTable>,
         arrivals: Arc<dyn Arrivals>,

@@ -11,7 +11,7 @@ use crate::toolbox::TRUNCATED_META;
 
 /// What was cut from a result to fit its budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Truncation {
+pub(crate) struct Truncation {
     /// The array that was shortened (`readings`, `result`, `items[2].points`; empty for the root).
     pub path: String,
     /// Items kept.
@@ -24,7 +24,7 @@ pub struct Truncation {
 
 impl Truncation {
     /// The note for the model.
-    pub fn note(&self) -> String {
+    pub(crate) fn note(&self) -> String {
         let what = if self.path.is_empty() {
             "the result".to_owned()
         } else {
@@ -38,7 +38,7 @@ impl Truncation {
     }
 
     /// The `_meta` value.
-    pub fn to_meta(&self) -> Value {
+    pub(crate) fn to_meta(&self) -> Value {
         json!({"path": self.path, "kept": self.kept, "total": self.total, "budget": self.budget})
     }
 }
@@ -134,7 +134,7 @@ fn render_path(path: &[Value]) -> String {
 
 /// Cuts `value` to fit `budget` bytes of JSON by dropping items from the end of its largest
 /// array (never bytes in the middle of a value). `None` when it already fits or cannot be cut.
-pub fn cut_to_budget(value: &mut Value, budget: usize) -> Option<Truncation> {
+pub(crate) fn cut_to_budget(value: &mut Value, budget: usize) -> Option<Truncation> {
     let size = json_len(value);
     if size <= budget {
         return None;
@@ -164,7 +164,7 @@ pub fn cut_to_budget(value: &mut Value, budget: usize) -> Option<Truncation> {
 }
 
 /// Keeps a text result within `budget` bytes, cutting at a line (or character) boundary.
-pub fn cut_text(text: &mut String, budget: usize) -> Option<(usize, usize)> {
+pub(crate) fn cut_text(text: &mut String, budget: usize) -> Option<(usize, usize)> {
     if text.len() <= budget {
         return None;
     }
@@ -195,11 +195,11 @@ pub enum OverBudget {
 }
 
 /// The key that marks the envelope.
-pub const EXCEEDED_KEY: &str = "_budget_exceeded";
+pub(crate) const EXCEEDED_KEY: &str = "_budget_exceeded";
 
 /// The envelope that replaces a result over the budget. `asks` names what the tool accepts to
 /// ask for less (`jmespath`, `summary`), `keys` the result's top-level keys.
-pub fn envelope(budget: usize, actual: usize, asks: &[&str], keys: &[String]) -> Value {
+pub(crate) fn envelope(budget: usize, actual: usize, asks: &[&str], keys: &[String]) -> Value {
     let mut hint = format!(
         "The result is {actual} bytes of JSON, over this tool's budget of {budget} bytes, so it \
          was not sent. Call again asking for less"
@@ -228,7 +228,7 @@ pub fn envelope(budget: usize, actual: usize, asks: &[&str], keys: &[String]) ->
 }
 
 /// The `outputSchema` branch of the envelope.
-pub fn branch() -> Value {
+pub(crate) fn branch() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -246,7 +246,11 @@ pub fn branch() -> Value {
 /// shortened, the text block rewritten to match, a note saying what was cut, and
 /// `_meta["io.toolwright/truncated"]`. A projection's (`projected`) text block is the projected
 /// value.
-pub fn cut_structured(mut structured: Value, budget: usize, projected: bool) -> CallToolResult {
+pub(crate) fn cut_structured(
+    mut structured: Value,
+    budget: usize,
+    projected: bool,
+) -> CallToolResult {
     let truncation = cut_to_budget(&mut structured, budget);
     let mut result = structured_result(structured, projected);
     if let Some(truncation) = truncation {
@@ -261,7 +265,7 @@ pub fn cut_structured(mut structured: Value, budget: usize, projected: bool) -> 
 
 /// A structured result; its text block is the JSON, or for a projection (`{"projection": v}`)
 /// the projected value `v`.
-pub fn structured_result(structured: Value, projected: bool) -> CallToolResult {
+pub(crate) fn structured_result(structured: Value, projected: bool) -> CallToolResult {
     let text = projected
         .then(|| {
             structured
@@ -277,7 +281,7 @@ pub fn structured_result(structured: Value, projected: bool) -> CallToolResult {
 }
 
 /// A text result held to `budget` (cut at a line, with a note); other results as they are.
-pub fn hold_text(mut result: CallToolResult, budget: Option<usize>) -> CallToolResult {
+pub(crate) fn hold_text(mut result: CallToolResult, budget: Option<usize>) -> CallToolResult {
     let Some(budget) = budget else {
         return result;
     };
@@ -306,7 +310,7 @@ pub fn hold_text(mut result: CallToolResult, budget: Option<usize>) -> CallToolR
 }
 
 /// The size of `value` as compact JSON.
-pub fn size(value: &Value) -> usize {
+pub(crate) fn size(value: &Value) -> usize {
     json_len(value)
 }
 

@@ -29,7 +29,7 @@ pub(crate) use results::{Refused, Request as ResultRequest, Results, split_publi
 
 /// The shape of a tool's successful results, decided once from its output schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputMode {
+pub(crate) enum OutputMode {
     /// An object: `structuredContent` plus the same JSON as a text block; `outputSchema` is the
     /// type's schema.
     Structured,
@@ -52,7 +52,7 @@ pub enum OutputMode {
 
 impl OutputMode {
     /// Chooses the mode for an output type's schema and returns the `outputSchema` to publish.
-    pub fn for_schema(schema: Value) -> (Option<Value>, OutputMode) {
+    pub(crate) fn for_schema(schema: Value) -> (Option<Value>, OutputMode) {
         if let Some(kind) = ContentKind::of(&schema) {
             if schema.get(CONTENT_KEY).and_then(Value::as_str) != Some("with") {
                 return (None, OutputMode::Content(kind));
@@ -99,7 +99,7 @@ impl OutputMode {
 
     /// The payload of a result: what `structuredContent` carries (`{"result": ..}` when
     /// wrapped), or the text (a JSON string) or `null` of text and `()` results.
-    pub fn payload(self, value: Value) -> Value {
+    pub(crate) fn payload(self, value: Value) -> Value {
         match self {
             OutputMode::Wrapped | OutputMode::WithContent { wrapped: true } => {
                 let mut m = Map::new();
@@ -111,7 +111,7 @@ impl OutputMode {
     }
 
     /// The result of a payload ([`OutputMode::payload`]).
-    pub fn result_of(self, payload: Value) -> CallToolResult {
+    pub(crate) fn result_of(self, payload: Value) -> CallToolResult {
         match (self, payload) {
             (OutputMode::Text, Value::String(s)) => {
                 CallToolResult::success(vec![ContentBlock::text(s)])
@@ -123,7 +123,7 @@ impl OutputMode {
 }
 
 /// The published output schema of a tool returning `info`'s type, and how results are shaped.
-pub fn output_schema(info: TypeInfo) -> Result<(Option<Value>, OutputMode), SchemaError> {
+pub(crate) fn output_schema(info: TypeInfo) -> Result<(Option<Value>, OutputMode), SchemaError> {
     let mut generator = schema::generator(Contract::Serialize);
     let schema = schema::type_schema(&mut generator, info)?;
     check_content_shape(&schema)?;

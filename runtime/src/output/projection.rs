@@ -10,27 +10,27 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 /// The injected argument's name.
-pub const ARGUMENT: &str = "jmespath";
+pub(crate) const ARGUMENT: &str = "jmespath";
 
 /// The longest expression accepted (in characters). It bounds the parser's recursion (each
 /// nesting level takes at least one character) and the work of one evaluation.
-pub const MAX_LENGTH: u64 = 512;
+pub(crate) const MAX_LENGTH: u64 = 512;
 
 /// The key of the envelope's message.
-pub const ERROR_KEY: &str = "_jmespath_error";
+pub(crate) const ERROR_KEY: &str = "_jmespath_error";
 
 /// The key a projected value is wrapped in (`structuredContent` is always an object).
-pub const PROJECTION_KEY: &str = "projection";
+pub(crate) const PROJECTION_KEY: &str = "projection";
 
 /// The argument's description: what a model reads.
-pub const DESCRIPTION: &str = "Optional JMESPath expression applied to this tool's result on the \
+pub(crate) const DESCRIPTION: &str = "Optional JMESPath expression applied to this tool's result on the \
     server, so only what you need comes back: for example `items[?status=='ok'].name` or \
     `{x: position.x, n: length(items)}`. The selected value is returned as \
     {\"projection\": value}. Omit it to get the whole result.";
 
 /// A compiled expression.
 #[derive(Debug, Clone)]
-pub struct Projection {
+pub(crate) struct Projection {
     expression: std::sync::Arc<jmespath::Expression<'static>>,
 }
 
@@ -38,7 +38,7 @@ pub struct Projection {
 /// (`[@, @]` twice), and chained through pipes or projections they multiply
 /// (`@ | [@, @] | [@, @]` four times), so 85 of them in 512 characters would ask for 2^85 copies.
 /// Expressions that could exceed this are refused before anything runs.
-pub const MAX_GROWTH: u64 = 64;
+pub(crate) const MAX_GROWTH: u64 = 64;
 
 /// How many expressions are parsed or evaluated at once (each on a thread of its own); the
 /// others wait.
@@ -46,7 +46,7 @@ const SLOTS: usize = 4;
 
 impl Projection {
     /// Compiles `expression`, or says why it cannot be (for the model: what is wrong, where).
-    pub async fn compile(expression: &str) -> Result<Projection, String> {
+    pub(crate) async fn compile(expression: &str) -> Result<Projection, String> {
         let expression = expression.to_owned();
         on_deep_stack(move || {
             let compiled = jmespath::compile(&expression).map_err(|e| describe(&e))?;
@@ -71,7 +71,7 @@ impl Projection {
     }
 
     /// The expression as the caller wrote it.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         self.expression.as_str()
     }
 
@@ -79,7 +79,11 @@ impl Projection {
     /// The answer is at most [`MAX_GROWTH`] times the payload's size (in values), plus a margin
     /// for what functions make. When it is not ready by `answer_by` (the call's deadline) the
     /// call stops waiting for it and errs; the evaluation finishes on its thread, unseen.
-    pub async fn apply(&self, payload: Value, answer_by: Option<Instant>) -> Result<Value, String> {
+    pub(crate) async fn apply(
+        &self,
+        payload: Value,
+        answer_by: Option<Instant>,
+    ) -> Result<Value, String> {
         let expression = std::sync::Arc::clone(&self.expression);
         let evaluation = on_deep_stack(move || {
             let limit = count_values(&payload)
@@ -218,7 +222,7 @@ fn describe(e: &jmespath::JmespathError) -> String {
 
 /// The envelope that replaces a result when the expression cannot be applied: the problem, the
 /// expression, the result's top-level keys (to write a better one) and what to do.
-pub fn error_envelope(message: &str, expression: &str, keys: &[String], ran: bool) -> Value {
+pub(crate) fn error_envelope(message: &str, expression: &str, keys: &[String], ran: bool) -> Value {
     let done = if ran {
         "The tool ran, but its result is not shown."
     } else {
@@ -248,7 +252,7 @@ pub fn error_envelope(message: &str, expression: &str, keys: &[String], ran: boo
 
 /// The `outputSchema` branches a tool that accepts `jmespath` adds: a projected value, and the
 /// error envelope.
-pub fn branches() -> [Value; 2] {
+pub(crate) fn branches() -> [Value; 2] {
     [
         json!({
             "type": "object",
@@ -282,7 +286,7 @@ pub fn branches() -> [Value; 2] {
 }
 
 /// The argument's schema (a string, bounded).
-pub fn argument_schema(description: String) -> Value {
+pub(crate) fn argument_schema(description: String) -> Value {
     json!({
         "type": "string",
         "minLength": 1,
@@ -292,7 +296,7 @@ pub fn argument_schema(description: String) -> Value {
 }
 
 /// Wraps a projected value as the structured result.
-pub fn wrap(value: Value) -> Value {
+pub(crate) fn wrap(value: Value) -> Value {
     let mut map = Map::new();
     map.insert(PROJECTION_KEY.to_owned(), value);
     Value::Object(map)

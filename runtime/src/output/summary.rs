@@ -5,22 +5,22 @@
 use serde_json::{Map, Value, json};
 
 /// The injected argument's name.
-pub const ARGUMENT: &str = "summary";
+pub(crate) const ARGUMENT: &str = "summary";
 
 /// The key the summary is wrapped in.
-pub const KEY: &str = "summary";
+pub(crate) const KEY: &str = "summary";
 
 /// Samples kept of each list.
-pub const SAMPLES: usize = 3;
+pub(crate) const SAMPLES: usize = 3;
 
 /// The argument's description: what a model reads.
-pub const DESCRIPTION: &str = "Set to true to get a summary instead of the full result: each of \
+pub(crate) const DESCRIPTION: &str = "Set to true to get a summary instead of the full result: each of \
     its lists as {\"count\": number of items, \"samples\": up to 3 of them (first, middle, last)}, \
     the other values as they are, returned as {\"summary\": ..}. Use it to see how large a result \
     is before asking for all of it.";
 
 /// The top-level properties of a result schema that are lists (possibly nullable).
-pub fn list_properties(payload: &Value) -> Vec<String> {
+pub(crate) fn list_properties(payload: &Value) -> Vec<String> {
     payload
         .get("properties")
         .and_then(Value::as_object)
@@ -44,7 +44,7 @@ fn is_list(schema: &Value) -> bool {
 
 /// The summary of a result (an object): its `lists` (the list properties its schema declares,
 /// [`list_properties`]) summarized, the rest kept as is, wrapped as `{"summary": ..}`.
-pub fn summarize(payload: Value, lists: &[String]) -> Value {
+pub(crate) fn summarize(payload: Value, lists: &[String]) -> Value {
     let summary = match payload {
         Value::Object(map) => Value::Object(
             map.into_iter()
@@ -76,7 +76,7 @@ fn list(mut items: Vec<Value>) -> Value {
 
 /// The `outputSchema` branch of a summary, derived from the result's schema: the same object
 /// with each list property replaced by its count and samples (`None` when it has no list).
-pub fn branch(payload: &Value) -> Option<Value> {
+pub(crate) fn branch(payload: &Value) -> Option<Value> {
     let props = payload.get("properties")?.as_object()?;
     if !props.values().any(is_list) {
         return None;
@@ -123,7 +123,7 @@ pub fn branch(payload: &Value) -> Option<Value> {
 }
 
 /// The argument's schema.
-pub fn argument_schema(description: String) -> Value {
+pub(crate) fn argument_schema(description: String) -> Value {
     json!({"type": "boolean", "default": false, "description": description})
 }
 

@@ -9,7 +9,7 @@
 //! (`runtime/src/adapt.rs`, shared with the geometry of `crate::geometry`) and strips both
 //! keywords before anything is published.
 
-pub mod table;
+pub(crate) mod table;
 #[cfg(feature = "uom")]
 mod uom;
 

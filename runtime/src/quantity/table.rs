@@ -25,7 +25,7 @@ pub struct QuantityDef {
 
 /// A unit of the vocabulary that measures a quantity.
 #[derive(Debug, PartialEq)]
-pub struct UnitScale {
+pub(crate) struct UnitScale {
     /// The symbol: `"mm"`.
     pub symbol: &'static str,
     /// What it measures.
@@ -38,7 +38,7 @@ pub struct UnitScale {
 
 impl UnitScale {
     /// Whether values in this unit are the SI values.
-    pub fn is_si(&self) -> bool {
+    pub(crate) fn is_si(&self) -> bool {
         self.factor == 1.0 && self.offset == 0.0
     }
 }
@@ -47,7 +47,7 @@ macro_rules! quantities {
     ($($id:ident = $name:literal, $ty:literal, $si:literal, $words:literal;)*) => {
         $(
             #[doc = concat!("The quantity `", $ty, "`.")]
-            pub const $id: QuantityDef = QuantityDef {
+            pub(crate) const $id: QuantityDef = QuantityDef {
                 name: $name,
                 ty: $ty,
                 family: "uom",
@@ -56,7 +56,7 @@ macro_rules! quantities {
             };
         )*
         /// Every quantity toolwright knows.
-        pub const QUANTITIES: &[&QuantityDef] = &[$(&$id),*];
+        pub(crate) const QUANTITIES: &[&QuantityDef] = &[$(&$id),*];
     };
 }
 
@@ -86,7 +86,7 @@ quantities! {
 macro_rules! units {
     ($($symbol:literal => $q:ident, $factor:expr $(, $offset:expr)?;)*) => {
         /// Every unit of the vocabulary that measures a quantity, grouped by quantity.
-        pub const UNITS: &[UnitScale] = &[$(UnitScale {
+        pub(crate) const UNITS: &[UnitScale] = &[$(UnitScale {
             symbol: $symbol,
             quantity: &$q,
             factor: $factor,
@@ -169,7 +169,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// The unit with this symbol, if it measures a quantity.
-pub const fn unit(symbol: &str) -> Option<&'static UnitScale> {
+pub(crate) const fn unit(symbol: &str) -> Option<&'static UnitScale> {
     let mut i = 0;
     while i < UNITS.len() {
         if str_eq(UNITS[i].symbol, symbol) {
@@ -183,7 +183,7 @@ pub const fn unit(symbol: &str) -> Option<&'static UnitScale> {
 /// A nalgebra `UnitComplex` (the `nalgebra` feature): a rotation in the plane, published as its
 /// angle. Not one of [`QUANTITIES`]: it measures [`ANGLE`], whose units it takes.
 #[cfg_attr(not(feature = "nalgebra"), allow(dead_code))] // used by geometry/nalgebra.rs
-pub const UNIT_COMPLEX: QuantityDef = QuantityDef {
+pub(crate) const UNIT_COMPLEX: QuantityDef = QuantityDef {
     name: ANGLE.name,
     ty: "UnitComplex<f64>",
     family: "nalgebra",
@@ -192,7 +192,7 @@ pub const UNIT_COMPLEX: QuantityDef = QuantityDef {
 };
 
 /// The quantity with this name.
-pub fn quantity(name: &str) -> Option<&'static QuantityDef> {
+pub(crate) fn quantity(name: &str) -> Option<&'static QuantityDef> {
     QUANTITIES.iter().copied().find(|q| q.name == name)
 }
 

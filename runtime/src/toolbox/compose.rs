@@ -80,12 +80,14 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
     /// Runs the command line (see [`Toolbox::run`]): `serve` answers with the handler, the other
     /// commands (`tools`, `call`, `export`, `check`) use the toolbox.
     #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(self) -> i32 {
         self.run_with(std::env::args_os()).await
     }
 
     /// [`WithHandler::run`] with these arguments (the first is the program name).
     #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run_with<I, T>(self, args: I) -> i32
     where
         I: IntoIterator<Item = T>,
@@ -116,6 +118,7 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 
     /// Serves over MCP streamable HTTP (see [`Toolbox::serve_http_with`]), a handler per session.
     #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub async fn serve_http_with(
         self,
         options: crate::HttpOptions,

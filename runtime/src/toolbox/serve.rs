@@ -156,7 +156,7 @@ pub(crate) struct CallsInFlight {
 
 impl CallsInFlight {
     /// Waits until no call is in flight, at most the limit.
-    pub async fn wait(&self) {
+    pub(crate) async fn wait(&self) {
         if self.tracker.is_empty() {
             return;
         }
