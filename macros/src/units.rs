@@ -145,11 +145,11 @@ mod tests {
         }
     }
 
-    /// The runtime's table of the units that measure a quantity (runtime/src/quantity/table.rs)
+    /// The runtime's table of the units that measure a quantity (runtime/src/schema/units.rs)
     /// names symbols of this vocabulary, and words for the SI ones: the same.
     #[test]
     fn the_runtime_quantity_table_uses_this_vocabulary() {
-        let table = include_str!("../../runtime/src/quantity/table.rs");
+        let table = include_str!("../../runtime/src/schema/units.rs");
         let quoted = |line: &str| -> Vec<String> {
             line.split('"')
                 .skip(1)

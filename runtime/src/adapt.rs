@@ -5,12 +5,11 @@
 //! direction from the private keywords of its schema (`x-toolwright-scale`,
 //! `x-toolwright-array`, `x-toolwright-unit-norm`, `x-toolwright-complex`), applied to the
 //! arguments after validation and to the result before it is checked and answered; the keywords
-//! are stripped ([`strip`]) before anything is published.
+//! are stripped ([`keys::strip`](crate::schema::keys::strip)) before anything is published.
 
 use serde_json::{Map, Value};
 
-use crate::geometry::{ARRAY_KEY, COMPLEX_KEY, UNIT_NORM_KEY};
-use crate::quantity::SCALE_KEY;
+use crate::schema::keys::{ARRAY_KEY, COMPLEX_KEY, SCALE_KEY, UNIT_NORM_KEY};
 
 /// Where the converted values of a value are.
 #[derive(Debug, PartialEq)]
@@ -384,44 +383,10 @@ fn normalize(map: &mut Map<String, Value>) {
     }
 }
 
-/// The prefix of toolwright's private keywords (`x-toolwright-quantity`, `x-toolwright-scale`,
-/// `x-toolwright-unit-norm`, ..): they drive the toolbox and are never published.
-pub(crate) const PRIVATE_PREFIX: &str = "x-toolwright-";
-
-/// Removes the private keywords (every `x-toolwright-*` key) from a schema before it is
-/// published; returns whether there were any. Property names and values (`default`, `enum`, ..)
-/// are data, not keywords, and are left alone.
-pub(crate) fn strip(schema: &mut Value) -> bool {
-    match schema {
-        Value::Object(obj) => {
-            let before = obj.len();
-            obj.retain(|k, _| !k.starts_with(PRIVATE_PREFIX));
-            let mut found = obj.len() != before;
-            for (k, v) in obj.iter_mut() {
-                match (k.as_str(), v) {
-                    ("default" | "examples" | "example" | "const" | "enum", _) => {}
-                    (
-                        "properties" | "patternProperties" | "$defs" | "definitions",
-                        Value::Object(m),
-                    ) => {
-                        for sub in m.values_mut() {
-                            found |= strip(sub);
-                        }
-                    }
-                    (_, v) => found |= strip(v),
-                }
-            }
-            found
-        }
-        Value::Array(items) => items.iter_mut().fold(false, |found, v| strip(v) | found),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quantity::QUANTITY_KEY;
+    use crate::schema::keys::{QUANTITY_KEY, strip};
     use serde_json::json;
 
     fn mm() -> Value {
@@ -584,7 +549,7 @@ mod tests {
 
     #[test]
     fn an_angle_in_degrees_becomes_a_unit_complex_and_back() {
-        let deg = crate::quantity::table::unit("deg").unwrap().factor;
+        let deg = crate::schema::units::unit("deg").unwrap().factor;
         let schema =
             json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
@@ -619,7 +584,7 @@ mod tests {
             adapter.to_published(&mut v);
             assert_eq!(v, json!(sent));
         }
-        let celsius = crate::quantity::table::unit("°C").unwrap();
+        let celsius = crate::schema::units::unit("°C").unwrap();
         let schema = json!({"type": "number", SCALE_KEY: [celsius.factor, celsius.offset]});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         let mut v = json!(0.1);
@@ -646,7 +611,7 @@ mod tests {
 
     #[test]
     fn an_angle_is_published_back_in_the_turn_its_range_declares() {
-        let deg = crate::quantity::table::unit("deg").unwrap().factor;
+        let deg = crate::schema::units::unit("deg").unwrap().factor;
         let schema = json!({"type": "number", "x-unit": "deg", SCALE_KEY: [deg, 0.0], COMPLEX_KEY: true, "minimum": 0.0, "maximum": 360.0});
         let adapter = Adapter::compile(&schema).unwrap().unwrap();
         for (sent, back) in [(270.0, 270.0), (0.0, 0.0), (359.0, 359.0), (90.0, 90.0)] {

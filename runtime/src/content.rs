@@ -13,10 +13,7 @@ use rmcp::model::{ContentBlock, Resource, ResourceContents};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
 
-/// The schema keyword that marks a content type, with its kind as value (`"image"`, `"audio"`,
-/// `"resource"`, `"resource_link"`, `"any"`, or `"with"` for [`WithContent`]). It is read when the
-/// toolbox is built and never published.
-pub(crate) const CONTENT_KEY: &str = "x-toolwright-content";
+use crate::schema::keys::CONTENT_KEY;
 
 /// An image a tool returns: its bytes and MIME type, sent as an MCP image block (base64).
 ///

@@ -12,11 +12,14 @@ mod echo;
 mod error;
 mod exec;
 pub mod export;
+#[cfg(feature = "nalgebra")]
 mod geometry;
 #[cfg(feature = "http")]
 mod http;
 mod output;
 mod policy;
+mod probe;
+#[cfg(feature = "uom")]
 mod quantity;
 #[cfg(feature = "redis")]
 mod redis;

@@ -8,7 +8,7 @@
 //! before the trait methods at the same receiver. Their schemas are objects; nalgebra's serde
 //! reads and writes arrays, so the tool's adapter converts between the two (`crate::adapt`).
 
-// A failed argument is recorded in `Args` and reported with the others (as in private.rs).
+// A failed argument is recorded in `Args` and reported with the others (as in `crate::probe`).
 #![allow(clippy::result_unit_err)]
 
 use nalgebra::{
@@ -19,14 +19,13 @@ use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde_json::{Value, json};
 
-use super::{Components, ComponentsTarget, angle, array_object, isometry, isometry2, quaternion};
-use crate::__private::{
-    AcceptsError, Args, CallError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json,
-};
+use super::{angle, array_object, isometry, isometry2, quaternion};
 use crate::adapt::Adapter;
 use crate::error::ToolError;
-use crate::quantity::table::{QuantityDef, QuantityTarget, UNIT_COMPLEX};
-use crate::schema::TypeInfo;
+use crate::probe::{AcceptsError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output};
+use crate::schema::units::{QuantityDef, QuantityTarget, UNIT_COMPLEX};
+use crate::schema::{Components, ComponentsTarget, TypeInfo};
+use crate::toolbox::{Args, CallError};
 
 /// A nalgebra type toolwright publishes: its schema (with the private keywords the adapter is
 /// compiled from).
@@ -161,7 +160,7 @@ macro_rules! geometry {
             }
             /// Serializes a returned value (nalgebra's array; the toolbox converts it).
             pub fn output_value(&self, ret: $ty) -> Result<Value, CallError> {
-                crate::__private::to_output(&ret)
+                to_output(&ret)
             }
         }
 
@@ -207,7 +206,7 @@ macro_rules! geometry {
             }
             /// Serializes a returned list.
             pub fn output_value(&self, ret: Vec<$ty>) -> Result<Value, CallError> {
-                crate::__private::to_output(&ret)
+                to_output(&ret)
             }
         }
 
@@ -222,7 +221,7 @@ macro_rules! geometry {
                 ToolError: AcceptsError<E>,
             {
                 match ret {
-                    Ok(value) => crate::__private::to_output(&value),
+                    Ok(value) => to_output(&value),
                     Err(e) => Err(CallError::Tool(ToolError::from(e))),
                 }
             }
@@ -239,7 +238,7 @@ macro_rules! geometry {
                 ToolError: AcceptsError<E>,
             {
                 match ret {
-                    Ok(value) => crate::__private::to_output(&value),
+                    Ok(value) => to_output(&value),
                     Err(e) => Err(CallError::Tool(ToolError::from(e))),
                 }
             }

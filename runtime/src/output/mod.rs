@@ -15,7 +15,8 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::generate::Contract;
 use serde_json::{Map, Value, json};
 
-use crate::content::{CONTENT_KEY, ContentKind};
+use crate::content::ContentKind;
+use crate::schema::keys::CONTENT_KEY;
 use crate::schema::{self, SchemaError, TypeInfo};
 
 pub(crate) mod budget;

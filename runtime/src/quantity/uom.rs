@@ -10,20 +10,19 @@
 //! The bound `QuantityTarget` sits on the methods, so a quantity without a unit in the
 //! vocabulary is an error at the parameter's type saying so.
 
-// A failed argument is recorded in `Args` and reported with the others (as in private.rs).
+// A failed argument is recorded in `Args` and reported with the others (as in `crate::probe`).
 #![allow(clippy::result_unit_err)]
 
 use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde_json::{Value, json};
 
-use super::QUANTITY_KEY;
-use super::table::{self, QuantityDef, QuantityTarget};
-use crate::__private::{
-    AcceptsError, Args, CallError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json,
-};
 use crate::error::ToolError;
+use crate::probe::{AcceptsError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output};
 use crate::schema::TypeInfo;
+use crate::schema::keys::QUANTITY_KEY;
+use crate::schema::units::{self as table, QuantityDef, QuantityTarget};
+use crate::toolbox::{Args, CallError};
 
 /// A uom quantity of the SI system, stored as an `f64` (the `uom::si::f64` types).
 type Q<D> = uom::si::Quantity<D, uom::si::SI<f64>, f64>;
@@ -135,7 +134,7 @@ where
     where
         Q<D>: QuantityTarget,
     {
-        crate::__private::to_output(&ret)
+        to_output(&ret)
     }
 }
 
@@ -211,7 +210,7 @@ where
     where
         Q<D>: QuantityTarget,
     {
-        crate::__private::to_output(&ret)
+        to_output(&ret)
     }
 }
 
@@ -233,7 +232,7 @@ where
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => crate::__private::to_output(&value),
+            Ok(value) => to_output(&value),
             Err(e) => Err(CallError::Tool(ToolError::from(e))),
         }
     }
@@ -257,7 +256,7 @@ where
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => crate::__private::to_output(&value),
+            Ok(value) => to_output(&value),
             Err(e) => Err(CallError::Tool(ToolError::from(e))),
         }
     }

@@ -11,13 +11,13 @@
 //! (`(&Probe::<T>::new()).type_info()`, ..): the traits here are implemented for `Probe<T>`,
 //! `Probe<Option<T>>`, `Probe<Vec<T>>` and `Probe<Result<T, E>>` with `T: RosMessageType` on the
 //! impl, so their `&self` methods are candidates at the first step of method lookup (receiver
-//! `&Probe<_>`) only for ROS types. The general traits sit at later steps (private.rs:
+//! `&Probe<_>`) only for ROS types. The general traits sit at later steps (`crate::probe`:
 //! `ParamOptional` and `ReturnResult` at `&&Probe`, `ParamPlain` and `ReturnPlain` at `Probe` by
 //! value), and uom's inherent methods win the first step for quantities. A blanket inherent impl
 //! for `T: RosMessageType` would overlap uom's (E0592), hence traits, one per shape (one trait
 //! with impls for `Probe<T>` and `Probe<Option<T>>` would overlap too: E0119).
 
-// A failed argument is recorded in `Args` and reported with the others (as in private.rs).
+// A failed argument is recorded in `Args` and reported with the others (as in `crate::probe`).
 #![allow(clippy::result_unit_err)]
 
 pub(crate) mod msg;
@@ -31,16 +31,16 @@ use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde_json::{Map, Value, json};
 
-use crate::__private::{
-    AcceptsError, Args, CallError, Probe, RosList, RosOptional, RosPlain, RosResult, to_json,
-};
 use crate::error::ToolError;
-use crate::geometry::{UNIT_NORM_KEY, UNIT_NORM_TOLERANCE};
-use crate::schema::{ERROR_KEY, TypeInfo, Unit, describe_unit};
+use crate::probe::{
+    AcceptsError, Probe, RosList, RosOptional, RosPlain, RosResult, to_json, to_output,
+};
+use crate::schema::keys::ERROR_KEY;
+use crate::schema::keys::{ROS_KEY, UNIT_NORM_KEY, UNIT_NORM_TOLERANCE};
+use crate::schema::property::describe_unit;
+use crate::schema::{TypeInfo, Unit};
+use crate::toolbox::{Args, CallError};
 
-/// Marks the root of a message's schema until the toolbox is built (which counts its real depth;
-/// removed before publication).
-pub(crate) const ROS_KEY: &str = "x-toolwright-ros";
 /// The deepest nesting of a tool's input unless `allow(deep_nesting)` (the macros' `MAX_DEPTH`).
 const MAX_DEPTH: usize = 3;
 /// Messages nest a few levels; a definition deeper than this is malformed (a cycle).
@@ -436,7 +436,7 @@ impl<T: RosMessageType> RosPlain for Probe<T> {
         info::<T>(false)
     }
     fn output_value(&self, ret: T) -> Result<Value, CallError> {
-        crate::__private::to_output(&ret)
+        to_output(&ret)
     }
 }
 
@@ -474,7 +474,7 @@ impl<T: RosMessageType> RosList for Probe<Vec<T>> {
         list_info::<T>(false)
     }
     fn output_value(&self, ret: Vec<T>) -> Result<Value, CallError> {
-        crate::__private::to_output(&ret)
+        to_output(&ret)
     }
 }
 
@@ -489,7 +489,7 @@ impl<T: RosMessageType, E> RosResult for Probe<Result<T, E>> {
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => crate::__private::to_output(&value),
+            Ok(value) => to_output(&value),
             Err(e) => Err(CallError::Tool(ToolError::from(e))),
         }
     }

@@ -17,12 +17,12 @@ use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
 use super::meta::{CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META};
 use super::{Entry, Inner, Toolbox};
-use crate::adapt::{self, Adapter};
+use crate::adapt::Adapter;
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::exec::rate::Limiter;
 use crate::output::{OutputMode, Results, SharedOutput};
 use crate::policy::{Policy, Resource};
-use crate::schema;
+use crate::schema::{self, keys};
 use crate::validate::{Coercion, Validator};
 
 /// Why a toolbox could not be built.
@@ -52,7 +52,7 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         Params::Fields(fields) => schema::object_schema(&mut generator, None, fields, false),
         Params::Flatten(info) => schema::type_schema(&mut generator, *info).and_then(|mut s| {
             // A nalgebra point is an object only as published: serde reads an array.
-            if schema::is_object_schema(&s) && s.get(crate::geometry::ARRAY_KEY).is_none() {
+            if schema::is_object_schema(&s) && s.get(crate::schema::keys::ARRAY_KEY).is_none() {
                 // The struct's own doc comment is not the tool's: the tool has its description.
                 if let Some(obj) = s.as_object_mut() {
                     obj.shift_remove("description");
@@ -110,7 +110,7 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         Adapter::compile(&input).map_err(|e| vec![format!("tool `{name}`: input: {e}")])?;
     // Before the private keywords are stripped: the validator checks `x-toolwright-unit-norm`.
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
-    adapt::strip(&mut input);
+    keys::strip(&mut input);
     let Value::Object(input) = input else {
         return Err(vec![format!(
             "tool `{name}`: input schema is not an object"
@@ -186,7 +186,7 @@ fn output_adapter(output: SharedOutput) -> Result<(SharedOutput, Option<Adapter>
         return Ok((output, None));
     };
     let mut stripped = Value::Object(Map::clone(&schema));
-    if !adapt::strip(&mut stripped) {
+    if !keys::strip(&mut stripped) {
         return Ok(((Some(schema), mode), None));
     }
     let raw = Value::Object(Map::clone(&schema));

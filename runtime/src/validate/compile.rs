@@ -330,16 +330,16 @@ pub(super) fn compile_node(schema: &Value, ptr: &mut String) -> Result<Node, Str
         }
     }
     node.default = map.get("default").cloned();
-    if let Some(t) = map.get(crate::geometry::UNIT_NORM_KEY) {
+    if let Some(t) = map.get(crate::schema::keys::UNIT_NORM_KEY) {
         match t.as_f64() {
             Some(t) if t >= 0.0 => node.unit_norm = Some(t),
             _ => {
-                return at_key(ptr, crate::geometry::UNIT_NORM_KEY, |p| {
+                return at_key(ptr, crate::schema::keys::UNIT_NORM_KEY, |p| {
                     Err(err_at(
                         p,
                         format!(
                             "\"{}\" must be a non-negative number (the tolerance), got {t}",
-                            crate::geometry::UNIT_NORM_KEY
+                            crate::schema::keys::UNIT_NORM_KEY
                         ),
                     ))
                 });

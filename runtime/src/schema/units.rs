@@ -6,7 +6,11 @@
 //! crate checks that every symbol here is in the vocabulary with the same words, and one in this
 //! file (with the `uom` feature) checks each factor against uom's.
 
-use crate::__private::Msg;
+use serde_json::{Map, Value, json};
+
+use super::declare::Unit;
+use super::keys::{QUANTITY_KEY, SCALE_KEY};
+use super::msg::Msg;
 
 /// A physical quantity: what a uom quantity type measures.
 #[derive(Debug, PartialEq)]
@@ -269,6 +273,43 @@ containers! {
     [T: QuantityTarget] std::collections::VecDeque<T>;
     [T: QuantityTarget, const N: usize] [T; N];
     [T: QuantityTarget] [T];
+}
+
+/// The SI unit of a quantity's number schema: what is published when no `unit` is declared.
+pub(crate) fn si_unit(scalar: &Map<String, Value>) -> Option<Unit> {
+    let q = quantity(scalar.get(QUANTITY_KEY)?.as_str()?)?;
+    Some(Unit {
+        symbol: q.si,
+        words: q.si_words,
+    })
+}
+
+/// Settles the unit of a quantity's number schema: its quantity keyword is dropped and, when
+/// the declared unit is not the SI one, its scale is recorded for the toolbox to convert with.
+/// Errs when the declared unit does not measure the quantity (the macros refuse that at compile
+/// time; this catches hand-written `FieldSpec`s).
+pub(crate) fn settle_unit(
+    scalar: &mut Map<String, Value>,
+    declared: Option<Unit>,
+) -> Result<(), String> {
+    let Some(name) = scalar.shift_remove(QUANTITY_KEY) else {
+        return Ok(());
+    };
+    let Some(declared) = declared else {
+        return Ok(());
+    };
+    let Some(q) = name.as_str().and_then(quantity) else {
+        return Err(format!("unknown quantity {name}"));
+    };
+    match unit(declared.symbol) {
+        Some(u) if u.quantity == q => {
+            if !u.is_si() {
+                scalar.insert(SCALE_KEY.into(), json!([u.factor, u.offset]));
+            }
+            Ok(())
+        }
+        _ => Err(unit_mismatch(Some(q), declared.symbol).as_str().to_owned()),
+    }
 }
 
 #[cfg(test)]

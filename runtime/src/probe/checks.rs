@@ -1,0 +1,391 @@
+//! Compile-time checks.
+//!
+//! Generated code names these traits and functions under `quote_spanned!` at the user's token (a
+//! parameter's type, a `#[param]` key's value), so a missing trait or a failed `const` evaluation
+//! is reported there. Each trait carries `#[diagnostic::on_unimplemented]` saying how to fix it.
+
+use std::borrow::Cow;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::Probe;
+use crate::error::ToolError;
+use crate::schema::{Components, ComponentsTarget, Msg, Num, QuantityDef, QuantityTarget};
+
+/// Generated under the span of a parameter's type, so a missing trait points at it.
+pub const fn assert_param<T: JsonSchema + DeserializeOwned>() {}
+
+/// Generated under the span of a field's type, so a missing trait points at it.
+pub const fn assert_field<T: JsonSchema>() {}
+
+/// A tool parameter's type: it has a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it does not implement `JsonSchema`",
+    label = "no JSON Schema for this type",
+    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Deserialize)]` on `{Self}` (`ToolSchema` implements `JsonSchema` from the doc comments and `#[param]`s)"
+)]
+pub trait ParamSchema: JsonSchema {}
+impl<T: JsonSchema + ?Sized> ParamSchema for T {}
+
+/// A tool parameter's type: it can be deserialized from the call's arguments.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it does not implement `Deserialize`",
+    label = "cannot be deserialized from the call's arguments",
+    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Deserialize)]` on `{Self}`"
+)]
+pub trait ParamDeserialize: DeserializeOwned {}
+impl<T: DeserializeOwned> ParamDeserialize for T {}
+
+/// The type of a field of a `#[derive(ToolSchema)]` type: it has a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of a `ToolSchema` type: it does not implement `JsonSchema`",
+    label = "no JSON Schema for this type",
+    note = "derive it: `#[derive(toolwright::ToolSchema)]` on `{Self}`, with serde's `Serialize`/`Deserialize`"
+)]
+pub trait FieldSchema: JsonSchema {}
+impl<T: JsonSchema + ?Sized> FieldSchema for T {}
+
+/// A tool's output type: it has a JSON Schema (published as the `outputSchema`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output: it does not implement `JsonSchema`",
+    label = "no JSON Schema for this type",
+    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Serialize)]` on `{Self}`"
+)]
+pub trait OutputSchema: JsonSchema {}
+impl<T: JsonSchema + ?Sized> OutputSchema for T {}
+
+/// A tool's output type: it can be serialized into the result.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output: it does not implement `Serialize`",
+    label = "cannot be serialized into the tool's result",
+    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Serialize)]` on `{Self}`"
+)]
+pub trait OutputSerialize: Serialize {}
+impl<T: Serialize + ?Sized> OutputSerialize for T {}
+
+/// `ToolError` accepts the error type `E` of a tool returning `Result<T, E>`. (The bound is on
+/// `ToolError`, like the `From` it requires, so this message is the one reported.)
+#[diagnostic::on_unimplemented(
+    message = "`{E}` cannot be a tool's error type: `toolwright::ToolError` does not implement `From<{E}>`",
+    label = "the `Err` of this `Result` must convert into `ToolError`",
+    note = "return `Result<T, ToolError>` and convert with `.map_err(|e| ToolError::from_error(&e))`, or implement `From<{E}> for ToolError`"
+)]
+pub trait AcceptsError<E>: From<E> {}
+impl<E> AcceptsError<E> for ToolError where ToolError: From<E> {}
+
+/// A declared `default` or example: it is serialized into the schema.
+#[diagnostic::on_unimplemented(
+    message = "a `default` or example of type `{Self}` cannot be published: `{Self}` does not implement `Serialize`",
+    label = "declared here",
+    note = "derive `serde::Serialize` on `{Self}`"
+)]
+pub trait DeclaredValue: Serialize {}
+impl<T: Serialize> DeclaredValue for T {}
+
+/// A `default` or example written as a string literal: the parameter's type is built from it.
+#[diagnostic::on_unimplemented(
+    message = "a string `default` or example does not fit a parameter of type `{Self}`",
+    label = "`{Self}` is not a string type",
+    note = "write the value as a Rust expression of the parameter's type: `default = 15.0`, `default = Mode::Fast`"
+)]
+pub trait FromStrLiteral: Serialize + From<&'static str> {}
+impl<T: Serialize + From<&'static str>> FromStrLiteral for T {}
+
+/// A type `unit` applies to: a number, or a list of numbers (the unit applies to each item).
+#[diagnostic::on_unimplemented(
+    message = "`unit` needs a numeric type, and `{Self}` is not one",
+    label = "`unit` on a non-numeric type",
+    note = "`unit` describes integers and floats (also inside `Option` and the items of a `Vec`); for text, say what it means in the doc comment"
+)]
+pub trait UnitTarget {}
+
+/// A type `min_length`/`max_length` apply to: text, or a list of texts (each item).
+#[diagnostic::on_unimplemented(
+    message = "`min_length`/`max_length` count the characters of a string, and `{Self}` is not a string",
+    label = "length limit on a non-string type",
+    note = "for numbers use `range = a..=b`; for lists use `min_items`/`max_items`"
+)]
+pub trait LengthTarget {}
+
+/// A type `pattern` applies to: text, or a list of texts (each item).
+#[diagnostic::on_unimplemented(
+    message = "`pattern` matches strings, and `{Self}` is not a string",
+    label = "`pattern` on a non-string type",
+    note = "for numbers use `range = a..=b`; for a fixed set of values use a unit-only enum deriving `ToolSchema`"
+)]
+pub trait PatternTarget {}
+
+/// A type `min_items`/`max_items` apply to: a list (also inside `Option`).
+#[diagnostic::on_unimplemented(
+    message = "`min_items`/`max_items` count the items of a list, and `{Self}` is not a list",
+    label = "item limit on a non-list type",
+    note = "`min_items`/`max_items` apply to `Vec<T>`, `VecDeque<T>`, `[T; N]` and sets; for numbers use `range`, for strings `min_length`/`max_length`"
+)]
+pub trait ItemsTarget {}
+
+/// A type `header` applies to: what `x-mcp-header` allows, a string, an integer or a boolean (a
+/// unit-only enum deriving `ToolSchema` is a string), also inside `Option`.
+#[diagnostic::on_unimplemented(
+    message = "`header` mirrors the argument into an HTTP header, and `{Self}` cannot be mirrored: only strings, integers and booleans can",
+    label = "`header` on a `{Self}`",
+    note = "MCP allows `x-mcp-header` (`Mcp-Param-*`) only on string, integer and boolean parameters, never on numbers with a fraction, lists or objects; mirror an integer instead (`#[param(unit = \"mm\", header = \"..\")] x: i64`), a unit-only enum deriving `ToolSchema`, or remove `header`"
+)]
+pub trait HeaderTarget {}
+
+/// Requires `T: HeaderTarget` (generated at the `header`).
+pub const fn header_target<T: HeaderTarget + ?Sized>() {}
+
+/// Requires `T: UnitTarget` (generated at the `unit`).
+pub const fn unit_target<T: UnitTarget + ?Sized>() {}
+/// Requires `T: LengthTarget` (generated at `min_length`/`max_length`).
+pub const fn length_target<T: LengthTarget + ?Sized>() {}
+/// Requires `T: PatternTarget` (generated at the `pattern`).
+pub const fn pattern_target<T: PatternTarget + ?Sized>() {}
+/// Requires `T: ItemsTarget` (generated at `min_items`/`max_items`).
+pub const fn items_target<T: ItemsTarget + ?Sized>() {}
+
+/// `T` itself: generated code writes `Id<T>` so an error about `T` spans the whole key's value.
+pub type Id<T> = T;
+
+/// A type `range` applies to: a number, or a list of numbers (each item). Gives the scalar's width.
+#[diagnostic::on_unimplemented(
+    message = "`range` needs a numeric type, and `{Self}` is not one",
+    label = "`range` on a non-numeric type",
+    note = "`range` applies to integers and floats (also inside `Option` and to the items of a `Vec`); for strings use `min_length`/`max_length`, for lists `min_items`/`max_items`"
+)]
+pub trait RangeTarget {
+    /// The scalar's name, for messages.
+    const NAME: &'static str;
+    /// Whether the scalar is an integer type.
+    const INTEGER: bool;
+    /// The smallest value of an integer scalar.
+    const MIN: i128;
+    /// The largest value of an integer scalar (`i128::MAX` for `u128`).
+    const MAX: i128;
+}
+
+/// Requires `T: RangeTarget` (spanned at the range).
+pub const fn range_target<T: RangeTarget + ?Sized>() {}
+
+macro_rules! integers {
+    ($($t:ty => $min:expr, $max:expr;)*) => {$(
+        impl RangeTarget for $t {
+            const NAME: &'static str = stringify!($t);
+            const INTEGER: bool = true;
+            const MIN: i128 = $min;
+            const MAX: i128 = $max;
+        }
+        impl UnitTarget for $t {}
+        impl HeaderTarget for $t {}
+    )*};
+}
+
+integers! {
+    i8 => i8::MIN as i128, i8::MAX as i128;
+    i16 => i16::MIN as i128, i16::MAX as i128;
+    i32 => i32::MIN as i128, i32::MAX as i128;
+    i64 => i64::MIN as i128, i64::MAX as i128;
+    i128 => i128::MIN, i128::MAX;
+    isize => isize::MIN as i128, isize::MAX as i128;
+    u8 => 0, u8::MAX as i128;
+    u16 => 0, u16::MAX as i128;
+    u32 => 0, u32::MAX as i128;
+    u64 => 0, u64::MAX as i128;
+    u128 => 0, i128::MAX;
+    usize => 0, usize::MAX as i128;
+    std::num::NonZeroI8 => i8::MIN as i128, i8::MAX as i128;
+    std::num::NonZeroI16 => i16::MIN as i128, i16::MAX as i128;
+    std::num::NonZeroI32 => i32::MIN as i128, i32::MAX as i128;
+    std::num::NonZeroI64 => i64::MIN as i128, i64::MAX as i128;
+    std::num::NonZeroU8 => 1, u8::MAX as i128;
+    std::num::NonZeroU16 => 1, u16::MAX as i128;
+    std::num::NonZeroU32 => 1, u32::MAX as i128;
+    std::num::NonZeroU64 => 1, u64::MAX as i128;
+    std::num::NonZeroUsize => 1, usize::MAX as i128;
+}
+
+macro_rules! floats {
+    ($($t:ty),*) => {$(
+        impl RangeTarget for $t {
+            const NAME: &'static str = stringify!($t);
+            const INTEGER: bool = false;
+            const MIN: i128 = i128::MIN;
+            const MAX: i128 = i128::MAX;
+        }
+        impl UnitTarget for $t {}
+    )*};
+}
+floats!(f32, f64);
+
+macro_rules! strings {
+    ($($t:ty),*) => {$(
+        impl LengthTarget for $t {}
+        impl PatternTarget for $t {}
+    )*};
+}
+strings!(
+    String,
+    str,
+    char,
+    std::sync::Arc<str>,
+    std::rc::Rc<str>,
+    Cow<'_, str>,
+    std::path::PathBuf
+);
+
+/// Value constraints (`unit`, `range`, lengths, `pattern`) pass through `Option`, `Box` and the
+/// items of lists, as the published schema does (runtime/src/schema/property.rs applies them to the
+/// innermost item of arrays).
+macro_rules! value_containers {
+    ($($(#[$m:meta])* [$($g:tt)*] $t:ty;)*) => {$(
+        impl<$($g)*> RangeTarget for $t {
+            const NAME: &'static str = T::NAME;
+            const INTEGER: bool = T::INTEGER;
+            const MIN: i128 = T::MIN;
+            const MAX: i128 = T::MAX;
+        }
+    )*};
+}
+value_containers! {
+    [T: RangeTarget] Option<T>;
+    [T: RangeTarget + ?Sized] Box<T>;
+    [T: RangeTarget] Vec<T>;
+    [T: RangeTarget] std::collections::VecDeque<T>;
+    [T: RangeTarget, const N: usize] [T; N];
+    [T: RangeTarget] [T];
+    [T: RangeTarget, S] std::collections::HashSet<T, S>;
+    [T: RangeTarget] std::collections::BTreeSet<T>;
+}
+
+macro_rules! marker_containers {
+    ($($trait:ident),*) => {$(
+        impl<T: $trait> $trait for Option<T> {}
+        impl<T: $trait + ?Sized> $trait for Box<T> {}
+        impl<T: $trait> $trait for Vec<T> {}
+        impl<T: $trait> $trait for std::collections::VecDeque<T> {}
+        impl<T: $trait, const N: usize> $trait for [T; N] {}
+        impl<T: $trait> $trait for [T] {}
+        impl<T: $trait, S> $trait for std::collections::HashSet<T, S> {}
+        impl<T: $trait> $trait for std::collections::BTreeSet<T> {}
+    )*};
+}
+marker_containers!(UnitTarget, LengthTarget, PatternTarget);
+
+// A header carries one value: strings (`str` included, for `Box<str>`), integers (above),
+// booleans, and `Option`s and `Box`es of them (an absent argument sends no header).
+impl HeaderTarget for String {}
+impl HeaderTarget for str {}
+impl HeaderTarget for std::sync::Arc<str> {}
+impl HeaderTarget for std::rc::Rc<str> {}
+impl HeaderTarget for Cow<'_, str> {}
+impl HeaderTarget for char {}
+impl HeaderTarget for bool {}
+impl<T: HeaderTarget> HeaderTarget for Option<T> {}
+impl<T: HeaderTarget + ?Sized> HeaderTarget for Box<T> {}
+
+impl<T> ItemsTarget for Vec<T> {}
+impl<T> ItemsTarget for std::collections::VecDeque<T> {}
+impl<T, const N: usize> ItemsTarget for [T; N] {}
+impl<T> ItemsTarget for [T] {}
+impl<T, S> ItemsTarget for std::collections::HashSet<T, S> {}
+impl<T> ItemsTarget for std::collections::BTreeSet<T> {}
+impl<T> ItemsTarget for std::collections::LinkedList<T> {}
+impl<T: ItemsTarget> ItemsTarget for Option<T> {}
+impl<T: ItemsTarget + ?Sized> ItemsTarget for Box<T> {}
+
+/// The values of a `range`'s scalar type, for width checks.
+#[derive(Clone, Copy)]
+pub struct Width {
+    /// The scalar's name.
+    pub name: &'static str,
+    /// Whether it is an integer type (floats take any bound).
+    pub integer: bool,
+    /// Smallest value.
+    pub min: i128,
+    /// Largest value.
+    pub max: i128,
+}
+
+impl Width {
+    /// No limit (a float, or a type that is not numeric: `range_target` reports that).
+    pub const ANY: Width = Width {
+        name: "",
+        integer: false,
+        min: i128::MIN,
+        max: i128::MAX,
+    };
+
+    /// Whether `bound` lies outside these values: beyond an integer type's width, or not a
+    /// whole number for an integer type.
+    pub const fn excludes(self, bound: Num) -> bool {
+        if !self.integer {
+            return false;
+        }
+        match bound {
+            Num::Int(i) => i < self.min || i > self.max,
+            Num::Float(f) => f != f.floor() || f < self.min as f64 || f > self.max as f64,
+        }
+    }
+
+    /// `prefix`, then the type and its values, then `suffix`.
+    pub const fn message(self, prefix: &str, suffix: &str) -> Msg {
+        Msg::new()
+            .str(prefix)
+            .str(" `")
+            .str(self.name)
+            .str("`, whose values are whole numbers from ")
+            .int(self.min)
+            .str(" to ")
+            .int(self.max)
+            .str(suffix)
+    }
+}
+
+impl<T: RangeTarget> Probe<T> {
+    /// The values of `T`'s scalar.
+    pub const WIDTH: Width = Width {
+        name: T::NAME,
+        integer: T::INTEGER,
+        min: T::MIN,
+        max: T::MAX,
+    };
+}
+
+/// `a > b` for declared numbers (`a >= b` when `or_equal`).
+pub const fn num_above(a: Num, b: Num, or_equal: bool) -> bool {
+    let (a, b) = (num_f64(a), num_f64(b));
+    a > b || (or_equal && a == b)
+}
+
+const fn num_f64(n: Num) -> f64 {
+    match n {
+        Num::Int(i) => i as f64,
+        Num::Float(f) => f,
+    }
+}
+
+macro_rules! num_from {
+    ($($t:ty => $v:ident),*) => {$(
+        impl From<$t> for Num {
+            fn from(value: $t) -> Num {
+                Num::$v(value as _)
+            }
+        }
+    )*};
+}
+num_from!(i8 => Int, i16 => Int, i32 => Int, i64 => Int, i128 => Int, isize => Int,
+          u8 => Int, u16 => Int, u32 => Int, u64 => Int, usize => Int, f32 => Float, f64 => Float);
+
+impl<T: QuantityTarget> Probe<T> {
+    /// What `T`'s numbers measure (a uom quantity, or a list of them), for the check of a
+    /// declared `unit`.
+    pub const QUANTITY: Option<&'static QuantityDef> = Some(T::QUANTITY);
+}
+
+impl<T: ComponentsTarget> Probe<T> {
+    /// The components of a geometry type (or a list of them), for the check of a
+    /// per-component `range = [..]`.
+    pub const COMPONENTS: Components = T::COMPONENTS;
+}
