@@ -17,10 +17,10 @@ mod geometry;
 #[cfg(feature = "http")]
 mod http;
 mod output;
-mod policy;
 mod probe;
 #[cfg(feature = "uom")]
 mod quantity;
+mod rate;
 #[cfg(feature = "redis")]
 mod redis;
 pub mod reference;
@@ -41,11 +41,12 @@ pub use context::{
     Elicitation, KeyError, LogLevel, RequestStateKeys,
 };
 pub use error::ToolError;
-pub use exec::rate::Rate;
 #[cfg(feature = "oauth")]
 pub use http::OAuthConfig;
 #[cfg(feature = "http")]
 pub use http::{HttpOptions, HttpServer, MCP_PATH};
+pub use rate::Rate;
+pub use schema::ToolSchema;
 pub use tasks::{TASK_SUPPORT_META, TaskLimits, TaskSupport};
 pub use toolbox::{
     BuildError, CONFIRM_META, CONTENT_META, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL,
@@ -54,7 +55,3 @@ pub use toolbox::{
     WithHandler,
 };
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};
-
-/// A type usable as a tool parameter or output with everything toolwright checks: implemented by
-/// `#[derive(ToolSchema)]`, which also implements [`schemars::JsonSchema`].
-pub trait ToolSchema: schemars::JsonSchema {}

@@ -20,8 +20,6 @@ pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
 pub use crate::error::ToolError;
-pub use crate::exec::rate::Rate;
-pub use crate::output::{OverBudget, ResultOptions};
 pub use crate::probe::{
     AcceptsError, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget, Id, ItemsTarget,
     LengthTarget, OutputSchema, OutputSerialize, ParamContext, ParamDeserialize, ParamOptional,
@@ -31,6 +29,7 @@ pub use crate::probe::{
     length_target, max, num_above, pattern_target, range_target, run_async, run_blocking,
     safe_stop_async, safe_stop_blocking, take_flattened, to_json, unit_target,
 };
+pub use crate::rate::Rate;
 pub use crate::schema::derive::{
     data_enum_schema, newtype_schema, struct_schema, unit_enum_schema,
 };
@@ -42,8 +41,8 @@ pub use crate::schema::{
 };
 pub use crate::tasks::TaskSupport;
 pub use crate::toolbox::{
-    Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
-    ToolDef, ToolMeta,
+    Args, Body, CallError, Handler, HandlerFuture, OverBudget, Params, ResourceDef, ResultOptions,
+    SafeStop, SafeStopResult, ToolDef, ToolMeta,
 };
 // For toolwright's own tests and benchmarks (tests/tests/differential.rs, tests/benches/validate.rs),
 // which check and measure the run-time validator on its own (`Validator::compile` returns an

@@ -16,8 +16,8 @@ use rmcp::transport::streamable_http_server::session::{
     SessionState, SessionStore, SessionStoreError,
 };
 
-use crate::exec::rate::{Limited, Rate};
 use crate::http::Principal;
+use crate::rate::{Limited, Rate};
 
 /// The field of a stored session naming its owner ([`Principal::as_str`]; absent: a session
 /// created without authentication).

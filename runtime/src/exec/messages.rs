@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::policy::describe_duration;
+use super::policy::describe_duration;
 
 /// Why the runtime told a call to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,8 +16,8 @@
 
 pub(crate) mod arrival;
 pub(crate) mod messages;
+pub(crate) mod policy;
 pub(crate) mod queue;
-pub(crate) mod rate;
 
 use std::any::Any;
 use std::future::Future;
@@ -36,9 +36,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use self::messages::{Ending, SafeStopReport, StopOutcome, Why};
+use self::policy::{DEFAULT_GRACE, Policy, Resource};
 use self::queue::{QueueFull, Tickets};
 use crate::context::{CancelReason, Context, Link, Round};
-use crate::policy::{DEFAULT_GRACE, Policy, Resource};
 use crate::toolbox::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResult};
 use rmcp::model::InputRequiredResult;
 
@@ -341,7 +341,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                     }
                     Ok(Err(CallError::Invalid(violations))) => {
                         flight.cleanup = None;
-                        let text = crate::toolbox::invalid_arguments_text(tool, &violations);
+                        let text = crate::validate::invalid_arguments_text(tool, &violations);
                         return ("invalid_arguments", Outcome::Error { text, retryable: false });
                     }
                     Ok(Err(CallError::Tool(error))) => {
@@ -428,7 +428,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
                     after,
                     error: Some(match e {
                         CallError::Tool(e) => e.message().to_owned(),
-                        CallError::Invalid(v) => crate::toolbox::invalid_arguments_text(tool, &v),
+                        CallError::Invalid(v) => crate::validate::invalid_arguments_text(tool, &v),
                     }),
                 }
             }

@@ -26,8 +26,8 @@ use std::time::Duration;
 use rmcp::model::Tool;
 
 use super::markdown::{self, cell, first_paragraph};
-use crate::exec::rate::Rate;
-use crate::policy::describe_duration;
+use crate::exec::policy::describe_duration;
+use crate::rate::Rate;
 
 /// The file name of the skill's entry point (and of its export).
 pub const SKILL_FILE: &str = "SKILL.md";

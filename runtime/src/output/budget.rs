@@ -1,6 +1,7 @@
-//! A result's size budget (`max_output_bytes`) and what happens over it ([`OverBudget`]): the
-//! result cut to fit, on item boundaries of its largest array (or a text at a line), with a note
-//! that says what was cut; or the `_budget_exceeded` envelope in its place.
+//! A result's size budget (`max_output_bytes`) and what happens over it
+//! ([`OverBudget`](crate::toolbox::OverBudget)): the result cut to fit, on item boundaries of its
+//! largest array (or a text at a line), with a note that says what was cut; or the
+//! `_budget_exceeded` envelope in its place.
 
 use std::fmt::Write as _;
 
@@ -180,20 +181,6 @@ pub(crate) fn cut_text(text: &mut String, budget: usize) -> Option<(usize, usize
     Some((end, total))
 }
 
-/// What a tool answers when its result is over its `max_output_bytes`
-/// (`#[tool(over_budget = "envelope")]`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum OverBudget {
-    /// Cut the result on items of its largest array (or a text at a line), with a note (the
-    /// default). The result keeps its shape.
-    #[default]
-    Cut,
-    /// Answer `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}`
-    /// instead, so the model asks for less (with `jmespath` or `summary` when the tool accepts
-    /// them).
-    Envelope,
-}
-
 /// The key that marks the envelope.
 pub(crate) const EXCEEDED_KEY: &str = "_budget_exceeded";
 
@@ -242,10 +229,10 @@ pub(crate) fn branch() -> Value {
     })
 }
 
-/// A structured result held to `budget` by cutting ([`OverBudget::Cut`]): its largest array
-/// shortened, the text block rewritten to match, a note saying what was cut, and
-/// `_meta["io.toolwright/truncated"]`. A projection's (`projected`) text block is the projected
-/// value.
+/// A structured result held to `budget` by cutting
+/// ([`OverBudget::Cut`](crate::toolbox::OverBudget::Cut)): its largest array shortened, the text
+/// block rewritten to match, a note saying what was cut, and `_meta["io.toolwright/truncated"]`.
+/// A projection's (`projected`) text block is the projected value.
 pub(crate) fn cut_structured(
     mut structured: Value,
     budget: usize,

@@ -24,8 +24,6 @@ pub(crate) mod projection;
 mod results;
 pub(crate) mod summary;
 
-pub use budget::OverBudget;
-pub use results::ResultOptions;
 pub(crate) use results::{Refused, Request as ResultRequest, Results, split_published};
 
 /// The shape of a tool's successful results, decided once from its output schema.

@@ -9,27 +9,12 @@ use std::time::Instant;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
-use super::budget::{self, OverBudget};
+use super::budget;
 use super::projection::{self, Projection};
 use super::summary;
 use super::{OutputMode, SharedOutput};
-use crate::toolbox::ToolMeta;
+use crate::toolbox::{OverBudget, ResultOptions, ToolMeta};
 use crate::validate::{InvalidSchema, Validator, Violation};
-
-/// What a tool offers around its results, as `#[tool(projection, summary, over_budget = "..")]`
-/// (or `#[toolbox(projection)]`) declares it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ResultOptions {
-    /// `projection`: the tool accepts `jmespath`, applied to its result after it ran.
-    pub projection: bool,
-    /// `summary`: the tool accepts `summary: true`, its lists as counts and samples.
-    pub summary: bool,
-    /// `over_budget = "envelope"`: what a result over `max_output_bytes` becomes.
-    pub over_budget: OverBudget,
-    /// `projection` comes from the toolbox (`#[toolbox(projection)]`): it is left off, without
-    /// a problem, for tools whose result cannot be projected (text, `()`, content blocks).
-    pub projection_from_toolbox: bool,
-}
 
 /// What a call asked of its result, read from the arguments the tool's options inject.
 #[derive(Debug, Default, Clone)]

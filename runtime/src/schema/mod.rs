@@ -40,5 +40,9 @@ pub use msg::Msg;
 pub(crate) use property::{data_enum_schema, object_schema, property_schema, unit_enum_schema};
 pub use units::{QuantityDef, QuantityTarget, unit_fits, unit_mismatch};
 
+/// A type usable as a tool parameter or output with everything toolwright checks: implemented by
+/// `#[derive(ToolSchema)]`, which also implements [`schemars::JsonSchema`].
+pub trait ToolSchema: schemars::JsonSchema {}
+
 #[cfg(test)]
 mod tests;

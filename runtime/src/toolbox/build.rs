@@ -18,10 +18,10 @@ use super::describe::describe_entry;
 use super::meta::{CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META};
 use super::{Entry, Inner, Toolbox};
 use crate::adapt::Adapter;
+use crate::exec::policy::{Policy, Resource};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
-use crate::exec::rate::Limiter;
 use crate::output::{OutputMode, Results, SharedOutput};
-use crate::policy::{Policy, Resource};
+use crate::rate::Limiter;
 use crate::schema::{self, keys};
 use crate::validate::{Coercion, Validator};
 

@@ -15,7 +15,6 @@ use tracing::Instrument as _;
 use super::confirm::{self, Decision};
 use super::describe::{self, DESCRIBE_TOOL};
 use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
-use super::refusals::{arguments_too_large, invalid_arguments};
 use super::size::{json_size, json_size_upper_bound};
 use super::{Entry, Inner, Toolbox, read};
 use crate::audit::Receipt;
@@ -23,6 +22,7 @@ use crate::context::{Context, Link, Returned, Round, Session, StateRefused, new_
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
 use crate::output::Refused;
+use crate::validate::refusals::{arguments_too_large, invalid_arguments};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs one tool in-process, exactly as a `tools/call` would: unknown tools give the same
@@ -104,7 +104,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         &self,
         client: &Arc<str>,
         entry: &Entry<S>,
-    ) -> Result<(), exec::rate::Limited> {
+    ) -> Result<(), crate::rate::Limited> {
         #[cfg(feature = "redis")]
         if let Some(redis) = self.shared.get() {
             return redis
@@ -418,7 +418,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         };
         if let Some(Err(limited)) = limited {
             tracing::debug!(?limited, "rate limited");
-            let text = exec::rate::limited_message(name, &limited);
+            let text = crate::rate::limited_message(name, &limited);
             let mut meta = MetaObject::new();
             meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
             meta.0.insert(

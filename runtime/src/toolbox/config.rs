@@ -10,9 +10,9 @@ use tokio::sync::Semaphore;
 use super::build::inner_policy;
 use super::{Inner, Toolbox};
 use crate::context::RequestStateKeys;
+use crate::exec::policy::Resource;
 use crate::exec::queue::ResourceQueue;
-use crate::exec::rate::Rate;
-use crate::policy::Resource;
+use crate::rate::Rate;
 use crate::validate::Coercion;
 
 pub(super) struct Config {

@@ -10,10 +10,10 @@ use rmcp::model::ToolAnnotations;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::options::ResultOptions;
 use crate::context::Context;
 use crate::error::ToolError;
-use crate::exec::rate::Rate;
-use crate::output::ResultOptions;
+use crate::rate::Rate;
 use crate::schema::{Field, TypeInfo};
 use crate::validate::Violation;
 

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use super::contract::{Body, CallError, ToolMeta};
 use super::{Entry, Toolbox, read};
 use crate::error::ToolError;
+use crate::exec::policy::Policy;
 use crate::output::{OutputMode, Results};
-use crate::policy::Policy;
 use crate::validate::Validator;
 
 /// The name of the opt-in meta tool.

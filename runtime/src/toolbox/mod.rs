@@ -9,7 +9,8 @@
 //! - `config.rs`: the toolbox-wide settings (`with_*`);
 //! - `groups.rs`: which tools are listed and callable (groups, `list_changed`);
 //! - `call.rs`: the call path: look the tool up, refuse, validate, run, shape the output;
-//! - `refusals.rs` and `size.rs`: what refused arguments are told, and how large arguments are;
+//! - `size.rs`: how large arguments are (what refused arguments are told is
+//!   `crate::validate::refusals`);
 //! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
 //! - `meta.rs`: the `_meta` keys clients read;
 //! - `compose.rs`: serving through a handler of the user's own that delegates tools
@@ -29,7 +30,7 @@ mod contract;
 mod describe;
 mod groups;
 mod meta;
-mod refusals;
+mod options;
 mod serve;
 mod size;
 mod skill;
@@ -44,9 +45,9 @@ use rmcp::model::Tool;
 
 use crate::adapt::Adapter;
 use crate::context::Session;
-use crate::exec::rate::Limiter;
+use crate::exec::policy::{Policy, Resource};
 use crate::output::Results;
-use crate::policy::{Policy, Resource};
+use crate::rate::Limiter;
 use crate::validate::Validator;
 
 pub use build::BuildError;
@@ -63,7 +64,7 @@ pub use meta::{
     CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
     SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
 };
-pub(crate) use refusals::invalid_arguments_text;
+pub use options::{OverBudget, ResultOptions};
 #[cfg(feature = "http")]
 pub(crate) use serve::CallsInFlight;
 pub use serve::ServeError;

@@ -37,8 +37,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .filter_map(|e| e.policy.grace)
             .chain(self.inner.config.default_grace)
             .max()
-            .unwrap_or(crate::policy::DEFAULT_GRACE)
-            .max(crate::policy::DEFAULT_GRACE);
+            .unwrap_or(crate::exec::policy::DEFAULT_GRACE)
+            .max(crate::exec::policy::DEFAULT_GRACE);
         CallsInFlight {
             tracker: self.inner.calls.clone(),
             limit: longest_grace + exec::SAFE_STOP_LIMIT + Duration::from_secs(1),

@@ -8,9 +8,9 @@ use rmcp::model::{
 };
 
 use super::{Entry, Toolbox, read};
+use crate::exec::policy::DEFAULT_GRACE;
 use crate::export::skill::{self as generate, Operation, SharedResource, SkillSource};
 use crate::export::{Format, render};
-use crate::policy::DEFAULT_GRACE;
 
 const MARKDOWN: &str = "text/markdown";
 

@@ -30,6 +30,7 @@ mod fast;
 mod messages;
 mod numbers;
 mod paths;
+pub(crate) mod refusals;
 mod tree;
 mod walk;
 
@@ -42,6 +43,7 @@ use tree::*;
 use walk::*;
 
 /// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
+pub(crate) use refusals::invalid_arguments_text;
 pub(crate) use walk::short_eq;
 
 /// Compiled validator for one JSON Schema.

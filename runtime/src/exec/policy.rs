@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::exec::queue::ResourceQueue;
+use super::queue::ResourceQueue;
 use crate::toolbox::SafeStop;
 
 /// The grace period of tools that declare none: how long a body told to stop (deadline or

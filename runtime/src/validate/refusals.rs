@@ -5,18 +5,18 @@ use std::borrow::Cow;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 
-use crate::validate::Violation;
+use super::Violation;
 
 /// The most problems one refusal lists; the rest are counted ("… and 9,980 more"), so the text a
 /// model reads stays bounded however many problems the arguments have.
-pub(super) const MAX_LISTED_PROBLEMS: usize = 20;
+pub(crate) const MAX_LISTED_PROBLEMS: usize = 20;
 
 /// The longest line, in bytes, one problem takes in a refusal (a 10 MB key is not echoed).
-pub(super) const MAX_PROBLEM_BYTES: usize = 400;
+pub(crate) const MAX_PROBLEM_BYTES: usize = 400;
 
 /// The `isError` result for refused arguments: the first [`MAX_LISTED_PROBLEMS`] problems, each
 /// within [`MAX_PROBLEM_BYTES`], the count of the others, then what to do.
-pub(super) fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult {
+pub(crate) fn invalid_arguments(tool: &str, violations: &[Violation]) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(invalid_arguments_text(
         tool, violations,
     ))])
@@ -75,7 +75,7 @@ fn thousands(n: usize) -> String {
 }
 
 /// The `isError` result for arguments over the size limit.
-pub(super) fn arguments_too_large(tool: &str, size: usize, limit: usize) -> CallToolResult {
+pub(crate) fn arguments_too_large(tool: &str, size: usize, limit: usize) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(format!(
         "Arguments for tool `{tool}` are too large: {size} bytes, over the limit of {limit} bytes. \
          Send smaller arguments (for example fewer items per call)."
