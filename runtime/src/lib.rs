@@ -21,8 +21,6 @@ mod probe;
 #[cfg(feature = "uom")]
 mod quantity;
 mod rate;
-#[cfg(feature = "redis")]
-mod redis;
 pub mod reference;
 #[cfg(feature = "ros")]
 mod ros;

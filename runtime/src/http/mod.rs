@@ -21,6 +21,8 @@ mod conn;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod principal;
+#[cfg(feature = "redis")]
+mod redis;
 mod sessions;
 
 use std::collections::HashMap;
@@ -43,7 +45,7 @@ use self::auth::{Authentication, Caller};
 pub use self::oauth::OAuthConfig;
 use self::sessions::{Admission, SessionTable, Sessions};
 use crate::echo::echo;
-use crate::toolbox::{SCOPES_META, ServeError, Toolbox};
+use crate::toolbox::{Requester, SCOPES_META, ServeError, Toolbox, WithHandler};
 
 pub(crate) use self::principal::Principal;
 #[cfg(feature = "redis")]
@@ -386,6 +388,17 @@ struct Guard {
 }
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+impl<S: Send + Sync + 'static, H: rmcp::ServerHandler> WithHandler<S, H> {
+    /// Serves over MCP streamable HTTP (see [`Toolbox::serve_http_with`]), a handler per session.
+    pub async fn serve_http_with(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
+        let make = Arc::clone(&self.make);
+        self.toolbox
+            .serve_http_as(options, move |toolbox| make(toolbox))
+            .await
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Serves the toolbox over MCP streamable HTTP at `http://ADDR/mcp`, in the background, with
     /// [`HttpOptions::new`]'s defaults: no authentication, so only on a loopback address.
@@ -437,10 +450,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         config.legacy_session_mode = !options.stateless;
         #[cfg(feature = "redis")]
         if let Some(url) = &options.redis {
-            let redis = crate::redis::Redis::connect(url)
+            let redis = self::redis::Redis::connect(url)
                 .await
                 .map_err(ServeError::new)?;
-            config.session_store = Some(Arc::new(crate::redis::RedisSessions(Arc::clone(&redis))));
+            config.session_store = Some(Arc::new(self::redis::RedisSessions(Arc::clone(&redis))));
             table.share(Arc::clone(&redis));
             self.share_limits(redis);
             if self.uses_resources() {
@@ -584,7 +597,9 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
         Ok(session) => session,
         Err(refusal) => return refusal,
     };
-    let serve = |parts, body| {
+    let serve = |mut parts: axum::http::request::Parts, body| {
+        let requester = requester(&parts);
+        parts.extensions.insert(requester);
         sessions::acting_as(
             principal.clone(),
             next.run(Request::from_parts(parts, body)),
@@ -651,6 +666,19 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     }
     let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
     serve(parts, Body::from(bytes)).await
+}
+
+/// Who sent the request, for the toolbox ([`Requester`]): its principal, its session when this
+/// server keeps it ([`KnownSession`]), its peer's address ([`PeerAddr`]).
+fn requester(parts: &axum::http::request::Parts) -> Requester {
+    Requester {
+        principal: parts.extensions.get::<Principal>().map(Principal::shared),
+        session: parts
+            .extensions
+            .get::<KnownSession>()
+            .map(|s| Arc::clone(&s.0)),
+        peer: parts.extensions.get::<PeerAddr>().map(|p| p.0.ip()),
+    }
 }
 
 /// The session a request names, if the caller may name it ([`SessionTable::admit`]): otherwise

@@ -94,7 +94,7 @@ pub(crate) struct SessionTable {
     /// Sessions being created now (counted against `max` until they are in `sessions`).
     reserved: std::sync::atomic::AtomicUsize,
     #[cfg(feature = "redis")]
-    shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
+    shared: std::sync::OnceLock<Arc<super::redis::Redis>>,
     /// Per session this replica does not hold yet: the turn of the requests naming it.
     #[cfg(feature = "redis")]
     arriving: Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>,
@@ -214,7 +214,7 @@ impl SessionTable {
 
     /// Shares the sessions' handshake state with the other replicas.
     #[cfg(feature = "redis")]
-    pub(super) fn share(&self, redis: Arc<crate::redis::Redis>) {
+    pub(super) fn share(&self, redis: Arc<super::redis::Redis>) {
         let _ = self.shared.set(redis);
     }
 

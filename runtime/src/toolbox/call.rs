@@ -12,6 +12,8 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tracing::Instrument as _;
 
+#[cfg(feature = "http")]
+use super::Requester;
 use super::confirm::{self, Decision};
 use super::describe::{self, DESCRIBE_TOOL};
 use super::meta::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
@@ -882,14 +884,15 @@ pub(super) fn task_owner(
     session: Option<&Arc<Session>>,
 ) -> Option<Arc<str>> {
     #[cfg(feature = "http")]
-    if let Some(parts) = context.extensions.get::<http::request::Parts>() {
-        if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
-            return Some(who.shared());
+    if context.extensions.get::<http::request::Parts>().is_some() {
+        let who = Requester::of(context)?;
+        if let Some(principal) = &who.principal {
+            return Some(Arc::clone(principal));
         }
-        return parts
-            .extensions
-            .get::<crate::http::KnownSession>()
-            .map(|session| Arc::from(format!("session {}", session.0)));
+        return who
+            .session
+            .as_ref()
+            .map(|session| Arc::from(format!("session {session}")));
     }
     let _ = context;
     session.map(|s| Arc::from(format!("connection {:p}", Arc::as_ptr(s))))
@@ -898,11 +901,7 @@ pub(super) fn task_owner(
 /// The authenticated principal of a request over HTTP (`None`: no authentication).
 #[cfg(feature = "http")]
 fn principal_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
-    let parts = context.extensions.get::<http::request::Parts>()?;
-    parts
-        .extensions
-        .get::<crate::http::Principal>()
-        .map(crate::http::Principal::shared)
+    Requester::of(context)?.principal.clone()
 }
 
 #[cfg(not(feature = "http"))]
@@ -914,17 +913,14 @@ fn principal_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
 /// address; `None` for the local client (stdio).
 #[cfg(feature = "http")]
 fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
-    let parts = context.extensions.get::<http::request::Parts>()?;
-    if let Some(who) = parts.extensions.get::<crate::http::Principal>() {
-        return Some(who.shared());
+    let who = Requester::of(context)?;
+    if let Some(principal) = &who.principal {
+        return Some(Arc::clone(principal));
     }
-    if let Some(session) = parts.extensions.get::<crate::http::KnownSession>() {
-        return Some(Arc::from(format!("session {}", session.0)));
+    if let Some(session) = &who.session {
+        return Some(Arc::from(format!("session {session}")));
     }
-    parts
-        .extensions
-        .get::<crate::http::PeerAddr>()
-        .map(|p| Arc::from(format!("address {}", p.0.ip())))
+    who.peer.map(|ip| Arc::from(format!("address {ip}")))
 }
 
 #[cfg(not(feature = "http"))]

@@ -15,8 +15,8 @@ use super::{ServeError, Toolbox};
 /// `describe_tool`, ordering, HTTP hardening) stays, since the handler delegates tools to the
 /// toolbox, and the handler answers the rest of the protocol.
 pub struct WithHandler<S, H> {
-    toolbox: Toolbox<S>,
-    make: Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>,
+    pub(crate) toolbox: Toolbox<S>,
+    pub(crate) make: Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>,
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -114,19 +114,6 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
     {
         let handler = (self.make)(self.toolbox.for_new_session());
         self.toolbox.serve_as(handler, transport).await
-    }
-
-    /// Serves over MCP streamable HTTP (see [`Toolbox::serve_http_with`]), a handler per session.
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub async fn serve_http_with(
-        self,
-        options: crate::HttpOptions,
-    ) -> Result<crate::HttpServer, ServeError> {
-        let make = Arc::clone(&self.make);
-        self.toolbox
-            .serve_http_as(options, move |toolbox| make(toolbox))
-            .await
     }
 }
 

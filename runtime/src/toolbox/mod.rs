@@ -31,7 +31,11 @@ mod describe;
 mod groups;
 mod meta;
 mod options;
+#[cfg(feature = "http")]
+mod requester;
 mod serve;
+#[cfg(feature = "redis")]
+mod shared;
 mod size;
 mod skill;
 mod tasks;
@@ -66,8 +70,12 @@ pub use meta::{
 };
 pub use options::{OverBudget, ResultOptions};
 #[cfg(feature = "http")]
+pub(crate) use requester::Requester;
+#[cfg(feature = "http")]
 pub(crate) use serve::CallsInFlight;
 pub use serve::ServeError;
+#[cfg(feature = "redis")]
+pub(crate) use shared::SharedStore;
 
 /// One served tool: its definition as listed, validator, output shape, handler and policy.
 struct Entry<S> {
@@ -105,7 +113,7 @@ struct Inner<S> {
     calls: tokio_util::task::TaskTracker,
     /// The Redis the replicas share their rate limits in, when serving with one.
     #[cfg(feature = "redis")]
-    shared: std::sync::OnceLock<Arc<crate::redis::Redis>>,
+    shared: std::sync::OnceLock<Arc<dyn SharedStore>>,
     /// Groups whose tools are neither listed nor callable.
     disabled_groups: std::sync::RwLock<std::collections::HashSet<String>>,
     /// The tools as listed now (enabled groups, plus `describe_tool` when on).

@@ -24,7 +24,7 @@ use crate::exec::arrival::{Arrivals, Ordered};
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Counts rate limits in `redis`, shared with the other replicas, from now on.
     #[cfg(feature = "redis")]
-    pub(crate) fn share_limits(&self, redis: Arc<crate::redis::Redis>) {
+    pub(crate) fn share_limits(&self, redis: Arc<dyn super::SharedStore>) {
         let _ = self.inner.shared.set(redis);
     }
 

@@ -117,7 +117,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         // With replicas, the task is in Redis before the client hears of it, and follows it.
         #[cfg(feature = "redis")]
         if let Some(redis) = this.shared.get() {
-            share(redis, &record).await;
+            share(&**redis, &record).await;
             let (redis, record) = (Arc::clone(redis), Arc::clone(&record));
             tokio::spawn(async move {
                 let mut last = None;
@@ -125,7 +125,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     let done = record.is_terminal();
                     let now = serde_json::to_value(record.detailed()).ok();
                     if now != last {
-                        share(&redis, &record).await;
+                        share(&*redis, &record).await;
                         last = now;
                     }
                     if done {
@@ -147,9 +147,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
     }
 }
 
-/// Stores the task as it is now in the Redis the replicas share.
+/// Stores the task as it is now in the store the replicas share (their Redis).
 #[cfg(feature = "redis")]
-async fn share(redis: &crate::redis::Redis, record: &Record) {
+async fn share(redis: &dyn super::SharedStore, record: &Record) {
     let task = serde_json::to_value(record.detailed()).unwrap_or_default();
     redis
         .put_task(

@@ -16,8 +16,9 @@ use rmcp::transport::streamable_http_server::session::{
     SessionState, SessionStore, SessionStoreError,
 };
 
-use crate::http::Principal;
+use super::Principal;
 use crate::rate::{Limited, Rate};
+use crate::toolbox::SharedStore;
 
 /// The field of a stored session naming its owner ([`Principal::as_str`]; absent: a session
 /// created without authentication).
@@ -314,7 +315,7 @@ impl SessionStore for RedisSessions {
                 return Err(format!("rmcp's session state is not a JSON object: {other}").into());
             }
         };
-        if let Some(owner) = crate::http::acting() {
+        if let Some(owner) = super::acting() {
             stored.insert(OWNER_FIELD.to_owned(), owner.as_str().into());
         }
         let json = serde_json::to_string(&stored)?;
@@ -336,5 +337,46 @@ impl SessionStore for RedisSessions {
             .query_async(&mut connection)
             .await?;
         Ok(())
+    }
+}
+
+impl SharedStore for Redis {
+    fn check<'a>(
+        &'a self,
+        client: &'a str,
+        tool: &'a str,
+        tool_rate: Option<Rate>,
+        client_rate: Option<Rate>,
+    ) -> futures::future::BoxFuture<'a, Result<(), Limited>> {
+        Box::pin(Redis::check(self, client, tool, tool_rate, client_rate))
+    }
+
+    fn claim_approval<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> futures::future::BoxFuture<'a, Result<bool, String>> {
+        Box::pin(Redis::claim_approval(self, id, ttl))
+    }
+
+    fn release_approval<'a>(&'a self, id: &'a str) -> futures::future::BoxFuture<'a, ()> {
+        Box::pin(Redis::release_approval(self, id))
+    }
+
+    fn put_task<'a>(
+        &'a self,
+        id: &'a str,
+        owner: Option<&'a str>,
+        task: serde_json::Value,
+        ttl: Duration,
+    ) -> futures::future::BoxFuture<'a, ()> {
+        Box::pin(Redis::put_task(self, id, owner, task, ttl))
+    }
+
+    fn get_task<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> futures::future::BoxFuture<'a, Option<(Option<String>, serde_json::Value)>> {
+        Box::pin(Redis::get_task(self, id))
     }
 }
