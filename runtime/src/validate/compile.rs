@@ -1,6 +1,21 @@
 //! Compiling a JSON Schema into the tree: every keyword checked once, here, so the walk never looks at JSON Schema again.
 
-use super::*;
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use super::equality::json_eq;
+use super::messages::{json_str, render_list, type_words};
+use super::numbers::cmp_num;
+use super::paths::Path;
+use super::tree::{
+    Additional, ArrRules, Bound, CompRules, LINEAR_LOOKUP_MAX, Node, Num, NumRules, ObjRules, Prop,
+    StrRules, T_ARRAY, T_BOOLEAN, T_INTEGER, T_NULL, T_NUMBER, T_OBJECT, T_STRING, Tag,
+};
+use super::walk::{Ctx, key_head};
 
 fn push_ptr(ptr: &mut String, segment: &str) {
     ptr.push('/');

@@ -1,6 +1,11 @@
 //! JSON equality as JSON Schema defines it (`1` equals `1.0`), for `enum`, `const` and `uniqueItems`.
 
-use super::*;
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+use super::numbers::cmp_num;
+use super::tree::{Num, PAIRWISE_UNIQUE_MAX};
 
 /// JSON equality where numbers compare numerically (`1 == 1.0`).
 pub(super) fn json_eq(a: &Value, b: &Value) -> bool {

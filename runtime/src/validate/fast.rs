@@ -2,7 +2,13 @@
 //! string within its rules, an object of such leaves), decided when the node is compiled; a
 //! value the shortcut does not accept takes the general walk, which reports the problems.
 
-use super::*;
+use serde_json::{Map, Number, Value};
+
+use super::tree::{
+    Additional, Bound, Fast, FastNum, FastObj, LINEAR_LOOKUP_MAX, Node, Num, NumRules, Prop,
+    T_ARRAY, T_BOOLEAN, T_INTEGER, T_NUMBER, T_OBJECT, T_STRING, TWO_53_F64,
+};
+use super::walk::{Ctx, string_ok};
 
 impl Node {
     /// The shortcuts that apply to this node (see [`Fast`]): only for nodes whose checks on a

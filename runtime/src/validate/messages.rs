@@ -1,6 +1,13 @@
 //! What the model reads: the phrasing of each problem, bounded in size.
 
-use super::*;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::numbers::fmt_number;
+use super::tree::{
+    QUOTE_MAX_CHARS, T_ARRAY, T_BOOLEAN, T_INTEGER, T_NULL, T_NUMBER, T_OBJECT, T_STRING,
+};
 
 pub(super) fn type_words(types: u8) -> String {
     let mut parts: Vec<&str> = Vec::new();

@@ -16,13 +16,14 @@
 //! The success path does not allocate except to apply such repairs and defaults: the current path is
 //! a chain of stack frames and is rendered to a string only when a violation is reported.
 
-use std::cmp::Ordering;
-use std::collections::HashMap;
-use std::fmt::{self, Write as _};
-use std::sync::OnceLock;
+use std::fmt;
 
-use regex::Regex;
-use serde_json::{Map, Number, Value};
+use serde_json::Value;
+
+use compile::{compile_node, scan_refs};
+use paths::Path;
+use tree::Node;
+use walk::Ctx;
 
 mod compile;
 mod equality;
@@ -34,16 +35,8 @@ pub(crate) mod refusals;
 mod tree;
 mod walk;
 
-use compile::*;
-use equality::*;
-use messages::*;
-use numbers::*;
-use paths::*;
-use tree::*;
-use walk::*;
-
-/// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
 pub(crate) use refusals::invalid_arguments_text;
+/// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
 pub(crate) use walk::short_eq;
 
 /// Compiled validator for one JSON Schema.

@@ -1,6 +1,11 @@
 //! Numbers: exact comparison of JSON numbers with bounds and `multipleOf`, and the words for them.
 
-use super::*;
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde_json::{Number, Value};
+
+use super::tree::{Num, TWO_63, TWO_64};
 
 impl Num {
     pub(super) fn of(n: &Number) -> Num {

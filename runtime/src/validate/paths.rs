@@ -1,6 +1,8 @@
 //! Where a problem is: the path to the current value, a chain of stack frames rendered only when reported.
 
-use super::*;
+use std::fmt::Write as _;
+
+use super::messages::json_str;
 
 #[derive(Debug, Clone, Copy)]
 enum Seg<'a> {

@@ -1,6 +1,10 @@
 //! The compiled form of a schema: one typed node per subschema, and the type bits.
 
-use super::*;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::Value;
 
 pub(super) const T_NULL: u8 = 1;
 pub(super) const T_BOOLEAN: u8 = 2;

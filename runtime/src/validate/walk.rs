@@ -1,6 +1,23 @@
 //! The walk: a document checked against the compiled tree, with defaults and lax repairs applied in place.
 
-use super::*;
+use std::cmp::Ordering;
+
+use serde_json::{Map, Number, Value};
+
+use super::Violation;
+use super::equality::{find_duplicate, json_eq};
+use super::messages::{
+    json_str, one_of_message, quote, received, render_list, suggest, type_words, word,
+};
+use super::numbers::{
+    cmp_num, float_to_int, fmt_number, is_integral, is_multiple, numeric_prefix, parse_bare_number,
+};
+use super::paths::Path;
+use super::tree::{
+    Additional, ArrRules, CompRules, LINEAR_LOOKUP_MAX, Node, Num, NumRules, ObjRules,
+    QUOTE_MAX_CHARS, StrRules, T_ARRAY, T_BOOLEAN, T_INTEGER, T_NULL, T_NUMBER, T_OBJECT, T_STRING,
+    Tag,
+};
 
 pub(super) struct Ctx {
     pub(super) lax: bool,

@@ -1,7 +1,13 @@
 //! Unit tests of the validator, by topic; the helpers every topic uses.
 
 use super::*;
+#[allow(unused_imports)]
+use super::{compile::*, equality::*, messages::*, numbers::*, paths::*, tree::*, walk::*};
 use serde_json::json;
+#[allow(unused_imports)]
+use serde_json::{Map, Number};
+#[allow(unused_imports)]
+use std::cmp::Ordering;
 
 fn compile(schema: Value) -> Validator {
     Validator::compile(&schema).unwrap_or_else(|e| panic!("schema should compile: {e}"))
