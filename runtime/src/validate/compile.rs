@@ -8,6 +8,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::equality::json_eq;
+use super::keys::key_head;
 use super::messages::{json_str, render_list, type_words};
 use super::numbers::cmp_num;
 use super::paths::Path;
@@ -15,7 +16,7 @@ use super::tree::{
     Additional, ArrRules, Bound, CompRules, LINEAR_LOOKUP_MAX, Node, Num, NumRules, ObjRules, Prop,
     StrRules, T_ARRAY, T_BOOLEAN, T_INTEGER, T_NULL, T_NUMBER, T_OBJECT, T_STRING, Tag,
 };
-use super::walk::{Ctx, key_head};
+use super::walk::Ctx;
 
 fn push_ptr(ptr: &mut String, segment: &str) {
     ptr.push('/');

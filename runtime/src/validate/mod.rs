@@ -28,6 +28,7 @@ use walk::Ctx;
 mod compile;
 mod equality;
 mod fast;
+mod keys;
 mod messages;
 mod numbers;
 mod paths;
@@ -35,9 +36,9 @@ pub(crate) mod refusals;
 mod tree;
 mod walk;
 
-pub(crate) use refusals::invalid_arguments_text;
 /// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
-pub(crate) use walk::short_eq;
+pub(crate) use keys::short_eq;
+pub(crate) use refusals::invalid_arguments_text;
 
 /// Compiled validator for one JSON Schema.
 ///

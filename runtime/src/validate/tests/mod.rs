@@ -2,7 +2,9 @@
 
 use super::*;
 #[allow(unused_imports)]
-use super::{compile::*, equality::*, messages::*, numbers::*, paths::*, tree::*, walk::*};
+use super::{
+    compile::*, equality::*, keys::*, messages::*, numbers::*, paths::*, tree::*, walk::*,
+};
 use serde_json::json;
 #[allow(unused_imports)]
 use serde_json::{Map, Number};

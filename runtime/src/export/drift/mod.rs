@@ -1,0 +1,427 @@
+//! The drift gate: what changed between the published tool definitions and the current ones,
+//! and whether a client built against the published ones keeps working.
+//!
+//! A change is **breaking** when a call that the published schema accepted may now be refused,
+//! or an output a client relied on may now be missing or different: a removed or renamed tool
+//! or parameter, a new required parameter (or an optional one becoming required), a narrower
+//! range, a removed enum value or variant, a type change, tighter length, item-count or
+//! `pattern` limits, a changed unit, an argument mirrored into another HTTP header (or into one
+//! now, or no longer: `x-mcp-header`), a removed output field (or one that may now be absent). It
+//! is **compatible** otherwise: a new tool, a new optional parameter, a wider range, an added
+//! enum value, relaxed limits, text changes (descriptions, titles, annotations, examples), a
+//! changed default.
+//!
+//! For outputs the direction flips: a client reading `structuredContent` breaks when the
+//! server may now send more (a wider range, a new enum value), not less.
+//!
+//! Rather than break a published tool, publish the new version next to it under a new name
+//! (`grasp_v2`) and keep the old one until clients have moved; the report suggests that name
+//! for every breaking change.
+
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+use regex::Regex;
+use rmcp::model::Tool;
+use serde_json::{Map, Value};
+
+use super::{Format, parse_mcp, render};
+
+mod schema;
+
+use schema::{Side, hint, schema};
+
+/// Whether clients of the published definitions keep working.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Compatibility {
+    /// Existing calls and output readers keep working.
+    Compatible,
+    /// Some call that worked, or some output a client relied on, may now fail.
+    Breaking,
+}
+
+/// One difference between the published and the current definitions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Breaking or compatible.
+    pub compatibility: Compatibility,
+    /// The tool's name (`""` for a change to an exported file as a whole).
+    pub tool: String,
+    /// Where in the tool: `"force"`, `"target_position.x"`, `"waypoints[]"`, `"offsets.*"`,
+    /// `"output.position.x"` for an output field, `""` for the tool itself (or the file name
+    /// for a file-level change).
+    pub path: String,
+    /// What changed and why that matters.
+    pub description: String,
+}
+
+/// The differences found by [`compare`] or [`check_against`], breaking ones first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Every change, breaking ones first, then in tool and schema order.
+    pub changes: Vec<Change>,
+}
+
+impl Report {
+    /// No differences.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// Whether any change is breaking.
+    pub fn is_breaking(&self) -> bool {
+        self.changes
+            .iter()
+            .any(|c| c.compatibility == Compatibility::Breaking)
+    }
+
+    /// The exit status of a drift check: 0 when identical, 1 when any change is breaking, 2
+    /// when every change is compatible.
+    pub fn exit_code(&self) -> i32 {
+        if self.is_empty() {
+            0
+        } else if self.is_breaking() {
+            1
+        } else {
+            2
+        }
+    }
+
+    fn sort(&mut self) {
+        // Stable: breaking first, each group in discovery order.
+        self.changes
+            .sort_by_key(|c| std::cmp::Reverse(c.compatibility));
+    }
+}
+
+/// The name to publish a changed tool under: `grasp` → `grasp_v2`, `grasp_v2` → `grasp_v3`.
+pub fn next_version(name: &str) -> String {
+    let re = Regex::new(r"^(.*)_v(\d+)$").expect("valid regex");
+    if let Some(c) = re.captures(name)
+        && let Ok(n) = c[2].parse::<u64>()
+    {
+        return format!("{}_v{}", &c[1], n + 1);
+    }
+    format!("{name}_v2")
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return writeln!(f, "no changes: the tools match the published definitions");
+        }
+        let breaking = self
+            .changes
+            .iter()
+            .filter(|c| c.compatibility == Compatibility::Breaking)
+            .count();
+        let compatible = self.changes.len() - breaking;
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        writeln!(
+            f,
+            "{breaking} breaking change{}, {compatible} compatible change{} to the published tools:",
+            plural(breaking),
+            plural(compatible)
+        )?;
+        let mut ordered: Vec<&Change> = self.changes.iter().collect();
+        ordered.sort_by_key(|c| std::cmp::Reverse(c.compatibility));
+        for c in ordered {
+            let place = match (c.tool.as_str(), c.path.as_str()) {
+                ("", p) => p.to_owned(),
+                (t, "") => format!("`{t}`"),
+                (t, p) => format!("`{t}` {p}"),
+            };
+            match c.compatibility {
+                Compatibility::Breaking => {
+                    write!(f, "- breaking: {place}: {}", c.description)?;
+                    if !c.tool.is_empty() {
+                        write!(
+                            f,
+                            " Instead, keep `{t}` as published and add the new version as `{v}`.",
+                            t = c.tool,
+                            v = next_version(&c.tool)
+                        )?;
+                    }
+                    writeln!(f)?;
+                }
+                Compatibility::Compatible => {
+                    writeln!(f, "- compatible: {place}: {}", c.description)?
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Diff<'a> {
+    tool: &'a str,
+    changes: Vec<Change>,
+}
+
+impl Diff<'_> {
+    fn push(&mut self, compatibility: Compatibility, path: &str, description: String) {
+        self.changes.push(Change {
+            compatibility,
+            tool: self.tool.to_owned(),
+            path: path.to_owned(),
+            description,
+        });
+    }
+    fn breaking(&mut self, path: &str, description: String) {
+        self.push(Compatibility::Breaking, path, description);
+    }
+    fn compatible(&mut self, path: &str, description: String) {
+        self.push(Compatibility::Compatible, path, description);
+    }
+}
+
+/// Classifies every difference between the `published` tools and the `current` ones.
+pub fn compare(published: &[Tool], current: &[Tool]) -> Report {
+    let mut report = Report::default();
+    let mut removed = Vec::new();
+    for old in published {
+        match current.iter().find(|t| t.name == old.name) {
+            Some(new) => report.changes.extend(compare_tool(old, new)),
+            None => removed.push(old),
+        }
+    }
+    let mut added: Vec<&Tool> = current
+        .iter()
+        .filter(|t| !published.iter().any(|p| p.name == t.name))
+        .collect();
+    for old in removed {
+        let renamed = added.iter().position(|a| {
+            a.input_schema == old.input_schema && a.output_schema == old.output_schema
+        });
+        let description = match renamed {
+            Some(i) => {
+                let new = added.remove(i);
+                format!(
+                    "tool renamed to `{}` (same parameters): clients calling `{}` get an unknown-tool error.",
+                    new.name, old.name
+                )
+            }
+            None => format!(
+                "tool removed: clients calling `{}` get an unknown-tool error.",
+                old.name
+            ),
+        };
+        report.changes.push(Change {
+            compatibility: Compatibility::Breaking,
+            tool: old.name.to_string(),
+            path: String::new(),
+            description,
+        });
+    }
+    for new in added {
+        report.changes.push(Change {
+            compatibility: Compatibility::Compatible,
+            tool: new.name.to_string(),
+            path: String::new(),
+            description: "new tool.".to_owned(),
+        });
+    }
+    report.sort();
+    report
+}
+
+fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
+    let mut d = Diff {
+        tool: &old.name,
+        changes: Vec::new(),
+    };
+    if old.description != new.description {
+        d.compatible("", "description changed (text only).".to_owned());
+    }
+    if old.title != new.title {
+        d.compatible("", "title changed (text only).".to_owned());
+    }
+    let a = old.annotations.clone().unwrap_or_default();
+    let b = new.annotations.clone().unwrap_or_default();
+    if a.title != b.title {
+        d.compatible("", "annotation title changed (text only).".to_owned());
+    }
+    for (name, x, y) in [
+        ("readOnlyHint", a.read_only_hint, b.read_only_hint),
+        ("destructiveHint", a.destructive_hint, b.destructive_hint),
+        ("idempotentHint", a.idempotent_hint, b.idempotent_hint),
+        ("openWorldHint", a.open_world_hint, b.open_world_hint),
+    ] {
+        if x != y {
+            d.compatible(
+                "",
+                format!(
+                    "annotation `{name}` changed from {} to {} (a hint: calls are unaffected, but clients may ask for confirmation differently).",
+                    hint(x),
+                    hint(y)
+                ),
+            );
+        }
+    }
+    let (old_scopes, new_scopes) = (super::scopes(old), super::scopes(new));
+    for added in new_scopes.iter().filter(|s| !old_scopes.contains(s)) {
+        d.breaking(
+            "",
+            format!("now needs scope `{added}`: tokens without it are refused."),
+        );
+    }
+    for removed in old_scopes.iter().filter(|s| !new_scopes.contains(s)) {
+        d.compatible("", format!("no longer needs scope `{removed}`."));
+    }
+    let old_in = Value::Object((*old.input_schema).clone());
+    let new_in = Value::Object((*new.input_schema).clone());
+    schema(&old_in, &new_in, "", Side::Input, &mut d);
+    match (&old.output_schema, &new.output_schema) {
+        (Some(_), None) => d.breaking(
+            "output",
+            "output schema removed: clients reading `structuredContent` lose it.".to_owned(),
+        ),
+        (None, Some(_)) => d.compatible("output", "output schema added.".to_owned()),
+        (Some(a), Some(b)) => {
+            // The result's own shape is compared; the envelopes result options add (`anyOf`
+            // branches after it) only come when the call asks for them, or over a budget.
+            let (a, old_envelopes) = result_shapes(a);
+            let (b, new_envelopes) = result_shapes(b);
+            schema(&a, &b, "output", Side::Output, &mut d);
+            for added in new_envelopes.iter().filter(|k| !old_envelopes.contains(k)) {
+                let change = format!("may now answer `{{\"{added}\": ..}}` instead of the result.");
+                // A projection or a summary comes only when the call asks for it; the budget
+                // envelope replaces a result unasked, which a client reading it must handle.
+                if added == crate::output::budget::EXCEEDED_KEY {
+                    d.breaking("output", change);
+                } else {
+                    d.compatible("output", change);
+                }
+            }
+            for removed in old_envelopes.iter().filter(|k| !new_envelopes.contains(k)) {
+                d.compatible(
+                    "output",
+                    format!("no longer answers `{{\"{removed}\": ..}}`."),
+                );
+            }
+        }
+        (None, None) => {}
+    }
+    d.changes
+}
+
+/// An output schema's own result shape, and the keys of the envelopes result options add.
+fn result_shapes(schema: &Map<String, Value>) -> (Value, Vec<String>) {
+    match crate::output::split_published(schema) {
+        Some((payload, keys)) => (
+            payload.clone(),
+            keys.into_iter().map(str::to_owned).collect(),
+        ),
+        None => (Value::Object(schema.clone()), Vec::new()),
+    }
+}
+
+/// Compares the current tools with an export in `dir`: the published definitions are
+/// `dir/tools.json` (the `mcp` export). When they match, every other exported file in `dir`
+/// that differs from what [`render`] gives now (or is missing) is reported as a compatible
+/// "out of date" change; when the tools changed, only the tool changes are reported.
+///
+/// Fails when `dir/tools.json` cannot be read or parsed.
+pub fn check_against(current: &[Tool], dir: &Path) -> io::Result<Report> {
+    let path = dir.join(Format::Mcp.file_name());
+    let text = std::fs::read_to_string(&path)?;
+    let published = parse_mcp(&text).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    })?;
+    let mut report = compare(&published, current);
+    if !report.is_empty() {
+        return Ok(report);
+    }
+    for format in Format::ALL {
+        let file = dir.join(format.file_name());
+        let expected = render(current, format);
+        match std::fs::read_to_string(&file) {
+            Ok(actual) => {
+                let actual = actual.replace("\r\n", "\n");
+                if actual != expected {
+                    report.changes.push(Change {
+                        compatibility: Compatibility::Compatible,
+                        tool: String::new(),
+                        path: format.file_name().to_owned(),
+                        description: format!(
+                            "out of date ({}); regenerate the export.",
+                            first_difference(&actual, &expected)
+                        ),
+                    });
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => report.changes.push(Change {
+                compatibility: Compatibility::Compatible,
+                tool: String::new(),
+                path: format.file_name().to_owned(),
+                description: "missing; regenerate the export.".to_owned(),
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(report)
+}
+
+/// [`check_against`], and the exported `SKILL.md` against `skill_md`, the toolbox's skill
+/// ([`super::skill`]; `None` when it serves none, and then no `SKILL.md` is checked): an
+/// out-of-date or missing `SKILL.md` is a compatible change (a skill is guidance, not a
+/// contract a call depends on).
+pub fn check_export(current: &[Tool], skill_md: Option<&str>, dir: &Path) -> io::Result<Report> {
+    let mut report = check_against(current, dir)?;
+    let file = super::skill::SKILL_FILE;
+    let change = |description: String| Change {
+        compatibility: Compatibility::Compatible,
+        tool: String::new(),
+        path: file.to_owned(),
+        description,
+    };
+    let Some(expected) = skill_md else {
+        return Ok(report);
+    };
+    match std::fs::read_to_string(dir.join(file)) {
+        Ok(actual) => {
+            let actual = actual.replace("\r\n", "\n");
+            if actual != expected {
+                report.changes.push(change(format!(
+                    "out of date ({}); regenerate the export.",
+                    first_difference(&actual, expected)
+                )));
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            report
+                .changes
+                .push(change("missing; regenerate the export.".to_owned()));
+        }
+        Err(e) => return Err(e),
+    }
+    report.sort();
+    Ok(report)
+}
+
+fn first_difference(actual: &str, expected: &str) -> String {
+    let clip = |s: &str| {
+        let s: String = s.chars().take(80).collect();
+        format!("{s:?}")
+    };
+    let mut a = actual.lines();
+    let mut e = expected.lines();
+    let mut line = 1;
+    loop {
+        match (a.next(), e.next()) {
+            (Some(x), Some(y)) if x == y => line += 1,
+            (Some(x), Some(y)) => {
+                return format!("line {line} is {} but should be {}", clip(x), clip(y));
+            }
+            (Some(x), None) => {
+                return format!("line {line} is {} but should not be there", clip(x));
+            }
+            (None, Some(y)) => return format!("line {line} is missing, should be {}", clip(y)),
+            (None, None) => return "differs in line endings or the final newline".to_owned(),
+        }
+    }
+}
