@@ -464,7 +464,7 @@ pub fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
     quote_spanned! {expr.span()=>
         {
             #[allow(unused_imports)]
-            use #p::{ParamOptional as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
+            use #p::prelude::values::*;
             #probe.#method(#expr)
         }
     }
@@ -493,7 +493,7 @@ fn info_tokens(ty: &Type, method: &str) -> TokenStream {
     quote_spanned! {ty.span()=>
         {
             #[allow(unused_imports)]
-            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
+            use #p::prelude::params::*;
             #probe.#method()
         }
     }

@@ -20,6 +20,7 @@ pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
 pub use crate::error::ToolError;
+pub use crate::probe::prelude;
 pub use crate::probe::{
     AcceptsError, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget, Id, ItemsTarget,
     LengthTarget, OutputSchema, OutputSerialize, ParamContext, ParamDeserialize, ParamOptional,

@@ -105,7 +105,7 @@ impl ToolModel {
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
-                    use #p::{ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _, RosResult as _};
+                    use #p::prelude::outputs::*;
                     (&#p::Probe::<#ret>::new()).output_info()
                 }
             }
@@ -128,7 +128,7 @@ impl ToolModel {
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
-                    use #p::{ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _, RosResult as _};
+                    use #p::prelude::outputs::*;
                     (&#p::Probe::<#ret>::new()).output_value(__tw_ret)
                 }
             }
@@ -150,7 +150,7 @@ impl ToolModel {
                     quote_spanned! {ty.span()=>
                         {
                             #[allow(unused_imports)]
-                            use #p::{ParamOptional as _, ParamContext as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _};
+                            use #p::prelude::params::*;
                             (&#p::Probe::<#ty>::new()).take_arg(&mut __tw_args, #json)
                         }
                     }

@@ -53,10 +53,7 @@ const _: () = {
                                     },
                                     info: {
                                         #[allow(unused_imports)]
-                                        use ::toolwright::__private::{
-                                            ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                            RosList as _, RosOptional as _, RosPlain as _,
-                                        };
+                                        use ::toolwright::__private::prelude::params::*;
                                         (&::toolwright::__private::Probe::<f64>::new()).field_info()
                                     },
                                     flatten: false,
@@ -87,10 +84,7 @@ const _: () = {
                                     },
                                     info: {
                                         #[allow(unused_imports)]
-                                        use ::toolwright::__private::{
-                                            ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                            RosList as _, RosOptional as _, RosPlain as _,
-                                        };
+                                        use ::toolwright::__private::prelude::params::*;
                                         (&::toolwright::__private::Probe::<Position>::new())
                                             .field_info()
                                     },

@@ -80,10 +80,7 @@ fn __toolwright_tool_move_arm_to_pose<
                         },
                         info: {
                             #[allow(unused_imports)]
-                            use ::toolwright::__private::{
-                                ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                RosList as _, RosOptional as _, RosPlain as _,
-                            };
+                            use ::toolwright::__private::prelude::params::*;
                             (&::toolwright::__private::Probe::<__TwT0>::new())
                                 .type_info()
                         },
@@ -111,10 +108,7 @@ fn __toolwright_tool_move_arm_to_pose<
                             pattern: ::toolwright::__private::None,
                             default: ::toolwright::__private::Some(|| {
                                 #[allow(unused_imports)]
-                                use ::toolwright::__private::{
-                                    ParamOptional as _, ParamPlain as _, RosList as _,
-                                    RosOptional as _, RosPlain as _,
-                                };
+                                use ::toolwright::__private::prelude::values::*;
                                 (&::toolwright::__private::Probe::<__TwT1>::new())
                                     .value_json(0.5)
                             }),
@@ -125,10 +119,7 @@ fn __toolwright_tool_move_arm_to_pose<
                         },
                         info: {
                             #[allow(unused_imports)]
-                            use ::toolwright::__private::{
-                                ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                RosList as _, RosOptional as _, RosPlain as _,
-                            };
+                            use ::toolwright::__private::prelude::params::*;
                             (&::toolwright::__private::Probe::<__TwT1>::new())
                                 .type_info()
                         },
@@ -154,10 +145,7 @@ fn __toolwright_tool_move_arm_to_pose<
                         },
                         info: {
                             #[allow(unused_imports)]
-                            use ::toolwright::__private::{
-                                ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                RosList as _, RosOptional as _, RosPlain as _,
-                            };
+                            use ::toolwright::__private::prelude::params::*;
                             (&::toolwright::__private::Probe::<__TwT2>::new())
                                 .type_info()
                         },
@@ -167,10 +155,7 @@ fn __toolwright_tool_move_arm_to_pose<
             ),
             output: {
                 #[allow(unused_imports)]
-                use ::toolwright::__private::{
-                    ReturnResult as _, ReturnPlain as _, RosList as _, RosPlain as _,
-                    RosResult as _,
-                };
+                use ::toolwright::__private::prelude::outputs::*;
                 (&::toolwright::__private::Probe::<__TwT3>::new()).output_info()
             },
             handler: |
@@ -183,28 +168,19 @@ fn __toolwright_tool_move_arm_to_pose<
                     match (
                         {
                             #[allow(unused_imports)]
-                            use ::toolwright::__private::{
-                                ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                RosList as _, RosOptional as _, RosPlain as _,
-                            };
+                            use ::toolwright::__private::prelude::params::*;
                             (&::toolwright::__private::Probe::<__TwT0>::new())
                                 .take_arg(&mut __tw_args, "x")
                         },
                         {
                             #[allow(unused_imports)]
-                            use ::toolwright::__private::{
-                                ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                RosList as _, RosOptional as _, RosPlain as _,
-                            };
+                            use ::toolwright::__private::prelude::params::*;
                             (&::toolwright::__private::Probe::<__TwT1>::new())
                                 .take_arg(&mut __tw_args, "speed")
                         },
                         {
                             #[allow(unused_imports)]
-                            use ::toolwright::__private::{
-                                ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                RosList as _, RosOptional as _, RosPlain as _,
-                            };
+                            use ::toolwright::__private::prelude::params::*;
                             (&::toolwright::__private::Probe::<__TwT2>::new())
                                 .take_arg(&mut __tw_args, "ctx")
                         },
@@ -222,10 +198,7 @@ fn __toolwright_tool_move_arm_to_pose<
                                 .await;
                             {
                                 #[allow(unused_imports)]
-                                use ::toolwright::__private::{
-                                    ReturnResult as _, ReturnPlain as _, RosList as _,
-                                    RosPlain as _, RosResult as _,
-                                };
+                                use ::toolwright::__private::prelude::outputs::*;
                                 (&::toolwright::__private::Probe::<__TwT3>::new())
                                     .output_value(__tw_ret)
                             }

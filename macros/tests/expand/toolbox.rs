@@ -50,10 +50,7 @@ impl ::toolwright::ToolSet for RobotArm {
                     ),
                     output: {
                         #[allow(unused_imports)]
-                        use ::toolwright::__private::{
-                            ReturnResult as _, ReturnPlain as _, RosList as _,
-                            RosPlain as _, RosResult as _,
-                        };
+                        use ::toolwright::__private::prelude::outputs::*;
                         (&::toolwright::__private::Probe::<__TwT0>::new()).output_info()
                     },
                     handler: |
@@ -68,10 +65,7 @@ impl ::toolwright::ToolSet for RobotArm {
                                 let __tw_ret: __TwT0 = Self::get_arm_state(&*__tw_state);
                                 {
                                     #[allow(unused_imports)]
-                                    use ::toolwright::__private::{
-                                        ReturnResult as _, ReturnPlain as _, RosList as _,
-                                        RosPlain as _, RosResult as _,
-                                    };
+                                    use ::toolwright::__private::prelude::outputs::*;
                                     (&::toolwright::__private::Probe::<__TwT0>::new())
                                         .output_value(__tw_ret)
                                 }
@@ -136,10 +130,7 @@ impl ::toolwright::ToolSet for RobotArm {
                                     pattern: ::toolwright::__private::None,
                                     default: ::toolwright::__private::Some(|| {
                                         #[allow(unused_imports)]
-                                        use ::toolwright::__private::{
-                                            ParamOptional as _, ParamPlain as _, RosList as _,
-                                            RosOptional as _, RosPlain as _,
-                                        };
+                                        use ::toolwright::__private::prelude::values::*;
                                         (&::toolwright::__private::Probe::<__TwT0>::new())
                                             .value_json(15.0)
                                     }),
@@ -150,10 +141,7 @@ impl ::toolwright::ToolSet for RobotArm {
                                 },
                                 info: {
                                     #[allow(unused_imports)]
-                                    use ::toolwright::__private::{
-                                        ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                        RosList as _, RosOptional as _, RosPlain as _,
-                                    };
+                                    use ::toolwright::__private::prelude::params::*;
                                     (&::toolwright::__private::Probe::<__TwT0>::new())
                                         .type_info()
                                 },
@@ -163,10 +151,7 @@ impl ::toolwright::ToolSet for RobotArm {
                     ),
                     output: {
                         #[allow(unused_imports)]
-                        use ::toolwright::__private::{
-                            ReturnResult as _, ReturnPlain as _, RosList as _,
-                            RosPlain as _, RosResult as _,
-                        };
+                        use ::toolwright::__private::prelude::outputs::*;
                         (&::toolwright::__private::Probe::<__TwT1>::new()).output_info()
                     },
                     handler: |
@@ -179,10 +164,7 @@ impl ::toolwright::ToolSet for RobotArm {
                             match (
                                 {
                                     #[allow(unused_imports)]
-                                    use ::toolwright::__private::{
-                                        ParamOptional as _, ParamContext as _, ParamPlain as _,
-                                        RosList as _, RosOptional as _, RosPlain as _,
-                                    };
+                                    use ::toolwright::__private::prelude::params::*;
                                     (&::toolwright::__private::Probe::<__TwT0>::new())
                                         .take_arg(&mut __tw_args, "force")
                                 },
@@ -192,10 +174,7 @@ impl ::toolwright::ToolSet for RobotArm {
                                         .await;
                                     {
                                         #[allow(unused_imports)]
-                                        use ::toolwright::__private::{
-                                            ReturnResult as _, ReturnPlain as _, RosList as _,
-                                            RosPlain as _, RosResult as _,
-                                        };
+                                        use ::toolwright::__private::prelude::outputs::*;
                                         (&::toolwright::__private::Probe::<__TwT1>::new())
                                             .output_value(__tw_ret)
                                     }

@@ -20,8 +20,8 @@
 //!   `field_info`, `take_arg`, `value_json` for parameters and fields, `output_info` and
 //!   `output_value` for outputs. A family of named types (uom, nalgebra) writes them as inherent
 //!   methods; a family bounded by a trait of its own (ROS: `T: RosMessageType`) cannot (inherent
-//!   impls of `Probe<T>` may not overlap), so it implements traits declared here (`ros.rs`),
-//!   which generated code imports whether or not the feature is on;
+//!   impls of `Probe<T>` may not overlap), so it implements traits declared here (`ros.rs`) and
+//!   listed in [`prelude`], which generated code imports whether or not the feature is on;
 //! - its schema builders, which mark what serde's shape does not say with the private keywords
 //!   of [`crate::schema::keys`] (compiled by [`crate::adapt`] and [`crate::validate`], stripped
 //!   before publication), and the compile-time constants of its types
@@ -52,6 +52,34 @@ pub use checks::{
     length_target, num_above, pattern_target, range_target, unit_target,
 };
 pub use ros::{RosList, RosOptional, RosPlain, RosResult};
+
+/// The lookup traits generated code brings into scope with one glob (`use
+/// ::toolwright::__private::prelude::params::*`), every family's included whether or not its
+/// feature is on: a family whose methods are traits adds them here, and the macros need not
+/// know.
+pub mod prelude {
+    /// For a parameter's or a field's type information and argument.
+    pub mod params {
+        pub use super::super::{
+            ParamContext as _, ParamOptional as _, ParamPlain as _, RosList as _, RosOptional as _,
+            RosPlain as _,
+        };
+    }
+
+    /// For a declared `default` or example of a parameter or field.
+    pub mod values {
+        pub use super::super::{
+            ParamOptional as _, ParamPlain as _, RosList as _, RosOptional as _, RosPlain as _,
+        };
+    }
+
+    /// For an output's type information and value.
+    pub mod outputs {
+        pub use super::super::{
+            ReturnPlain as _, ReturnResult as _, RosList as _, RosPlain as _, RosResult as _,
+        };
+    }
+}
 pub use shape::{ProbeFallback, RECURSIVE, SchemaShape, max};
 
 use crate::error::ToolError;
