@@ -8,6 +8,7 @@ pub mod audit;
 mod cli;
 mod content;
 mod context;
+mod contract;
 mod echo;
 mod error;
 mod exec;
@@ -38,6 +39,10 @@ pub use context::{
     CLIENT_ANSWER_LIMIT, CancelReason, ClientError, Context, DEFAULT_REQUEST_STATE_TTL,
     Elicitation, KeyError, LogLevel, RequestStateKeys,
 };
+pub use contract::{
+    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
+    SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, ToolboxDefaults,
+};
 pub use error::ToolError;
 #[cfg(feature = "oauth")]
 pub use http::OAuthConfig;
@@ -47,9 +52,6 @@ pub use rate::Rate;
 pub use schema::ToolSchema;
 pub use tasks::{TASK_SUPPORT_META, TaskLimits, TaskSupport};
 pub use toolbox::{
-    BuildError, CONFIRM_META, CONTENT_META, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL,
-    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,
-    ServeError, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, Toolbox, ToolboxDefaults,
-    WithHandler,
+    BuildError, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, ServeError, Toolbox, WithHandler,
 };
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};

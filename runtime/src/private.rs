@@ -19,6 +19,10 @@ pub use ::std::sync::Arc;
 pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
+pub use crate::contract::{
+    Args, Body, CallError, Handler, HandlerFuture, OverBudget, Params, ResourceDef, ResultOptions,
+    SafeStop, SafeStopResult, ToolDef, ToolMeta,
+};
 pub use crate::error::ToolError;
 pub use crate::probe::prelude;
 pub use crate::probe::{
@@ -41,10 +45,6 @@ pub use crate::schema::{
     unit_mismatch,
 };
 pub use crate::tasks::TaskSupport;
-pub use crate::toolbox::{
-    Args, Body, CallError, Handler, HandlerFuture, OverBudget, Params, ResourceDef, ResultOptions,
-    SafeStop, SafeStopResult, ToolDef, ToolMeta,
-};
 // For toolwright's own tests and benchmarks (tests/tests/differential.rs, tests/benches/validate.rs),
 // which check and measure the run-time validator on its own (`Validator::compile` returns an
 // `InvalidSchema`, `validate` gives `Violation`s).

@@ -39,7 +39,7 @@ use self::messages::{Ending, SafeStopReport, StopOutcome, Why};
 use self::policy::{DEFAULT_GRACE, Policy, Resource};
 use self::queue::{QueueFull, Tickets};
 use crate::context::{CancelReason, Context, Link, Round};
-use crate::toolbox::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResult};
+use crate::contract::{Args, Body, CallError, Handler, HandlerFuture, SafeStopResult};
 use rmcp::model::InputRequiredResult;
 
 /// How long a safe stop may take before its resource is reported in an unknown state.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::queue::ResourceQueue;
-use crate::toolbox::SafeStop;
+use crate::contract::SafeStop;
 
 /// The grace period of tools that declare none: how long a body told to stop (deadline or
 /// cancel) has to return before it is abandoned.

@@ -58,7 +58,7 @@ pub fn render(tools: &[Tool]) -> String {
 fn result_arguments(tool: &Tool) -> Vec<String> {
     tool.meta
         .as_ref()
-        .and_then(|m| m.0.get(crate::toolbox::RESULT_ARGUMENTS_META))
+        .and_then(|m| m.0.get(crate::contract::RESULT_ARGUMENTS_META))
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()

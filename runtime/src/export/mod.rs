@@ -250,7 +250,7 @@ pub(crate) fn content_words(tool: &Tool) -> Option<&'static str> {
     let kind = tool
         .meta
         .as_ref()
-        .and_then(|m| m.0.get(crate::toolbox::CONTENT_META))
+        .and_then(|m| m.0.get(crate::contract::CONTENT_META))
         .and_then(Value::as_str)?;
     let with_value = tool.output_schema.is_some();
     Some(match (kind, with_value) {
@@ -281,17 +281,17 @@ pub(crate) fn dialect_description(tool: &Tool) -> Option<String> {
 pub(crate) fn confirmation(tool: &rmcp::model::Tool) -> Option<&str> {
     tool.meta
         .as_ref()
-        .and_then(|m| m.0.get(crate::toolbox::CONFIRM_META))
+        .and_then(|m| m.0.get(crate::contract::CONFIRM_META))
         .and_then(serde_json::Value::as_str)
 }
 
 /// The resources a stop tool stops (`#[tool(stop_for = "..")]`).
 pub(crate) fn stop_for(tool: &rmcp::model::Tool) -> Vec<String> {
-    strings_meta(tool, crate::toolbox::STOP_FOR_META)
+    strings_meta(tool, crate::contract::STOP_FOR_META)
 }
 
 pub(crate) fn scopes(tool: &rmcp::model::Tool) -> Vec<String> {
-    strings_meta(tool, crate::toolbox::SCOPES_META)
+    strings_meta(tool, crate::contract::SCOPES_META)
 }
 
 /// A list of strings in the tool's `_meta` under `key` (empty when absent).

@@ -672,7 +672,7 @@ mod tests {
         );
         let mut scoped = grip();
         scoped.meta = Some(rmcp::model::MetaObject(
-            json!({crate::toolbox::SCOPES_META: ["hand:move"]})
+            json!({crate::contract::SCOPES_META: ["hand:move"]})
                 .as_object()
                 .cloned()
                 .expect("an object"),
@@ -712,7 +712,7 @@ mod tests {
         assert!(!md.contains("## Calls the user confirms"), "{md}");
         let mut asking = grip();
         asking.meta = Some(rmcp::model::MetaObject(
-            json!({crate::toolbox::CONFIRM_META: "Grip with {force}?"})
+            json!({crate::contract::CONFIRM_META: "Grip with {force}?"})
                 .as_object()
                 .cloned()
                 .expect("an object"),

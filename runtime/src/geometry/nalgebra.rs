@@ -21,11 +21,11 @@ use serde_json::{Value, json};
 
 use super::{angle, array_object, isometry, isometry2, quaternion};
 use crate::adapt::Adapter;
+use crate::contract::{Args, CallError};
 use crate::error::ToolError;
 use crate::probe::{AcceptsError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output};
 use crate::schema::units::{QuantityDef, QuantityTarget, UNIT_COMPLEX};
 use crate::schema::{Components, ComponentsTarget, TypeInfo};
-use crate::toolbox::{Args, CallError};
 
 /// A nalgebra type toolwright publishes: its schema (with the private keywords the adapter is
 /// compiled from).

@@ -44,8 +44,9 @@ use self::auth::{Authentication, Caller};
 #[cfg(feature = "oauth")]
 pub use self::oauth::OAuthConfig;
 use self::sessions::{Admission, SessionTable, Sessions};
+use crate::contract::SCOPES_META;
 use crate::echo::echo;
-use crate::toolbox::{Requester, SCOPES_META, ServeError, Toolbox, WithHandler};
+use crate::toolbox::{Requester, ServeError, Toolbox, WithHandler};
 
 pub(crate) use self::principal::Principal;
 #[cfg(feature = "redis")]

@@ -1,5 +1,5 @@
 //! A result's size budget (`max_output_bytes`) and what happens over it
-//! ([`OverBudget`](crate::toolbox::OverBudget)): the result cut to fit, on item boundaries of its
+//! ([`OverBudget`](crate::contract::OverBudget)): the result cut to fit, on item boundaries of its
 //! largest array (or a text at a line), with a note that says what was cut; or the
 //! `_budget_exceeded` envelope in its place.
 
@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Value, json};
 
-use crate::toolbox::TRUNCATED_META;
+use crate::contract::TRUNCATED_META;
 
 /// What was cut from a result to fit its budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,7 +230,7 @@ pub(crate) fn branch() -> Value {
 }
 
 /// A structured result held to `budget` by cutting
-/// ([`OverBudget::Cut`](crate::toolbox::OverBudget::Cut)): its largest array shortened, the text
+/// ([`OverBudget::Cut`](crate::contract::OverBudget::Cut)): its largest array shortened, the text
 /// block rewritten to match, a note saying what was cut, and `_meta["io.toolwright/truncated"]`.
 /// A projection's (`projected`) text block is the projected value.
 pub(crate) fn cut_structured(

@@ -13,7 +13,7 @@ use super::budget;
 use super::projection::{self, Projection};
 use super::summary;
 use super::{OutputMode, SharedOutput};
-use crate::toolbox::{OverBudget, ResultOptions, ToolMeta};
+use crate::contract::{OverBudget, ResultOptions, ToolMeta};
 use crate::validate::{InvalidSchema, Validator, Violation};
 
 /// What a call asked of its result, read from the arguments the tool's options inject.

@@ -5,7 +5,7 @@ use std::future::Future;
 
 use serde_json::Value;
 
-use crate::toolbox::{Body, CallError, SafeStopResult};
+use crate::contract::{Body, CallError, SafeStopResult};
 
 /// The body of an async tool (or of a sync one declared `blocking = false`): polled on the async
 /// runtime.

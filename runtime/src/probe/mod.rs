@@ -82,9 +82,9 @@ pub mod prelude {
 }
 pub use shape::{ProbeFallback, RECURSIVE, SchemaShape, max};
 
+use crate::contract::{Args, CallError};
 use crate::error::ToolError;
 use crate::schema::TypeInfo;
-use crate::toolbox::{Args, CallError};
 
 /// Type-level probe for autoref specialization. Generated code writes
 /// `(&Probe::<T>::new()).type_info()` (and `field_info`, `take_arg`, `output_info`, ..); method

@@ -8,9 +8,9 @@
 
 use serde_json::Value;
 
+use crate::contract::{Args, CallError};
 use crate::error::ToolError;
 use crate::schema::TypeInfo;
-use crate::toolbox::{Args, CallError};
 
 use super::AcceptsError;
 

@@ -17,12 +17,12 @@ use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde_json::{Value, json};
 
+use crate::contract::{Args, CallError};
 use crate::error::ToolError;
 use crate::probe::{AcceptsError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output};
 use crate::schema::TypeInfo;
 use crate::schema::keys::QUANTITY_KEY;
 use crate::schema::units::{self as table, QuantityDef, QuantityTarget};
-use crate::toolbox::{Args, CallError};
 
 /// A uom quantity of the SI system, stored as an `f64` (the `uom::si::f64` types).
 type Q<D> = uom::si::Quantity<D, uom::si::SI<f64>, f64>;

@@ -31,6 +31,7 @@ use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde_json::{Map, Value, json};
 
+use crate::contract::{Args, CallError};
 use crate::error::ToolError;
 use crate::probe::{
     AcceptsError, Probe, RosList, RosOptional, RosPlain, RosResult, to_json, to_output,
@@ -39,7 +40,6 @@ use crate::schema::keys::ERROR_KEY;
 use crate::schema::keys::{ROS_KEY, UNIT_NORM_KEY, UNIT_NORM_TOLERANCE};
 use crate::schema::property::describe_unit;
 use crate::schema::{TypeInfo, Unit};
-use crate::toolbox::{Args, CallError};
 
 /// The deepest nesting of a tool's input unless `allow(deep_nesting)` (the macros' `MAX_DEPTH`).
 const MAX_DEPTH: usize = 3;

@@ -13,11 +13,13 @@ use schemars::generate::Contract;
 use serde_json::{Map, Value};
 
 use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
-use super::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use super::describe::describe_entry;
-use super::meta::{CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META};
 use super::{Entry, Inner, Toolbox};
 use crate::adapt::Adapter;
+use crate::contract::{
+    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
+};
+use crate::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use crate::exec::policy::{Policy, Resource};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::output::{OutputMode, Results, SharedOutput};

@@ -6,8 +6,8 @@ use std::sync::{Arc, RwLock};
 use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
 use serde_json::{Map, Value};
 
-use super::contract::{Body, CallError, ToolMeta};
 use super::{Entry, Toolbox, read};
+use crate::contract::{Body, CallError, ToolMeta};
 use crate::error::ToolError;
 use crate::exec::policy::Policy;
 use crate::output::{OutputMode, Results};

@@ -1,18 +1,17 @@
 //! [`Toolbox`]: a set of tools built once, served through rmcp.
 //!
+//! What generated code builds and calls (`ToolDef`, `ToolMeta`, `Args`, `Body`, ..) is
+//! `crate::contract`, a layer below; the toolbox turns it into served tools.
+//!
 //! One responsibility per file:
-//! - `contract.rs`: the types the macros' generated code builds and calls ([`ToolDef`],
-//!   `ToolMeta`, `Params`, `Args`, `Body`, `Handler`, `ResourceDef`, [`ToolSet`],
-//!   [`ToolboxDefaults`]);
-//! - `build.rs`: building a toolbox from them ([`BuildError`]): each tool's schemas, validator,
-//!   annotations and policy;
+//! - `build.rs`: building a toolbox from tool definitions ([`BuildError`]): each tool's schemas,
+//!   validator, annotations and policy;
 //! - `config.rs`: the toolbox-wide settings (`with_*`);
 //! - `groups.rs`: which tools are listed and callable (groups, `list_changed`);
 //! - `call.rs`: the call path: look the tool up, refuse, validate, run, shape the output;
 //! - `size.rs`: how large arguments are (what refused arguments are told is
 //!   `crate::validate::refusals`);
 //! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
-//! - `meta.rs`: the `_meta` keys clients read;
 //! - `compose.rs`: serving through a handler of the user's own that delegates tools
 //!   ([`WithHandler`], `delegate_tools!`);
 //! - `skill.rs`: the opt-in operating skill (SEP-2640) and what the skills methods serve;
@@ -26,11 +25,8 @@ mod call;
 mod compose;
 mod config;
 mod confirm;
-mod contract;
 mod describe;
 mod groups;
-mod meta;
-mod options;
 #[cfg(feature = "http")]
 mod requester;
 mod serve;
@@ -49,6 +45,7 @@ use rmcp::model::Tool;
 
 use crate::adapt::Adapter;
 use crate::context::Session;
+use crate::contract::{Handler, ToolMeta};
 use crate::exec::policy::{Policy, Resource};
 use crate::output::Results;
 use crate::rate::Limiter;
@@ -58,17 +55,8 @@ pub use build::BuildError;
 pub use compose::WithHandler;
 use config::Config;
 pub use config::DEFAULT_MAX_ARGUMENT_BYTES;
-pub use contract::{
-    Args, Body, CallError, Handler, HandlerFuture, Params, ResourceDef, SafeStop, SafeStopResult,
-    ToolDef, ToolMeta, ToolSet, ToolboxDefaults,
-};
 pub use describe::DESCRIBE_TOOL;
 use groups::Listeners;
-pub use meta::{
-    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
-    SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
-};
-pub use options::{OverBudget, ResultOptions};
 #[cfg(feature = "http")]
 pub(crate) use requester::Requester;
 #[cfg(feature = "http")]

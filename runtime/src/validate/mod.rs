@@ -36,7 +36,7 @@ pub(crate) mod refusals;
 mod tree;
 mod walk;
 
-/// Key comparison the call path shares with the walk (`toolbox/contract.rs`'s `Args`).
+/// Key comparison the call path shares with the walk (`crate::contract::Args`).
 pub(crate) use keys::short_eq;
 pub(crate) use refusals::invalid_arguments_text;
 

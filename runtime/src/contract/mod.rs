@@ -1,6 +1,10 @@
 //! The contract with generated code: what `#[tool]`, `#[toolbox]` and `tool_defs!` build
 //! ([`ToolDef`], [`ToolMeta`], [`Params`], [`ResourceDef`], the [`ToolSet`] impl), and what their
-//! handlers are given and return ([`Args`], [`Body`], [`CallError`]).
+//! handlers are given and return ([`Args`], [`Body`], [`CallError`]); with the `_meta` keys
+//! clients read (`meta.rs`) and what a tool declares about its results (`options.rs`).
+//!
+//! The layer above the vocabulary (schema, validate, context, rate) and under everything that
+//! runs a tool (probe, the families, output, exec, export, the toolbox).
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,12 +14,20 @@ use rmcp::model::ToolAnnotations;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::options::ResultOptions;
 use crate::context::Context;
 use crate::error::ToolError;
 use crate::rate::Rate;
 use crate::schema::{Field, TypeInfo};
 use crate::validate::Violation;
+
+mod meta;
+mod options;
+
+pub use meta::{
+    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
+    SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
+};
+pub use options::{OverBudget, ResultOptions};
 
 /// What a `#[tool]` declares about a tool besides its parameters.
 #[derive(Debug, Clone, Copy, Default)]
