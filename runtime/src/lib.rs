@@ -30,6 +30,9 @@ mod tasks;
 mod toolbox;
 mod validate;
 
+#[cfg(test)]
+mod layering;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
