@@ -1,5 +1,6 @@
-//! ROS messages (implemented in runtime/src/ros/mod.rs with the `ros` feature; without it nothing
-//! implements these, and generated code imports them all the same).
+//! The ROS family's lookup traits (implemented in runtime/src/ros/mod.rs with the `ros` feature;
+//! without it nothing implements them, and generated code imports them all the same, through
+//! [`super::prelude`]).
 //!
 //! Implemented for `Probe<T>`, `Probe<Option<T>>`, `Probe<Vec<T>>` and `Probe<Result<T, E>>` with
 //! `T: RosMessageType` on the impl: their `&self` methods are candidates at the first step of
