@@ -243,7 +243,20 @@ struct Server {
 impl Server {
     fn start(which: &str) -> Server {
         use std::io::BufRead as _;
-        let mut child = Command::new(std::env::current_exe().unwrap())
+        // `HTTP_LOAD_WRAP="valgrind --tool=callgrind"` (or `strace -f -c -o FILE`, `perf record
+        // -g -o FILE`) runs each server under a profiler: how the cost is attributed.
+        let exe = std::env::current_exe().unwrap();
+        let wrap = std::env::var("HTTP_LOAD_WRAP").unwrap_or_default();
+        let mut words = wrap.split_whitespace();
+        let mut command = match words.next() {
+            Some(program) => {
+                let mut c = Command::new(program);
+                c.args(words).arg(&exe);
+                c
+            }
+            None => Command::new(&exe),
+        };
+        let mut child = command
             .args(["--serve", which])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -286,6 +299,14 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        if std::env::var_os("HTTP_LOAD_WRAP").is_some() {
+            // A profiler writes what it gathered when asked to stop, not when killed.
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.child.id().to_string()])
+                .status();
+            let _ = self.child.wait();
+            return;
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -205,6 +205,35 @@ async fn a_bearer_token_is_required_and_compared_exactly() {
     let _ = client.cancel().await;
 }
 
+/// Only `/mcp` (and paths under it) reaches rmcp; anywhere else is a `404`, after the same
+/// guard: without the token a caller learns nothing, not even that the path does not exist.
+#[tokio::test]
+async fn only_the_mcp_path_is_served_and_elsewhere_the_token_is_asked_for_first() {
+    let server = serve(HttpOptions::new(addr("127.0.0.1:0")).bearer_token(TOKEN)).await;
+    let url = server.url();
+    let root = url.strip_suffix("/mcp").unwrap();
+    let bearer = format!("Bearer {TOKEN}");
+    let auth = [("authorization", bearer.as_str())];
+    for path in [
+        "/",
+        "/mcpx",
+        "/other",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let (status, challenge, ..) = post_json(&format!("{root}{path}"), &initialize(), &[]).await;
+        assert_eq!(status, 401, "{path}, no token");
+        assert!(challenge.is_some(), "{path}");
+        let (status, ..) = post_json(&format!("{root}{path}"), &initialize(), &auth).await;
+        assert_eq!(status, 404, "{path}, with the token");
+    }
+    for path in ["/mcp", "/mcp/"] {
+        let (status, _, session, text) =
+            post_json(&format!("{root}{path}"), &initialize(), &auth).await;
+        assert_eq!(status, 200, "{path}: {text}");
+        assert!(session.is_some(), "{path}: a session");
+    }
+}
+
 /// `[{},{},…]` of this many bytes.
 fn empty_objects(bytes: usize) -> Vec<u8> {
     let mut body = Vec::with_capacity(bytes + 2);

@@ -12,16 +12,23 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::response::IntoResponse as _;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt as _;
 
 use super::PeerAddr;
 use crate::toolbox::ServeError;
+
+/// What answers a connection's requests.
+pub(crate) trait Answer: Send + Sync + 'static {
+    /// The response to `request`.
+    fn answer(
+        &self,
+        request: axum::extract::Request,
+    ) -> impl Future<Output = axum::response::Response> + Send;
+}
 
 pub(crate) struct Limits {
     pub connections: Arc<Semaphore>,
@@ -31,9 +38,9 @@ pub(crate) struct Limits {
 
 /// Accepts connections up to the cap (one more is closed at once), each served by hyper with
 /// the header read timeout, until `stop`; then lets the open ones finish their requests.
-pub(crate) async fn accept_loop(
+pub(crate) async fn accept_loop<A: Answer>(
     listener: tokio::net::TcpListener,
-    router: axum::Router,
+    endpoint: Arc<A>,
     limits: Limits,
     stop: CancellationToken,
 ) -> Result<(), ServeError> {
@@ -62,7 +69,7 @@ pub(crate) async fn accept_loop(
             drop(stream);
             continue;
         };
-        let router = router.clone();
+        let endpoint = Arc::clone(&endpoint);
         let header_read_timeout = limits.header_read_timeout;
         let idle_timeout = limits.idle_timeout;
         let stop = stop.clone();
@@ -73,10 +80,10 @@ pub(crate) async fn accept_loop(
             let service = hyper::service::service_fn(
                 move |mut request: hyper::Request<hyper::body::Incoming>| {
                     request.extensions_mut().insert(PeerAddr(peer));
-                    let router = router.clone();
+                    let endpoint = Arc::clone(&endpoint);
                     let guard = InFlight::enter(&in_service);
                     async move {
-                        let response = router.oneshot(request.map(Body::new)).await.into_response();
+                        let response = endpoint.answer(request.map(Body::new)).await;
                         // In flight until the response body (an SSE stream, say) is done.
                         Ok::<_, Infallible>(response.map(|body| {
                             Body::new(Tracked {

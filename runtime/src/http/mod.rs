@@ -31,9 +31,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -478,7 +477,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             Arc::new(sessions),
             config,
         );
-        let guard = Arc::new(Guard {
+        let guard = Guard {
             auth,
             scopes,
             max_body,
@@ -487,40 +486,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             parsing: Semaphore::new(options.max_parsing),
             sessions: table,
             with_sessions: !options.stateless,
-        });
-        let mcp = axum::Router::new()
-            .nest_service(MCP_PATH, service)
-            .layer(axum::middleware::from_fn_with_state(guard, guard_request));
-        let router = match metadata {
-            Some((paths, document)) => {
-                let document: Arc<str> = Arc::from(document.to_string());
-                let mut router = mcp;
-                for path in paths {
-                    let document = Arc::clone(&document);
-                    router = router.route(
-                        &path,
-                        axum::routing::get(move || {
-                            let document = Arc::clone(&document);
-                            async move {
-                                (
-                                    [(header::CONTENT_TYPE, "application/json")],
-                                    document.to_string(),
-                                )
-                            }
-                        }),
-                    );
-                }
-                router
-            }
-            None => mcp,
         };
+        let endpoint = Arc::new(Endpoint {
+            guard,
+            mcp: service,
+            metadata: metadata.map(|(paths, document)| (paths, Arc::from(document.to_string()))),
+        });
         let limits = conn::Limits {
             connections: Arc::new(Semaphore::new(options.max_connections)),
             header_read_timeout: options.header_read_timeout,
             idle_timeout: options.idle_timeout,
         };
         let stop = shutdown.clone();
-        let task = tokio::spawn(conn::accept_loop(listener, router, limits, stop));
+        let task = tokio::spawn(conn::accept_loop(listener, endpoint, limits, stop));
         tracing::info!(url = %format!("http://{addr}{MCP_PATH}"), "serving MCP over streamable HTTP");
         Ok(HttpServer {
             addr,
@@ -577,9 +555,65 @@ fn protected_resource_metadata(
     None
 }
 
+/// What a connection's requests are answered by: `/mcp` (and paths under it) through the
+/// [`Guard`] to rmcp, and with OAuth, the Protected Resource Metadata document. Routed by hand
+/// rather than by an `axum::Router`: the router cloned rmcp's service (its configuration, host
+/// and origin lists included) and boxed its answer for every request, a quarter of the server's
+/// CPU per call (BENCHMARKS.md, issue 26); rmcp's `handle` answers from a shared reference.
+struct Endpoint<H, M> {
+    guard: Guard,
+    mcp: StreamableHttpService<H, M>,
+    /// The document and the paths it is served at.
+    metadata: Option<(Vec<String>, Arc<str>)>,
+}
+
+impl<H, M> conn::Answer for Endpoint<H, M>
+where
+    H: rmcp::ServerHandler + Send + 'static,
+    M: rmcp::transport::streamable_http_server::SessionManager,
+{
+    async fn answer(&self, request: Request) -> Response {
+        let path = request.uri().path();
+        let mcp = path
+            .strip_prefix(MCP_PATH)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+        if mcp {
+            return guard_request(&self.guard, request, async |request| {
+                self.mcp.handle(request).await.map(Body::new)
+            })
+            .await;
+        }
+        if let Some((paths, document)) = &self.metadata
+            && paths.iter().any(|p| p == path)
+        {
+            return match *request.method() {
+                Method::GET | Method::HEAD => (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    document.to_string(),
+                )
+                    .into_response(),
+                _ => (
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    [(header::ALLOW, "GET,HEAD")],
+                )
+                    .into_response(),
+            };
+        }
+        // Anywhere else: still through the guard (a caller learns nothing unauthenticated).
+        guard_request(&self.guard, request, async |_| {
+            StatusCode::NOT_FOUND.into_response()
+        })
+        .await
+    }
+}
+
 /// Authentication, the session's owner, the body's size, shape and time, the tool's scopes, and
-/// the session's state, before rmcp parses the request.
-async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+/// the session's state, before rmcp parses the request (`next`).
+async fn guard_request(
+    guard: &Guard,
+    request: Request,
+    next: impl AsyncFnOnce(Request) -> Response,
+) -> Response {
     let caller = match guard.auth.check(request.headers()).await {
         Ok(caller) => caller,
         Err(denied) => {
@@ -594,79 +628,94 @@ async fn guard_request(State(guard): State<Arc<Guard>>, request: Request, next: 
     }
     // Before anything keyed by the session is looked at: a session that is not the caller's
     // is answered as one that does not exist.
-    let session = match admit(&guard, &parts, principal.as_ref()).await {
+    let session = match admit(guard, &parts, principal.as_ref()).await {
         Ok(session) => session,
         Err(refusal) => return refusal,
     };
-    let serve = |mut parts: axum::http::request::Parts, body| {
-        let requester = requester(&parts);
-        parts.extensions.insert(requester);
-        sessions::acting_as(
-            principal.clone(),
-            next.run(Request::from_parts(parts, body)),
-        )
-    };
-    if parts.method == Method::GET
-        && let Some(last_event_id) = parts.headers.get("last-event-id").cloned()
-    {
-        let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
-        let (response, unresumable) = sessions::resuming(serve(parts, body)).await;
-        if !unresumable {
-            return response;
+    // One place awaits rmcp (`next`), whatever the request: the future holding it is the
+    // biggest part of a request's, and each await of it would take a copy of that room.
+    let resume = (parts.method == Method::GET)
+        .then(|| parts.headers.get("last-event-id").cloned())
+        .flatten();
+    // A `POST`'s place among the requests parsed at once is held until rmcp has answered
+    // (and parsed it again).
+    let (body, _parsing) = if parts.method == Method::POST {
+        match read_message(guard, &caller, &parts, body).await {
+            Ok((bytes, parsing)) => (Body::from(bytes), Some(parsing)),
+            Err(refusal) => return refusal,
         }
-        let last_event_id = last_event_id.to_str().unwrap_or("(not text)");
-        tracing::info!(last_event_id = %echo(last_event_id), "an event stream could not be resumed here");
-        return (
-            StatusCode::BAD_REQUEST,
-            "Bad Request: the event stream named by Last-Event-ID cannot be resumed: the server \
-             that was answering its request has stopped, or the stream is gone, so that answer \
-             is lost. Send the request again if it is safe to repeat.",
-        )
-            .into_response();
-    }
-    if parts.method != Method::POST {
-        let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
-        return serve(parts, body).await;
-    }
-    let Ok(_parsing) = guard.parsing.acquire().await else {
-        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    } else {
+        (body, None)
+    };
+    let _turn = session_turn(guard, &mut parts, session.as_ref()).await;
+    let requester = requester(&parts);
+    parts.extensions.insert(requester);
+    let mut serve = std::pin::pin!(sessions::resuming(sessions::acting_as(
+        principal,
+        next(Request::from_parts(parts, body)),
+    )));
+    let response = serve.as_mut().await;
+    let Some(last_event_id) = resume.filter(|_| sessions::unresumable(serve)) else {
+        return response;
+    };
+    let last_event_id = last_event_id.to_str().unwrap_or("(not text)");
+    tracing::info!(last_event_id = %echo(last_event_id), "an event stream could not be resumed here");
+    (
+        StatusCode::BAD_REQUEST,
+        "Bad Request: the event stream named by Last-Event-ID cannot be resumed: the server \
+         that was answering its request has stopped, or the stream is gone, so that answer \
+         is lost. Send the request again if it is safe to repeat.",
+    )
+        .into_response()
+}
+
+/// A `POST`'s body, read within its limits (size, time, requests parsed at once) and checked
+/// ([`check_message`]), with its place among the requests parsed at once; otherwise the answer
+/// that refuses it.
+async fn read_message<'g>(
+    guard: &'g Guard,
+    caller: &Caller,
+    parts: &axum::http::request::Parts,
+    body: Body,
+) -> Result<(axum::body::Bytes, tokio::sync::SemaphorePermit<'g>), Response> {
+    let Ok(parsing) = guard.parsing.acquire().await else {
+        return Err(StatusCode::SERVICE_UNAVAILABLE.into_response());
     };
     let bytes = match body::read(body, guard.max_body, guard.body_timeout).await {
         Ok(bytes) => bytes,
         Err(body::BodyError::TooLarge { limit }) => {
-            return (
+            return Err((
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!("Payload Too Large: the body exceeds {limit} bytes"),
             )
-                .into_response();
+                .into_response());
         }
         Err(body::BodyError::TooSlow { timeout }) => {
-            return (
+            return Err((
                 StatusCode::REQUEST_TIMEOUT,
                 format!("Request Timeout: the body did not arrive within {timeout:?}"),
             )
-                .into_response();
+                .into_response());
         }
         Err(body::BodyError::Broken(e)) => {
-            return (StatusCode::BAD_REQUEST, format!("Bad Request: {e}")).into_response();
+            return Err((StatusCode::BAD_REQUEST, format!("Bad Request: {e}")).into_response());
         }
     };
     let shape = body::shape(&bytes);
     if shape.values > guard.max_values {
-        return (
+        return Err((
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "Payload Too Large: the body holds about {} JSON values, more than the {} allowed",
                 shape.values, guard.max_values
             ),
         )
-            .into_response();
+            .into_response());
     }
-    if let Some(refusal) = check_message(&guard, &caller, &parts, &bytes).await {
-        return refusal;
+    if let Some(refusal) = check_message(guard, caller, parts, &bytes).await {
+        return Err(refusal);
     }
-    let _turn = session_turn(&guard, &mut parts, session.as_ref()).await;
-    serve(parts, Body::from(bytes)).await
+    Ok((bytes, parsing))
 }
 
 /// Who sent the request, for the toolbox ([`Requester`]): its principal, its session when this

@@ -13,6 +13,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,8 @@ use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, Serv
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
+
+use tokio::task::futures::TaskLocalFuture;
 
 use super::principal::Principal;
 use crate::exec::arrival::{Arrivals, Ordered};
@@ -40,8 +43,14 @@ const MAX_SESSION_ID_BYTES: usize = 128;
 
 /// Serves a request as `principal`: a session it creates (or restores, once
 /// [`SessionTable::admit`] let it) is bound to it.
-pub(crate) async fn acting_as<F: Future>(principal: Option<Principal>, serve: F) -> F::Output {
-    ACTING.scope(principal, serve).await
+///
+/// Not an `async fn`: one would hold `serve` twice (its argument and the scope it moves into),
+/// and the request's future, rmcp's answer inside, is kilobytes (BENCHMARKS.md, issue 26).
+pub(crate) fn acting_as<F: Future>(
+    principal: Option<Principal>,
+    serve: F,
+) -> impl Future<Output = F::Output> {
+    ACTING.scope(principal, serve)
 }
 
 /// The principal of the request being served ([`acting_as`]); none outside one.
@@ -74,13 +83,17 @@ pub(crate) enum Admission {
 /// counter reset, forever; the caller answers `400` instead (as the TypeScript SDK's own server
 /// does for an event id it does not know), which the clients retry a bounded number of times
 /// and then fail the request, so it can be sent again.
-pub(crate) async fn resuming<F: Future>(serve: F) -> (F::Output, bool) {
-    UNRESUMABLE
-        .scope(Cell::new(false), async move {
-            let output = serve.await;
-            (output, UNRESUMABLE.with(Cell::get))
-        })
-        .await
+/// Not an `async fn`, for the reason [`acting_as`] gives; once the scope's future is done,
+/// [`unresumable`] reads what it learnt.
+pub(crate) fn resuming<F: Future>(serve: F) -> TaskLocalFuture<Cell<bool>, F> {
+    UNRESUMABLE.scope(Cell::new(false), serve)
+}
+
+/// Whether the stream a [`resuming`] scope served could not be resumed here.
+pub(crate) fn unresumable<F: Future>(scope: Pin<&mut TaskLocalFuture<Cell<bool>, F>>) -> bool {
+    scope
+        .take_value()
+        .is_some_and(|unresumable| unresumable.get())
 }
 
 /// What is known of each open session. With replicas, whether a session completed its
