@@ -278,7 +278,7 @@ impl Round {
         if sealed.id.is_empty() {
             let mut bytes = [0u8; 16];
             getrandom::fill(&mut bytes).expect("the operating system's random source failed");
-            sealed.id = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            sealed.id = hex(&bytes);
             sealed.born = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64);
@@ -457,7 +457,7 @@ fn canonical(value: &Value, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b',');
                 }
-                out.extend_from_slice(Value::from(k.as_str()).to_string().as_bytes());
+                write_json(k, out);
                 out.push(b':');
                 canonical(v, out);
             }
@@ -473,8 +473,24 @@ fn canonical(value: &Value, out: &mut Vec<u8>) {
             }
             out.push(b']');
         }
-        other => out.extend_from_slice(other.to_string().as_bytes()),
+        other => write_json(other, out),
     }
+}
+
+/// `value`'s JSON, appended (the bytes `to_string` gives, without a `String` per value).
+fn write_json(value: &(impl serde::Serialize + ?Sized), out: &mut Vec<u8>) {
+    serde_json::to_writer(out, value).expect("JSON values and strings serialize");
+}
+
+/// `bytes` in lowercase hex.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    out
 }
 
 /// A question's fingerprint: SHA-256 of its JSON, hex (the first 16 bytes).
@@ -485,7 +501,7 @@ fn fingerprint(question: &InputRequest) -> String {
         &mut canonical_json,
     );
     let digest = Sha256::digest(&canonical_json);
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    hex(&digest[..16])
 }
 
 /// The key of a question asked with a typed form: the type's name in snake case
@@ -516,6 +532,18 @@ pub(crate) fn key_of_type(type_name: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_canonical_form_sorts_keys_and_writes_what_serde_json_writes() {
+        let value = json!({"b": 1, "a": [true, "x\"y\u{e9}", null, 1.5, -0.0, 1e300], "é": {}});
+        let mut out = Vec::new();
+        canonical(&value, &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"a":[true,"x\"yé",null,1.5,-0.0,1e+300],"b":1,"é":{}}"#
+        );
+        assert_eq!(hex(&[0x00, 0x9f, 0xff]), "009fff");
+    }
 
     #[allow(deprecated)] // roots are deprecated by SEP-2577, still served
     fn question() -> InputRequest {

@@ -793,6 +793,21 @@ async fn check_message(
     parts: &axum::http::request::Parts,
     bytes: &[u8],
 ) -> Option<Response> {
+    let session = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok());
+    // The body is parsed here only when a check below depends on it: the tools' scopes (with
+    // authentication), a new session while the table is full, or a session whose handshake
+    // this replica has not seen complete. Otherwise rmcp's parse is the only one.
+    let needed = guard.auth.required()
+        || match session {
+            None => guard.sessions.len() >= guard.sessions.max(),
+            Some(id) => guard.sessions.initialized_here(id) == Some(false),
+        };
+    if !needed {
+        return None;
+    }
     let Some(peek) = body::peek(bytes) else {
         // Not a single JSON-RPC message: rmcp refuses it, unless scopes must be checked.
         return guard.auth.required().then(|| {
@@ -812,10 +827,6 @@ async fn check_message(
             return Some(guard.auth.insufficient_scope(tool, needed, &missing));
         }
     }
-    let session = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok());
     match (session, peek.method.as_deref()) {
         (None, Some("initialize")) if guard.sessions.len() >= guard.sessions.max() => {
             let mut r = (

@@ -251,8 +251,8 @@ impl SessionTable {
             && let Some(redis) = self.shared.get()
             && redis.is_initialized(id).await
         {
-            if let Some(t) = self.lock().iter_mut().find(|(k, _)| &***k == id) {
-                t.1.initialized = true;
+            if let Some(t) = self.lock().get_mut(id) {
+                t.initialized = true;
             }
             return Some(true);
         }
@@ -273,12 +273,10 @@ impl SessionTable {
         self.max
     }
 
-    /// Whether this replica saw the session complete its handshake.
-    fn initialized_here(&self, id: &str) -> Option<bool> {
-        self.lock()
-            .iter()
-            .find(|(k, _)| &***k == id)
-            .map(|(_, t)| t.initialized)
+    /// Whether this replica saw the session complete its handshake (`None`: no such session
+    /// here).
+    pub(super) fn initialized_here(&self, id: &str) -> Option<bool> {
+        self.lock().get(id).map(|t| t.initialized)
     }
 }
 

@@ -273,44 +273,15 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         })
     }
 
-    async fn call_tool(
+    /// Boxed: rmcp spawns every request as a task, copying its future into the task and out
+    /// again; behind a pointer, the call's state (kilobytes) is not among what is copied
+    /// (BENCHMARKS.md, issue 26).
+    fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let site = CallSite::from_request(
-            &context,
-            request.meta.as_ref(),
-            Some(Arc::clone(&self.session)),
-        )
-        .with_rounds(&context, request.request_state, request.input_responses);
-        let mut site = site;
-        site.task = self.task_ask(&context).map(Box::new);
-        let response = Inner::call(&self.inner, &request.name, request.arguments, site).await?;
-        // Protocol 2026-07-28: the server's identity in each result's `_meta` (SEP-2575).
-        if !context
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
-        {
-            return Ok(response);
-        }
-        let info = serde_json::to_value(self.get_info().server_info).unwrap_or_default();
-        let with_info = |meta: &mut Option<MetaObject>| {
-            meta.get_or_insert_with(MetaObject::default)
-                .0
-                .insert(SERVER_INFO_META_KEY.to_owned(), info.clone());
-        };
-        Ok(match response {
-            CallToolResponse::Complete(mut result) => {
-                with_info(&mut result.meta);
-                CallToolResponse::Complete(result)
-            }
-            CallToolResponse::InputRequired(mut asked) => {
-                with_info(&mut asked.meta);
-                CallToolResponse::InputRequired(asked)
-            }
-            other => other,
-        })
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
+        Box::pin(self.call_tool_unboxed(request, context))
     }
 
     /// `tasks/get` (the tasks extension, protocol 2026-07-28): the task with its result, error
@@ -498,6 +469,49 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let _unlisten = Unlisten(&self.inner, key);
         subscription.cancelled().await;
         Ok(())
+    }
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// `tools/call` ([`ServerHandler::call_tool`] boxes it).
+    async fn call_tool_unboxed(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let site = CallSite::from_request(
+            &context,
+            request.meta.as_ref(),
+            Some(Arc::clone(&self.session)),
+        )
+        .with_rounds(&context, request.request_state, request.input_responses);
+        let mut site = site;
+        site.task = self.task_ask(&context).map(Box::new);
+        let response = Inner::call(&self.inner, &request.name, request.arguments, site).await?;
+        // Protocol 2026-07-28: the server's identity in each result's `_meta` (SEP-2575).
+        if !context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return Ok(response);
+        }
+        let info = serde_json::to_value(self.get_info().server_info).unwrap_or_default();
+        let with_info = |meta: &mut Option<MetaObject>| {
+            meta.get_or_insert_with(MetaObject::default)
+                .0
+                .insert(SERVER_INFO_META_KEY.to_owned(), info.clone());
+        };
+        Ok(match response {
+            CallToolResponse::Complete(mut result) => {
+                with_info(&mut result.meta);
+                CallToolResponse::Complete(result)
+            }
+            CallToolResponse::InputRequired(mut asked) => {
+                with_info(&mut asked.meta);
+                CallToolResponse::InputRequired(asked)
+            }
+            other => other,
+        })
     }
 }
 
