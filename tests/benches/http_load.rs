@@ -27,6 +27,8 @@
 //!   round, resident memory from `/proc/PID/status` after it.
 //! - **Idle sessions**: the resident memory a server grows by per session opened (initialized,
 //!   then left idle), over `--idle-sessions` of them.
+//! - **`--ts-latency`**: instead of the table, the official TypeScript SDK client's median time
+//!   per call on each server (`tests/interop/node/latency.mjs`; `--calls` per round, `--rounds`).
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -538,6 +540,8 @@ struct Options {
     rounds: usize,
     wires: Vec<Wire>,
     idle_sessions: usize,
+    /// `--ts-latency`: only the TypeScript SDK client's per-call latency on both servers.
+    ts_latency: bool,
 }
 
 fn options() -> Options {
@@ -548,6 +552,7 @@ fn options() -> Options {
         wires: vec![Wire::Session, Wire::Stateless],
         // toolwright serves at most 256 sessions by default.
         idle_sessions: 200,
+        ts_latency: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -558,6 +563,11 @@ fn options() -> Options {
             "--calls" => o.calls = value.parse().unwrap(),
             "--rounds" => o.rounds = value.parse().unwrap(),
             "--idle-sessions" => o.idle_sessions = value.parse().unwrap(),
+            "--ts-latency" => {
+                o.ts_latency = true;
+                i += 1;
+                continue;
+            }
             "--wire" => {
                 o.wires = value
                     .split(',')
@@ -594,12 +604,31 @@ async fn idle_sessions(server: &Server, n: usize) -> f64 {
     (after.saturating_sub(before)) as f64 / n as f64
 }
 
+/// The official TypeScript SDK client's per-call latency against both servers, by
+/// `tests/interop/node/latency.mjs` (its packages installed by `.ci/run`'s `npm ci`).
+fn ts_latency(o: &Options) {
+    let floor = Server::start("floor");
+    let toolwright = Server::start("toolwright");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/interop/node/latency.mjs");
+    let status = Command::new(std::env::var("NODE").unwrap_or_else(|_| "node".to_owned()))
+        .arg(script)
+        .args([&floor.url, &toolwright.url])
+        .args([o.calls.to_string(), o.rounds.to_string()])
+        .status()
+        .expect("node runs (install node 20+ and `npm ci` in tests/interop/node)");
+    assert!(status.success(), "latency.mjs failed: {status}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--serve") {
         serve(&args[i + 1]);
     }
     let o = options();
+    if o.ts_latency {
+        ts_latency(&o);
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
