@@ -29,6 +29,9 @@
 //!   then left idle), over `--idle-sessions` of them.
 //! - **`--ts-latency`**: instead of the table, the official TypeScript SDK client's median time
 //!   per call on each server (`tests/interop/node/latency.mjs`; `--calls` per round, `--rounds`).
+//! - **`--stdio`**: instead of the table, sequential calls from rmcp's client to each server as
+//!   a stdio child process, on a multi-thread runtime (what `#[tokio::main]` builds) and on a
+//!   current-thread one: wall and CPU time per call, medians of alternating rounds.
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -178,6 +181,9 @@ impl ServerHandler for Floor {
 /// `--serve toolwright|floor`: serves on a free loopback port, prints `listening URL`, and
 /// serves until killed.
 fn serve(which: &str) -> ! {
+    if let Some(stdio) = which.strip_suffix("-stdio") {
+        serve_stdio(stdio);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -200,6 +206,110 @@ fn serve(which: &str) -> ! {
         std::future::pending::<()>().await;
     });
     unreachable!()
+}
+
+/// `--serve KIND-stdio`: serves over stdin/stdout until the client leaves. KIND: `floor` and
+/// `toolwright` on a multi-thread runtime (one worker per core, what `#[tokio::main]` builds),
+/// `floor-ct` and `toolwright-ct` on a current-thread one.
+fn serve_stdio(kind: &str) -> ! {
+    let (server, current_thread) = match kind.strip_suffix("-ct") {
+        Some(server) => (server, true),
+        None => (kind, false),
+    };
+    let runtime = if current_thread {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    }
+    .enable_all()
+    .build()
+    .expect("runtime");
+    runtime.block_on(async {
+        match server {
+            "toolwright" => Toolbox::new(Probe).serve_stdio().await.expect("serves"),
+            "floor" => {
+                use rmcp::ServiceExt as _;
+                let running = Floor::new()
+                    .serve(rmcp::transport::stdio())
+                    .await
+                    .expect("serves");
+                let _ = running.waiting().await;
+            }
+            other => panic!("no stdio server `{other}`"),
+        }
+    });
+    std::process::exit(0)
+}
+
+/// Sequential `tools/call`s from rmcp's client to a stdio server process: its wall time and
+/// CPU time per call, after `warm` calls.
+async fn stdio_round(kind: &str, calls: usize) -> (Duration, Duration) {
+    use rmcp::ServiceExt as _;
+    let mut command = tokio::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--serve", &format!("{kind}-stdio")]);
+    let transport = rmcp::transport::TokioChildProcess::new(command).expect("spawns");
+    let pid = transport.id().expect("a pid");
+    let client = ().serve(transport).await.expect("connects");
+    let call = || {
+        let arguments = json!({"x": 412.5, "y": -3.0, "z": 200.0});
+        client.call_tool(
+            CallToolRequestParams::new("echo_pose")
+                .with_arguments(arguments.as_object().cloned().unwrap()),
+        )
+    };
+    for _ in 0..100 {
+        call().await.expect("warm-up call");
+    }
+    let cpu = |pid: u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        Duration::from_millis(ticks * 10)
+    };
+    let before = cpu(pid);
+    let started = Instant::now();
+    for _ in 0..calls {
+        let result = call().await.expect("call");
+        assert_eq!(result.is_error, Some(false), "{result:?}");
+    }
+    let wall = started.elapsed() / calls as u32;
+    let used = cpu(pid).saturating_sub(before) / calls as u32;
+    let _ = client.cancel().await;
+    (wall, used)
+}
+
+/// `--stdio`: per-call wall and CPU time over stdio, each server kind in alternating rounds.
+async fn stdio_table(o: &Options) {
+    let kinds = ["floor", "toolwright", "floor-ct", "toolwright-ct"];
+    let mut wall: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
+    let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
+    for _ in 0..o.rounds {
+        for (i, kind) in kinds.iter().enumerate() {
+            let (w, c) = stdio_round(kind, o.calls).await;
+            wall[i].push(w.as_secs_f64() * 1e6);
+            cpu[i].push(c.as_secs_f64() * 1e6);
+        }
+    }
+    println!(
+        "stdio: {} sequential calls per round, {} rounds, medians (µs per call; CPU in 10 ms ticks)",
+        o.calls, o.rounds
+    );
+    println!("| server | runtime | wall µs/call | × floor (multi-thread) | CPU µs/call |");
+    println!("|---|---|---|---|---|");
+    let floor = median(wall[0].clone());
+    for (i, kind) in kinds.iter().enumerate() {
+        let (server, runtime) = match kind.strip_suffix("-ct") {
+            Some(server) => (server, "current-thread"),
+            None => (*kind, "multi-thread"),
+        };
+        let w = median(wall[i].clone());
+        println!(
+            "| {server} | {runtime} | {w:.1} | {:.3} | {:.1} |",
+            w / floor,
+            median(cpu[i].clone())
+        );
+    }
 }
 
 /// rmcp's `StreamableHttpService` on hyper, with `TCP_NODELAY` like toolwright's.
@@ -542,6 +652,8 @@ struct Options {
     idle_sessions: usize,
     /// `--ts-latency`: only the TypeScript SDK client's per-call latency on both servers.
     ts_latency: bool,
+    /// `--stdio`: only the per-call times over stdio, by runtime.
+    stdio: bool,
 }
 
 fn options() -> Options {
@@ -553,6 +665,7 @@ fn options() -> Options {
         // toolwright serves at most 256 sessions by default.
         idle_sessions: 200,
         ts_latency: false,
+        stdio: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -565,6 +678,11 @@ fn options() -> Options {
             "--idle-sessions" => o.idle_sessions = value.parse().unwrap(),
             "--ts-latency" => {
                 o.ts_latency = true;
+                i += 1;
+                continue;
+            }
+            "--stdio" => {
+                o.stdio = true;
                 i += 1;
                 continue;
             }
@@ -633,6 +751,10 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    if o.stdio {
+        runtime.block_on(stdio_table(&o));
+        return;
+    }
     runtime.block_on(async {
         println!(
             "http_load: {} calls per client, {} rounds (floor and toolwright alternating), medians",
