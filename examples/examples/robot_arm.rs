@@ -11,8 +11,23 @@
 
 use toolwright_examples::robot_arm::{self, SimConfig};
 
-#[tokio::main]
-async fn main() {
+/// The runtime follows the transport. Over stdio (the default, and `serve` without `--http`)
+/// one client sends requests in order and the arm's sync bodies run on tokio's blocking pool
+/// anyway: a current-thread runtime answers fastest (`cargo bench -p toolwright-tests --bench
+/// http_load -- --stdio`, BENCHMARKS.md). Over HTTP many clients call at once: a worker per
+/// core.
+fn main() {
+    let http = std::env::args().any(|a| a == "--http" || a.starts_with("--http="));
+    let mut runtime = if http {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = runtime.enable_all().build().expect("a tokio runtime");
+    std::process::exit(runtime.block_on(serve()));
+}
+
+async fn serve() -> i32 {
     toolwright_examples::log_to_stderr();
 
     let env = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<f64>().ok());
@@ -23,5 +38,5 @@ async fn main() {
         ..defaults
     });
     tracing::debug!(tools = toolbox.tools().len(), "robot_arm toolbox built");
-    std::process::exit(toolbox.run().await);
+    toolbox.run().await
 }

@@ -55,6 +55,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///
     /// Stdin closing before a client initialized the session (Ctrl-D in a terminal) is a normal
     /// end, not an error.
+    ///
+    /// Which runtime: over stdio one client sends its requests in order, and sync tool bodies
+    /// run on tokio's blocking pool (unless declared `blocking = false`), so a current-thread
+    /// runtime (`#[tokio::main(flavor = "current_thread")]`) answers fastest: 0.974× the time
+    /// per call of an rmcp server on `#[tokio::main]`'s multi-thread runtime, against 1.012× for
+    /// toolwright on that runtime (BENCHMARKS.md, issue 26). Serve HTTP, where many clients call
+    /// at once, on a multi-thread runtime. The robot-arm example picks by its command line.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         let handler = self.for_new_session();
         self.serve_stdio_as(handler).await
