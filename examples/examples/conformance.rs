@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
     Audio, Content, Context, Elicitation, EmbeddedResource, Image, ToolError, ToolSchema, Toolbox,
-    delegate_skills, tool, tools,
+    ToolboxBuilder, delegate_skills, tool, tools,
 };
 
 /// A 1×1 red PNG.
@@ -551,7 +551,7 @@ async fn test_tool_with_task(ctx: Context) -> Result<String, ToolError> {
     Ok(format!("Worked on it for {name}"))
 }
 
-/// The toolbox as served, for `test_trigger_tool_change` (set once in `main`).
+/// The toolbox as served, for `test_trigger_tool_change` (set by the first session's handler).
 static TOOLBOX: OnceLock<Toolbox<()>> = OnceLock::new();
 
 /// The group `test_trigger_tool_change` switches on and off.
@@ -1000,7 +1000,7 @@ fn prompt_after_asking(responses: Option<rmcp::model::InputResponses>) -> GetPro
 }
 
 /// The conformance server's tools.
-fn toolbox() -> Toolbox<()> {
+fn toolbox() -> ToolboxBuilder<()> {
     tools![
         test_simple_text,
         test_image_content,
@@ -1048,16 +1048,16 @@ fn toolbox() -> Toolbox<()> {
 #[tokio::main]
 async fn main() {
     toolwright_examples::log_to_stderr();
-    let toolbox = toolbox();
-    TOOLBOX
-        .set(toolbox.clone())
-        .expect("main sets the toolbox once");
-    let code = toolbox
-        .with_handler(|tools| Conformance {
-            tools,
-            subscriptions: Arc::default(),
+    let code = toolbox()
+        .with_handler(|tools: Toolbox<()>| {
+            // Every session's handler wraps the one toolbox built (and served).
+            TOOLBOX.get_or_init(|| tools.clone());
+            Conformance {
+                tools,
+                subscriptions: Arc::default(),
+            }
         })
-        .run()
+        .run_cli()
         .await;
     std::process::exit(code);
 }

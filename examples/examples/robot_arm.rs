@@ -32,11 +32,12 @@ async fn serve() -> i32 {
 
     let env = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<f64>().ok());
     let defaults = SimConfig::default();
-    let toolbox = robot_arm::server(SimConfig {
+    let server = robot_arm::server(SimConfig {
         time_scale: env("ROBOT_ARM_TIME_SCALE").unwrap_or(defaults.time_scale),
         motor_lag: env("ROBOT_ARM_MOTOR_LAG").unwrap_or(defaults.motor_lag),
         ..defaults
     });
-    tracing::debug!(tools = toolbox.tools().len(), "robot_arm toolbox built");
-    toolbox.run().await
+    tracing::debug!(?server, "robot_arm toolbox configured");
+    // Reads the command line, gives its flags to the builder, builds the toolbox and runs.
+    server.run_cli().await
 }

@@ -8,7 +8,7 @@
 //! "Running several replicas").
 
 use serde::{Deserialize, Serialize};
-use toolwright::{ToolError, ToolSchema, Toolbox, toolbox};
+use toolwright::{ToolError, ToolSchema, Toolbox, ToolboxBuilder, toolbox};
 
 /// What a part is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToolSchema)]
@@ -168,9 +168,9 @@ impl Default for Catalog {
     }
 }
 
-/// The parts-catalogue server.
-pub fn server() -> Toolbox<Catalog> {
-    Toolbox::new(Catalog::default())
+/// The parts-catalogue server, to build or to run the command line with.
+pub fn server() -> ToolboxBuilder<Catalog> {
+    Toolbox::builder(Catalog::default())
         .with_title("Robot parts catalogue")
         .with_describe_tool()
 }

@@ -14,7 +14,9 @@ fn committed_docs_match_the_code() {
         time_scale: 0.0,
         seed: 1,
         ..SimConfig::default()
-    });
+    })
+    .build()
+    .unwrap();
     toolwright::assert_tools_snapshot!(toolbox, "docs/robot_arm");
 }
 
@@ -23,5 +25,6 @@ fn committed_docs_match_the_code() {
 /// toolwright-examples --test docs_drift`, then review the diff.
 #[test]
 fn committed_ros_arm_docs_match_the_code() {
-    toolwright::assert_tools_snapshot!(toolwright_examples::ros_arm::server(), "docs/ros_arm");
+    let toolbox = toolwright_examples::ros_arm::server().build().unwrap();
+    toolwright::assert_tools_snapshot!(toolbox, "docs/ros_arm");
 }

@@ -77,7 +77,9 @@ pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
     runtime::expand_attribute(args.into(), input.into(), toolbox::expand).into()
 }
 
-/// A `Toolbox<()>` from free `#[tool]` fns: `tools![move_arm, sensors::read]`.
+/// The builder of a `Toolbox<()>` of free `#[tool]` fns, named after the calling crate:
+/// `tools![move_arm, sensors::read]`, then its `with_*` settings and `.build()` (or
+/// `.run_cli()`).
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
     list::expand_toolbox(input.into()).into()

@@ -1,4 +1,4 @@
-//! `tools![a, b]` and `tool_defs![a, b]`: free `#[tool]` fns by path.
+//! `tools![a, b]` (a toolbox's builder) and `tool_defs![a, b]`: free `#[tool]` fns by path.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -30,13 +30,14 @@ pub fn expand_defs(input: TokenStream) -> TokenStream {
     }
 }
 
-/// `tools![a, m::b]`: a `Toolbox<()>` named after the calling crate.
+/// `tools![a, m::b]`: a `ToolboxBuilder<()>` of these tools, named after the calling crate.
 pub fn expand_toolbox(input: TokenStream) -> TokenStream {
     let k = crate::runtime::krate();
     let p = crate::runtime::private();
     match def_paths(input) {
         Ok(paths) => quote! {
-            #k::Toolbox::<()>::from_tools((), #p::Vec::from([#(#paths()),*]))
+            #k::ToolboxBuilder::<()>::new(())
+                .with_tools(#p::Vec::from([#(#paths()),*]))
                 .with_server_info(::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
         },
         Err(e) => e.to_compile_error(),

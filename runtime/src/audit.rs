@@ -1,8 +1,8 @@
 //! Audit receipts: one JSON line per call of a tool that is not `read_only`, appended to a file
 //! and chained by SHA-256, so that what was actuated, by whom, with which arguments and how it
 //! ended can be read afterwards, and any change to the file is found
-//! ([`Toolbox::with_audit_log`](crate::Toolbox::with_audit_log), `serve --audit-log PATH`;
-//! [`verify`], `audit verify PATH`).
+//! ([`ToolboxBuilder::with_audit_log`](crate::ToolboxBuilder::with_audit_log),
+//! `serve --audit-log PATH`; [`verify`], `audit verify PATH`).
 //!
 //! # What is recorded
 //!
@@ -76,7 +76,7 @@ const HASH_MEMBER: &[u8] = b",\"hash\":\"";
 const HASH_END: usize = HASH_MEMBER.len() + 64 + 2;
 
 /// An audit log open for appending: give it to
-/// [`Toolbox::with_audit_log`](crate::Toolbox::with_audit_log).
+/// [`ToolboxBuilder::with_audit_log`](crate::ToolboxBuilder::with_audit_log).
 pub struct AuditLog {
     path: PathBuf,
     jobs: mpsc::Sender<Job>,

@@ -2,11 +2,16 @@
 //! `export`, `check` and `audit verify`. A server's `main` is one line:
 //!
 //! ```rust,no_run
-//! # use toolwright::Toolbox;
-//! # async fn demo(toolbox: Toolbox) {
-//! std::process::exit(toolbox.run().await);
+//! # use toolwright::ToolboxBuilder;
+//! # async fn demo(builder: ToolboxBuilder) {
+//! std::process::exit(builder.run_cli().await);
 //! # }
 //! ```
+//!
+//! It runs on a [`ToolboxBuilder`]: the flags of `serve` and `call` are settings of the builder
+//! (`--client-rate-limit` is [`ToolboxBuilder::with_client_rate_limit`], …), given after the
+//! server's own, and then the toolbox is built. A toolbox that cannot be built
+//! ([`crate::BuildError`]) makes every command but `audit verify` print why and exit with 1.
 //!
 //! | command | what it does | exit code |
 //! |---|---|---|
@@ -35,7 +40,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::Rate;
 use crate::export::{self, Format};
 use crate::http::HttpOptions;
-use crate::toolbox::Toolbox;
+use crate::toolbox::{MakeHandler, Toolbox, ToolboxBuilder};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -302,29 +307,29 @@ fn audit_verify(path: &std::path::Path) -> i32 {
     }
 }
 
-/// What builds the handler that answers a session, around the toolbox.
-pub(crate) type MakeHandler<S, H> = std::sync::Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>;
-
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// Runs the command line from the process arguments; returns the exit code.
-    pub async fn run(self) -> i32 {
-        self.run_with(std::env::args_os()).await
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
+    /// Runs the command line from the process's arguments: parses them, applies the flags of
+    /// `serve` (or `call`) to this builder, builds the toolbox and runs the command (`serve`,
+    /// the default, serves stdio). Returns the exit code.
+    pub async fn run_cli(self) -> i32 {
+        self.run_cli_from(std::env::args_os()).await
     }
 
-    /// Runs the command line from `args` (the first is the program name).
-    pub async fn run_with<I, T>(self, args: I) -> i32
+    /// [`ToolboxBuilder::run_cli`] from `args` (the first is the program name).
+    pub async fn run_cli_from<I, T>(self, args: I) -> i32
     where
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        self.run_as(args, std::sync::Arc::new(|toolbox| toolbox))
+        self.run_cli_as(args, std::sync::Arc::new(|toolbox| toolbox))
             .await
     }
 
-    /// [`Toolbox::run_with`], `serve` answering with the handler `make` builds around the
-    /// toolbox (see [`Toolbox::with_handler`]); the other commands use the toolbox itself.
-    pub(crate) async fn run_as<H, I, T>(self, args: I, make: MakeHandler<S, H>) -> i32
+    /// [`ToolboxBuilder::run_cli_from`], `serve` answering with the handler `make` builds around
+    /// the toolbox (see [`ToolboxBuilder::with_handler`]); the other commands use the toolbox
+    /// itself.
+    pub(crate) async fn run_cli_as<H, I, T>(self, args: I, make: MakeHandler<S, H>) -> i32
     where
         H: rmcp::ServerHandler,
         I: IntoIterator<Item = T>,
@@ -337,14 +342,32 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 return if e.use_stderr() { 2 } else { 0 };
             }
         };
-        match cli
+        let command = cli
             .command
-            .unwrap_or_else(|| Command::Serve(Box::default()))
-        {
-            Command::Serve(args) => self.cli_serve(*args, make).await,
+            .unwrap_or_else(|| Command::Serve(Box::default()));
+        let builder = match &command {
+            Command::Serve(args) => match self.apply_serve_args(args) {
+                Ok(builder) => builder,
+                Err(code) => return code,
+            },
+            Command::Call {
+                confirm: Some(on), ..
+            } => self.with_confirmation(*on),
+            Command::Audit(AuditCommand::Verify { path }) => return audit_verify(path),
+            _ => self,
+        };
+        let toolbox = match builder.build() {
+            Ok(toolbox) => toolbox,
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        };
+        match command {
+            Command::Serve(args) => toolbox.cli_serve(*args, make).await,
             Command::Tools { format } => match Format::from_name(&format) {
                 Some(format) => {
-                    print!("{}", export::render(&self.listed_tools(), format));
+                    print!("{}", export::render(&toolbox.listed_tools(), format));
                     0
                 }
                 None => {
@@ -352,20 +375,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                     2
                 }
             },
-            Command::Call {
-                name,
-                args,
-                confirm,
-            } => {
-                let toolbox = match confirm {
-                    Some(on) => self.with_confirmation(on),
-                    None => self,
-                };
-                toolbox.cli_call(&name, &args).await
-            }
+            Command::Call { name, args, .. } => toolbox.cli_call(&name, &args).await,
             Command::Export { out } => {
-                match export::write_all(&self.listed_tools(), &out).and_then(|mut files| {
-                    if let Some(skill_md) = self.skill_md() {
+                match export::write_all(&toolbox.listed_tools(), &out).and_then(|mut files| {
+                    if let Some(skill_md) = toolbox.skill_md() {
                         files.push(export::write_skill(&skill_md, &out)?);
                     }
                     Ok(files)
@@ -384,9 +397,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             Command::Audit(AuditCommand::Verify { path }) => audit_verify(&path),
             Command::Check { against } => {
-                let skill_md = self.skill_md();
+                let skill_md = toolbox.skill_md();
                 match export::drift::check_export(
-                    &self.listed_tools(),
+                    &toolbox.listed_tools(),
                     skill_md.as_deref(),
                     &against,
                 ) {
@@ -407,13 +420,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
     }
 
-    async fn cli_serve<H: rmcp::ServerHandler>(
-        self,
-        args: ServeArgs,
-        make: MakeHandler<S, H>,
-    ) -> i32 {
+    /// The builder with the settings the flags of `serve` give, or the exit code when one
+    /// cannot be applied (an unknown group, a log or a key file that cannot be read).
+    fn apply_serve_args(self, args: &ServeArgs) -> Result<Self, i32> {
         let groups = &args.groups;
-        let mut toolbox = if groups.is_empty() {
+        let mut builder = if groups.is_empty() {
             self
         } else {
             let known = self.groups();
@@ -426,40 +437,52 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                         known.join(", ")
                     }
                 );
-                return 2;
+                return Err(2);
             }
             self.only_groups(groups)
         };
         if let Some(rate) = args.client_rate_limit {
-            toolbox = toolbox.with_client_rate_limit(rate);
+            builder = builder.with_client_rate_limit(rate);
         }
         if let Some(on) = args.confirm {
-            toolbox = toolbox.with_confirmation(on);
+            builder = builder.with_confirmation(on);
         }
         if args.read_only {
-            toolbox = toolbox.with_read_only(true);
+            builder = builder.with_read_only(true);
         }
         if let Some(path) = &args.audit_log {
             match crate::audit::AuditLog::open(path) {
-                Ok(log) => toolbox = toolbox.with_audit_log(log),
+                Ok(log) => builder = builder.with_audit_log(log),
                 Err(e) => {
                     eprintln!("--audit-log: {e}");
-                    return 1;
+                    return Err(1);
                 }
             }
         }
         if let Some(ttl) = args.request_state_ttl {
-            toolbox = toolbox.with_request_state_ttl(ttl);
+            builder = builder.with_request_state_ttl(ttl);
         }
         if let Some(path) = &args.request_state_keys {
             match crate::RequestStateKeys::from_file(path) {
-                Ok(keys) => toolbox = toolbox.with_request_state_keys(keys),
+                Ok(keys) => builder = builder.with_request_state_keys(keys),
                 Err(e) => {
                     eprintln!("--request-state-keys: {e}");
-                    return 1;
+                    return Err(1);
                 }
             }
         }
+        Ok(builder)
+    }
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// `serve`, with the toolbox its flags built.
+    async fn cli_serve<H: rmcp::ServerHandler>(
+        self,
+        args: ServeArgs,
+        make: MakeHandler<S, H>,
+    ) -> i32 {
+        let toolbox = self;
         #[cfg(feature = "redis")]
         if args.redis.is_some() && toolbox.uses_resources() {
             eprintln!(

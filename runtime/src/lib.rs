@@ -55,6 +55,7 @@ pub use rate::Rate;
 pub use schema::ToolSchema;
 pub use tasks::{TASK_SUPPORT_META, TaskLimits, TaskSupport};
 pub use toolbox::{
-    BuildError, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, ServeError, Toolbox, WithHandler,
+    BuildError, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, ServeError, Toolbox, ToolboxBuilder,
+    WithHandler, WithHandlerBuilder,
 };
 pub use toolwright_macros::{ToolSchema, tool, tool_defs, toolbox, tools};

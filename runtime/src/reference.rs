@@ -23,10 +23,10 @@
 //! | `max_output_bytes` | `max_output_bytes = 65536` | a larger result is cut on structure (items of its largest array, never bytes inside a value), with a note saying what was cut and how to ask for the rest, and `_meta["io.toolwright/truncated"]` |
 //! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
 //! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
-//! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments and their units (elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `Toolbox::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig |
+//! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments and their units (elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `ToolboxBuilder::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig |
 //! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then stops the call using each resource (told to stop, its grace period, its safe stop, as for a cancel) and runs each resource's safe stop itself; a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource no tool of the `#[toolbox]` uses, on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
 //! | `task` | `task = "optional"`, `task = "required"` (default: never a task) | a call may (must) run as an MCP task: the client gets a task id at once and polls `tasks/get` for the status, the progress the body reports (its status message) and finally the result, and may `tasks/cancel` it (protocol 2026-07-28's `io.modelcontextprotocol/tasks` extension, advertised in the server's capabilities; the tool's `_meta["io.toolwright/taskSupport"]` says which). A call of an `optional` tool from a client without the extension is a plain call; of a `required` one, refused with `-32021`. A task is a call: see "Tasks" below for what it keeps. `required` with `over_budget = "envelope"` is a compile error (a task stores its result; the envelope asks to call again) |
-//! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`Toolbox::only_groups`](crate::Toolbox::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
+//! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`ToolboxBuilder::only_groups`](crate::ToolboxBuilder::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
 //! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
 //! | `over_budget` | `over_budget = "envelope"` (or `"cut"`, the default) | with `max_output_bytes`: a larger result is answered `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}` (the hint names `jmespath`/`summary` when the tool takes them) instead of being cut; only on `read_only` or `idempotent` tools (a compile error otherwise: the result of a write would be lost) |
@@ -40,9 +40,9 @@
 //!
 //! Every result is checked against the tool's own output schema before it is sent, in debug
 //! builds (so in tests) and in release builds that ask for it with
-//! [`Toolbox::with_output_checks`](crate::Toolbox::with_output_checks): a result that does not
-//! match (a value out of its declared range, a `NaN` sent as `null`) is a bug in the tool, and
-//! the call gets an `isError` naming the path instead, with a `tracing` error.
+//! [`ToolboxBuilder::with_output_checks`](crate::ToolboxBuilder::with_output_checks): a result
+//! that does not match (a value out of its declared range, a `NaN` sent as `null`) is a bug in
+//! the tool, and the call gets an `isError` naming the path instead, with a `tracing` error.
 //!
 //! | `allow(..)` | `allow(many_params, deep_nesting, long_name)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels (also the build's check of ROS messages), a name of 65 to 128 characters |
 //! | `max_description_bytes` | `max_description_bytes = 2048` | the tool description's budget (default 1,024 bytes; over it is a compile error with the size) |
@@ -64,7 +64,7 @@
 //! | `allow(..)`, `max_description_bytes`, `max_param_description_bytes` | as on `#[tool]` | defaults for its tools (a tool's own keys win) |
 //! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
 //! | `grace` | `grace = "2s"` | the grace period of its tools that declare none |
-//! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `Toolbox::with_client_rate_limit` and `serve --client-rate-limit` |
+//! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `ToolboxBuilder::with_client_rate_limit` and `serve --client-rate-limit` |
 //! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8)` | once per resource its tools use (`name`, required, must be one of them): `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); `max_waiting` bounds its queue (default 16) |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
 //! | `projection` | `projection` | every tool of the impl takes `jmespath` (see `#[tool(projection)]`; a tool's `projection = false` opts out) |
@@ -146,14 +146,14 @@
 //!   again from its start with them, as in a round.
 //!
 //! Tasks live in the process, bounded by [`TaskLimits`](crate::TaskLimits)
-//! ([`Toolbox::with_task_limits`](crate::Toolbox::with_task_limits)): a record is kept for its
-//! time to live (`ttlMs`, 1 hour; a task still running is kept until it ends), a client may
-//! have 8 unfinished tasks and the server holds 1024 records; past either bound the call is
-//! refused with a JSON-RPC error that says which and what to do. A task id is 128 random bits,
-//! bound to whoever created it: the authenticated principal, else the MCP session, else (stdio
-//! and other transports) the connection; anyone else gets "no task" (`-32602`), as for an id
-//! that does not exist. On the stateless wire without authentication there is no one to bind
-//! to, and the unguessable id is the only key.
+//! ([`ToolboxBuilder::with_task_limits`](crate::ToolboxBuilder::with_task_limits)): a record is
+//! kept for its time to live (`ttlMs`, 1 hour; a task still running is kept until it ends), a
+//! client may have 8 unfinished tasks and the server holds 1024 records; past either bound the call
+//! is refused with a JSON-RPC error that says which and what to do. A task id is 128 random bits,
+//! bound to whoever created it: the authenticated principal, else the MCP session, else (stdio and
+//! other transports) the connection; anyone else gets "no task" (`-32602`), as for an id that does
+//! not exist. On the stateless wire without authentication there is no one to bind to, and the
+//! unguessable id is the only key.
 //!
 //! With replicas (`serve --http .. --redis ..`, tools without resources), a task is in Redis
 //! before its client hears of it and is kept there as it changes: any replica answers
@@ -467,15 +467,14 @@
 //! ## Calls
 //!
 //! Arguments are validated against the published schema first; all violations come back in one
-//! `isError` result naming each path, the expectation with its unit, and the value received.
-//! Lax mode (the default; [`Toolbox::strict`](crate::Toolbox::strict) turns it off) accepts
-//! `"15"` for a number, `5.0` for an integer, `"true"` for a boolean and `null` for an optional
-//! argument. The text lists at most 20 problems (each cut at 400 bytes) and counts the rest, so it
-//! stays small whatever is sent. An unknown tool is a JSON-RPC error `-32602` naming the
-//! available tools. Arguments
-//! larger than 1 MiB of JSON (configurable with
-//! [`Toolbox::with_max_argument_bytes`](crate::Toolbox::with_max_argument_bytes)) are refused
-//! with an `isError` result before validation.
+//! `isError` result naming each path, the expectation with its unit, and the value received. Lax
+//! mode (the default; [`ToolboxBuilder::strict`](crate::ToolboxBuilder::strict) turns it off)
+//! accepts `"15"` for a number, `5.0` for an integer, `"true"` for a boolean and `null` for an
+//! optional argument. The text lists at most 20 problems (each cut at 400 bytes) and counts the
+//! rest, so it stays small whatever is sent. An unknown tool is a JSON-RPC error `-32602` naming
+//! the available tools. Arguments larger than 1 MiB of JSON (configurable with
+//! [`ToolboxBuilder::with_max_argument_bytes`](crate::ToolboxBuilder::with_max_argument_bytes)) are
+//! refused with an `isError` result before validation.
 //!
 //! ## Talking to the client
 //!

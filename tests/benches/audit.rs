@@ -16,8 +16,8 @@ use rmcp::ServiceExt as _;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::json;
-use toolwright::Toolbox;
 use toolwright::audit::AuditLog;
+use toolwright::{Toolbox, ToolboxBuilder};
 use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
 
 type Client = RunningService<RoleClient, ()>;
@@ -34,7 +34,7 @@ fn dir() -> PathBuf {
     dir
 }
 
-fn arm() -> Toolbox<RobotArm> {
+fn arm() -> ToolboxBuilder<RobotArm> {
     robot_arm::server(SimConfig {
         time_scale: 0.0,
         ..SimConfig::default()
@@ -86,9 +86,14 @@ fn main() {
         .build()
         .expect("runtime");
     let (plain, audited) = runtime.block_on(async {
-        let plain_client = connect(arm()).await;
-        let audited_client =
-            connect(arm().with_audit_log(AuditLog::open(&log_path).expect("audit log"))).await;
+        let plain_client = connect(arm().build().unwrap()).await;
+        let audited_client = connect(
+            arm()
+                .with_audit_log(AuditLog::open(&log_path).expect("audit log"))
+                .build()
+                .unwrap(),
+        )
+        .await;
         // Warm both.
         block(&plain_client).await;
         block(&audited_client).await;

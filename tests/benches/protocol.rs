@@ -31,7 +31,7 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
 use serde::Serialize;
 use tokio::runtime::Runtime;
-use toolwright::{ToolSchema, Toolbox, tool, tool_defs};
+use toolwright::{ToolSchema, Toolbox, ToolboxBuilder, tool, tool_defs};
 
 use common::{Ratio, Routine, Scenario};
 use servers::{CALLED, Floor, Macros4, Macros40};
@@ -336,12 +336,16 @@ fn task_routine(as_task: bool) -> Routine {
     use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
     let rt = runtime();
     let client = rt.block_on(async {
-        let toolbox = Toolbox::from_tools((), tool_defs![home_arm]).with_task_limits(
-            // Records of ended tasks are kept for their TTL: room for every iteration.
-            toolwright::TaskLimits::default()
-                .with_promote_after(Duration::ZERO)
-                .with_max_total(1 << 20),
-        );
+        let toolbox = ToolboxBuilder::new(())
+            .with_tools(tool_defs![home_arm])
+            .with_task_limits(
+                // Records of ended tasks are kept for their TTL: room for every iteration.
+                toolwright::TaskLimits::default()
+                    .with_promote_after(Duration::ZERO)
+                    .with_max_total(1 << 20),
+            )
+            .build()
+            .unwrap();
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         tokio::spawn(async move {
             let running = toolbox.serve(server_io).await.expect("server starts");

@@ -108,7 +108,9 @@ async fn a_session_leaves_receipts_that_say_what_happened() {
         ..SimConfig::default()
     })
     .with_default_timeout(Duration::from_secs(3))
-    .with_audit_log(AuditLog::open(&path).unwrap());
+    .with_audit_log(AuditLog::open(&path).unwrap())
+    .build()
+    .unwrap();
     let operator = Operator::default();
     let client = common::connect_client(toolbox.clone(), operator.clone(), false).await;
     let call = |tool: &'static str, args: Value| {
@@ -301,7 +303,9 @@ async fn over_http_the_line_names_the_principal() {
         ..SimConfig::default()
     })
     .with_confirmation(false)
-    .with_audit_log(AuditLog::open(&path).unwrap());
+    .with_audit_log(AuditLog::open(&path).unwrap())
+    .build()
+    .unwrap();
     let server = toolbox
         .serve_http_with(HttpOptions::new("127.0.0.1:0".parse().unwrap()).bearer_token(TOKEN))
         .await

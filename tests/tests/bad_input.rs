@@ -14,13 +14,17 @@ use common::raw::Raw;
 use common::{Client, call, connect, text};
 use serde_json::{Value, json};
 use toolwright::DEFAULT_MAX_ARGUMENT_BYTES;
-use toolwright::Toolbox;
+use toolwright::{Toolbox, ToolboxBuilder};
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 const FIX: &str = "The tool did not run. Fix the arguments above and call it again.";
 
 fn arm() -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(SimConfig {
+    arm_builder().build().unwrap()
+}
+
+fn arm_builder() -> ToolboxBuilder<RobotArm> {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 3,
         ..SimConfig::default()
@@ -441,7 +445,13 @@ async fn ten_megabyte_strings_are_refused_by_size_by_default() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_megabyte_strings_name_the_field_when_the_limit_allows_them() {
-    let client = connect(arm().with_max_argument_bytes(usize::MAX)).await;
+    let client = connect(
+        arm_builder()
+            .with_max_argument_bytes(usize::MAX)
+            .build()
+            .unwrap(),
+    )
+    .await;
     let initial = state(&client).await;
     let cases = [
         (
@@ -519,7 +529,13 @@ async fn the_size_limit_is_exact_and_configurable() {
     // A small limit refuses even valid arguments, before validation, and the arm does not move.
     let args = json!({"x": 400.000_000_1, "y": 0.000_000_1, "z": 200.000_000_1});
     let size = serde_json::to_string(&args).unwrap().len();
-    let client = connect(arm().with_max_argument_bytes(size - 1)).await;
+    let client = connect(
+        arm_builder()
+            .with_max_argument_bytes(size - 1)
+            .build()
+            .unwrap(),
+    )
+    .await;
     let initial = state(&client).await;
     let r = call(&client, "move_arm_to_pose", args.clone()).await;
     assert_eq!(
@@ -537,7 +553,7 @@ async fn the_size_limit_is_exact_and_configurable() {
     client.cancel().await.unwrap();
 
     // With the limit at the exact size, the same call runs and the arm moves.
-    let client = connect(arm().with_max_argument_bytes(size)).await;
+    let client = connect(arm_builder().with_max_argument_bytes(size).build().unwrap()).await;
     let r = call(&client, "move_arm_to_pose", args).await;
     assert_eq!(r.is_error, Some(false), "{r:?}");
     assert_ne!(

@@ -196,7 +196,7 @@ fn noop() {}
 
 #[tokio::test]
 async fn free_functions_and_output_shapes() {
-    let toolbox = tools![add, say_hello, word_counts, noop];
+    let toolbox = tools![add, say_hello, word_counts, noop].build().unwrap();
     let names: Vec<_> = toolbox.tools().iter().map(|t| t.name.to_string()).collect();
     assert_eq!(names, ["add", "greet", "word_counts", "noop"]);
     let greet = toolbox.tool("greet").unwrap();
@@ -242,7 +242,10 @@ async fn free_functions_and_output_shapes() {
 
 #[tokio::test]
 async fn free_functions_join_a_stateful_toolbox_and_route_into_rmcp() {
-    let toolbox = Toolbox::new(Counted::default()).with_tools(toolwright::tool_defs![add]);
+    let toolbox = Toolbox::builder(Counted::default())
+        .with_tools(toolwright::tool_defs![add])
+        .build()
+        .unwrap();
     assert_eq!(toolbox.tools().len(), 4);
     let r = toolbox
         .call("add", json!({"a": 1, "b": 2}).as_object().cloned())

@@ -169,6 +169,8 @@ fn toolbox() -> Toolbox {
     tools![
         chatty, ask_model, ask_grip, ask_nested, ask_color, ask_slowly, ask_reach
     ]
+    .build()
+    .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

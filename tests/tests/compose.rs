@@ -1,7 +1,8 @@
 //! A handler of the user's own (rmcp resources and prompts) that delegates its tools to a
-//! toolbox (`delegate_tools!`) and is served the toolbox's way (`Toolbox::with_handler`): over a
-//! transport and over HTTP, the rest of the protocol answers, and the tools keep what toolwright
-//! adds (validation, groups, `describe_tool`).
+//! toolbox (`delegate_tools!`) and is served the toolbox's way
+//! (`ToolboxBuilder::with_handler`): over a transport, over HTTP and from the command line, the
+//! rest of the protocol answers, and the tools keep what toolwright adds (validation, groups,
+//! `describe_tool`, the command line's settings).
 
 mod common;
 
@@ -15,7 +16,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
-use toolwright::{HttpOptions, Toolbox, delegate_tools, tool, tools};
+use toolwright::{HttpOptions, Toolbox, ToolboxBuilder, delegate_tools, tool, tools};
 
 /// Move the arm.
 #[tool(idempotent, group = "arm")]
@@ -95,7 +96,7 @@ impl ServerHandler for Robot {
     }
 }
 
-fn toolbox() -> Toolbox<()> {
+fn toolbox() -> ToolboxBuilder<()> {
     tools![move_to, read].with_describe_tool()
 }
 
@@ -155,7 +156,10 @@ async fn exercise<S: rmcp::service::Service<rmcp::RoleClient>>(
 #[tokio::test]
 async fn a_handler_of_ones_own_serves_the_rest_of_the_protocol_over_a_transport() {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let served = toolbox().with_handler(|tools| Robot { tools });
+    let served = toolbox()
+        .with_handler(|tools| Robot { tools })
+        .build()
+        .unwrap();
     tokio::spawn(async move {
         let server = served.serve(server_io).await.expect("server starts");
         let _ = server.waiting().await;
@@ -169,7 +173,9 @@ async fn a_handler_of_ones_own_serves_the_rest_of_the_protocol_over_a_transport(
 async fn and_over_http_with_groups_applied_per_toolbox() {
     let served = toolbox()
         .only_groups(["arm"])
-        .with_handler(|tools| Robot { tools });
+        .with_handler(|tools| Robot { tools })
+        .build()
+        .unwrap();
     let server = served
         .serve_http_with(HttpOptions::new("127.0.0.1:0".parse().unwrap()))
         .await
@@ -195,9 +201,11 @@ async fn on_protocol_2026_the_handler_passes_listen_streams_to_the_toolbox() {
     use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
     use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
 
-    let toolbox = toolbox();
-    let handle = toolbox.clone();
-    let served = toolbox.with_handler(|tools| Robot { tools });
+    let served = toolbox()
+        .with_handler(|tools| Robot { tools })
+        .build()
+        .unwrap();
+    let handle = served.toolbox().clone();
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
         let server = served.serve(server_io).await.expect("server starts");
@@ -229,4 +237,60 @@ async fn on_protocol_2026_the_handler_passes_listen_streams_to_the_toolbox() {
         "{notification:?}"
     );
     client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_gives_its_serve_flags_to_a_composed_handlers_toolbox() {
+    // `--client-rate-limit` and `--read-only` are settings of the builder, applied before the
+    // toolbox is built and shared with the handler (they once panicked here: configured after).
+    let addr = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap().to_string()
+    };
+    let args = [
+        "robot",
+        "serve",
+        "--http",
+        &addr,
+        "--client-rate-limit",
+        "2/min",
+        "--read-only",
+    ]
+    .map(str::to_owned);
+    let served = toolbox().with_handler(|tools| Robot { tools });
+    let cli = tokio::spawn(served.run_cli_from(args));
+    let url = format!("http://{addr}{}", toolwright::MCP_PATH);
+    let client = loop {
+        let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.clone());
+        match ().serve(transport).await {
+            Ok(client) => break client,
+            Err(_) if !cli.is_finished() => {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("the command line ended: {e}"),
+        }
+    };
+    let tools = client.list_tools(None).await.unwrap();
+    let names: Vec<&str> = tools.tools.iter().map(|t| &*t.name).collect();
+    assert_eq!(names, ["read", "describe_tool"], "read-only");
+    let resources = client.list_resources(None).await.unwrap();
+    assert_eq!(resources.resources.len(), 1, "answered by the handler");
+    for _ in 0..2 {
+        let r = client
+            .call_tool(CallToolRequestParams::new("read"))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+    }
+    let r = client
+        .call_tool(CallToolRequestParams::new("read"))
+        .await
+        .unwrap();
+    assert_eq!(
+        r.is_error,
+        Some(true),
+        "over the client's rate limit: {r:?}"
+    );
+    client.cancel().await.unwrap();
+    cli.abort();
 }

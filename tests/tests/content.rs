@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde_json::json;
 use toolwright::export::{self, Format};
 use toolwright::{
-    Audio, Content, EmbeddedResource, Image, ResourceLink, ToolSchema, Toolbox, WithContent, tool,
-    tools,
+    Audio, Content, EmbeddedResource, Image, ResourceLink, ToolSchema, Toolbox, ToolboxBuilder,
+    WithContent, tool, tools,
 };
 
 const PNG_1X1: &[u8] = &[
@@ -86,6 +86,10 @@ fn say_and_show() -> WithContent<String> {
 }
 
 fn toolbox() -> Toolbox<()> {
+    builder().build().unwrap()
+}
+
+fn builder() -> ToolboxBuilder<()> {
     tools![
         snapshot,
         beep,
@@ -190,7 +194,7 @@ async fn each_kind_of_block_arrives_as_mcp_content() {
 #[tokio::test]
 async fn the_structured_value_next_to_blocks_is_still_checked() {
     // 250 N is outside the declared 0..=100 N: a bug in the tool, caught before it is sent.
-    let toolbox = toolbox().with_output_checks(true);
+    let toolbox = builder().with_output_checks(true).build().unwrap();
     let r = toolbox
         .call(
             "read_and_look",
@@ -294,8 +298,11 @@ fn content_types_where_they_cannot_be_blocks_stop_the_build() {
     }
     let e = Toolbox::try_from_tools((), toolwright::tool_defs![maybe, by_camera, shot, cut])
         .unwrap_err();
-    assert_eq!(e.problems.len(), 4, "{e}");
-    for (problem, tool) in e.problems.iter().zip(["maybe", "by_camera", "shot"]) {
+    let toolwright::BuildError::Tools { problems } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(problems.len(), 4, "{e}");
+    for (problem, tool) in problems.iter().zip(["maybe", "by_camera", "shot"]) {
         assert!(
             problem.starts_with(&format!("tool `{tool}`: output: content types"))
                 && problem.contains("not inside an `Option`, a struct field, a map"),
@@ -303,7 +310,7 @@ fn content_types_where_they_cannot_be_blocks_stop_the_build() {
         );
     }
     assert_eq!(
-        e.problems[3],
+        problems[3],
         "tool `cut`: `max_output_bytes` does not apply to content blocks (images, audio, \
          resources are never cut): size them in the tool, and remove the budget"
     );

@@ -16,7 +16,7 @@ use rmcp::service::{
 };
 use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use serde_json::json;
-use toolwright::{ToolDef, Toolbox, tool, tool_defs};
+use toolwright::{ToolDef, Toolbox, ToolboxBuilder, tool, tool_defs};
 
 /// Move the arm home.
 #[tool]
@@ -36,16 +36,16 @@ fn battery() -> u8 {
     87
 }
 
-fn grouped() -> Toolbox {
+fn grouped() -> ToolboxBuilder {
     let mut defs: Vec<ToolDef<()>> = tool_defs![home, snapshot, battery];
     defs[0].meta.group = Some("arm");
     defs[1].meta.group = Some("sensors");
-    Toolbox::from_tools((), defs)
+    ToolboxBuilder::new(()).with_tools(defs)
 }
 
 #[tokio::test]
 async fn describe_tool_returns_a_definition_exactly_as_listed() {
-    let client = common::connect(grouped().with_describe_tool()).await;
+    let client = common::connect(grouped().with_describe_tool().build().unwrap()).await;
     let listed = client.list_all_tools().await.unwrap();
     let names: Vec<_> = listed.iter().map(|t| t.name.to_string()).collect();
     assert_eq!(names, ["home", "snapshot", "battery", "describe_tool"]);
@@ -80,7 +80,7 @@ impl ClientHandler for ListChanges {
 
 #[tokio::test]
 async fn groups_serve_a_subset_and_change_at_run_time() {
-    let toolbox = grouped().only_groups(["sensors"]);
+    let toolbox = grouped().only_groups(["sensors"]).build().unwrap();
     assert_eq!(toolbox.groups(), ["arm", "sensors"]);
     let handle = toolbox.clone();
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
@@ -181,7 +181,7 @@ async fn next_notification(subscription: &mut Subscription) -> ServerNotificatio
 
 #[tokio::test]
 async fn on_protocol_2026_listen_streams_are_told_of_group_changes_with_their_id() {
-    let toolbox = grouped();
+    let toolbox = grouped().build().unwrap();
     let handle = toolbox.clone();
     let client = connect_2026(toolbox).await;
     let tools_changes = || SubscriptionFilter::builder().tools_list_changed().build();
@@ -249,7 +249,7 @@ async fn on_protocol_2026_listen_streams_are_told_of_group_changes_with_their_id
 
 #[tokio::test]
 async fn tools_list_carries_caching_hints_and_the_server_on_protocol_2026_only() {
-    let client = connect_2026(grouped()).await;
+    let client = connect_2026(grouped().build().unwrap()).await;
     let first = client.list_tools(None).await.unwrap();
     assert_eq!(
         first.ttl_ms,
@@ -262,7 +262,7 @@ async fn tools_list_carries_caching_hints_and_the_server_on_protocol_2026_only()
     assert_eq!(first.tools, again.tools);
     client.cancel().await.unwrap();
 
-    let legacy = common::connect(grouped()).await;
+    let legacy = common::connect(grouped().build().unwrap()).await;
     let list = legacy.list_tools(None).await.unwrap();
     assert_eq!((list.ttl_ms, list.cache_scope), (None, None));
     assert_eq!(list.meta, None);

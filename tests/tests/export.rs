@@ -21,12 +21,14 @@ use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 use Compatibility::{Breaking, Compatible};
 
 fn arm() -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(SimConfig {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 1,
         ..SimConfig::default()
     }))
     .with_confirmation(false)
+    .build()
+    .unwrap()
 }
 
 fn snapshots() -> PathBuf {

@@ -16,11 +16,11 @@ use common::{call, connect, eventually, text};
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
 use rmcp::service::PeerRequestOptions;
 use serde_json::{Map, Value, json};
-use toolwright::{Toolbox, tool, tool_defs};
+use toolwright::{Toolbox, ToolboxBuilder, tool, tool_defs};
 use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
 
-fn arm(time_scale: f64) -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(SimConfig {
+fn arm(time_scale: f64) -> ToolboxBuilder<RobotArm> {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale,
         ..SimConfig::default()
     }))
@@ -28,7 +28,7 @@ fn arm(time_scale: f64) -> Toolbox<RobotArm> {
 }
 
 /// The example's server (deadlines scaled with time), at this time scale and motor lag.
-fn sim(time_scale: f64, motor_lag: f64) -> Toolbox<RobotArm> {
+fn sim(time_scale: f64, motor_lag: f64) -> ToolboxBuilder<RobotArm> {
     robot_arm::server(SimConfig {
         time_scale,
         motor_lag,
@@ -64,7 +64,7 @@ fn close(a: (f64, f64, f64), b: (f64, f64, f64)) -> bool {
 async fn a_motion_past_its_deadline_is_halted_once_and_the_next_motion_succeeds() {
     // At 1/50 of real time the 30 s deadline is 600 ms; the motor lags 40 times behind the plan,
     // so a 3.6 s (72 ms) motion really takes 2.9 s and overruns it after it started.
-    let toolbox = sim(0.02, 40.0);
+    let toolbox = sim(0.02, 40.0).build().unwrap();
     let arm = toolbox.clone();
     let client = connect(toolbox).await;
     let started = Instant::now();
@@ -123,7 +123,7 @@ async fn a_motion_past_its_deadline_is_halted_once_and_the_next_motion_succeeds(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_motion_is_halted_once_and_the_next_motion_succeeds() {
     // At 1/20 of real time: 905 mm at 50 mm/s is an 18 s (0.9 s) motion.
-    let toolbox = sim(0.05, 1.0);
+    let toolbox = sim(0.05, 1.0).build().unwrap();
     let arm = toolbox.clone();
     let client = connect(toolbox).await;
     let params = CallToolRequestParams::new("move_arm_to_pose").with_arguments(
@@ -185,7 +185,7 @@ async fn a_cancelled_motion_is_halted_once_and_the_next_motion_succeeds() {
 #[tokio::test]
 async fn a_motion_that_cannot_finish_in_time_is_refused_before_it_starts() {
     // At 1/20 of real time the deadline is 1.5 s: 30 simulated seconds, as on the real arm.
-    let toolbox = sim(0.05, 1.0);
+    let toolbox = sim(0.05, 1.0).build().unwrap();
     let arm = toolbox.clone();
     let client = connect(toolbox).await;
     let r = call(
@@ -243,7 +243,10 @@ fn read_encoders() -> String {
 /// The README's runtime: one thread. A blocking body must not hold up the others.
 #[tokio::test(flavor = "current_thread")]
 async fn a_blocking_body_is_answered_at_its_deadline_and_keeps_the_arm_until_it_returns() {
-    let toolbox = arm(0.05).with_tools(tool_defs![read_encoders]);
+    let toolbox = arm(0.05)
+        .with_tools(tool_defs![read_encoders])
+        .build()
+        .unwrap();
     let arm = toolbox.clone();
     let client = std::sync::Arc::new(connect(toolbox).await);
     let started = Instant::now();
@@ -334,7 +337,9 @@ async fn forty_calls_sent_together_run_in_arrival_order() {
     let mut raw = Raw::connect(
         sim(0.05, 1.0)
             .with_max_waiting("arm", 64)
-            .with_default_timeout(Duration::from_secs(30)),
+            .with_default_timeout(Duration::from_secs(30))
+            .build()
+            .unwrap(),
     )
     .await;
     // Call k moves the arm from x = 300 + k - 1 to 300 + k: 1 mm if the calls run in the order
@@ -359,7 +364,13 @@ async fn forty_calls_sent_together_run_in_arrival_order() {
 async fn the_seventeenth_waiter_is_refused_at_once() {
     // The deadline is not under test here (the queue's bound is): with the scaled one (1.5 s),
     // a loaded machine timed out the last waiter before its turn.
-    let mut raw = Raw::connect(sim(0.05, 1.0).with_default_timeout(Duration::from_secs(30))).await;
+    let mut raw = Raw::connect(
+        sim(0.05, 1.0)
+            .with_default_timeout(Duration::from_secs(30))
+            .build()
+            .unwrap(),
+    )
+    .await;
     // One motion of 905 mm at 50 mm/s (18 s simulated, 0.9 s real) holds the arm; 17 more wait
     // for it behind it, and the queue takes 16.
     let mut lines = vec![
@@ -398,7 +409,7 @@ async fn the_seventeenth_waiter_is_refused_at_once() {
 
 #[tokio::test]
 async fn ten_thousand_unknown_keys_give_a_bounded_refusal() {
-    let client = connect(arm(0.0)).await;
+    let client = connect(arm(0.0).build().unwrap()).await;
     let mut args: Map<String, Value> = (0..10_000)
         .map(|i| (format!("unknown_{i:05}"), json!(i)))
         .collect();

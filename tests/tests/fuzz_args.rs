@@ -74,7 +74,7 @@ proptest! {
     #[test]
     fn arbitrary_arguments_always_get_a_result(tool in 0usize..8, args in any_json()) {
         let rt = runtime();
-        let toolbox = Toolbox::new(RobotArm::new(SimConfig { time_scale: 0.0, seed: 1, ..SimConfig::default() })).with_confirmation(false);
+        let toolbox = Toolbox::builder(RobotArm::new(SimConfig { time_scale: 0.0, seed: 1, ..SimConfig::default() })).with_confirmation(false).build().unwrap();
         let name = toolbox.tools()[tool].name.to_string();
         let arguments = match &args {
             Value::Object(map) => Some(map.clone()),

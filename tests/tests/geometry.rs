@@ -11,7 +11,7 @@ use nalgebra::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::export::{self, Format, drift};
-use toolwright::{ToolSchema, Toolbox, tool, tools};
+use toolwright::{ToolSchema, Toolbox, ToolboxBuilder, tool, tools};
 
 const MAX_REACH: f64 = 850.0;
 
@@ -116,6 +116,10 @@ fn flange() -> Isometry3<f64> {
 }
 
 fn toolbox() -> Toolbox {
+    builder().build().unwrap()
+}
+
+fn builder() -> ToolboxBuilder {
     tools![move_to, reach_pose, follow, arm_pose, flange]
 }
 
@@ -416,7 +420,7 @@ fn no_private_keyword_is_published_or_exported() {
 
 #[tokio::test]
 async fn describe_tool_shows_the_published_schemas() {
-    let client = connect(toolbox().with_describe_tool()).await;
+    let client = connect(builder().with_describe_tool().build().unwrap()).await;
     let result = call(&client, "describe_tool", json!({"name": "reach_pose"})).await;
     assert_eq!(result.is_error, Some(false), "{result:?}");
     let described = serde_json::to_string(&result.structured_content).unwrap();
@@ -443,8 +447,8 @@ mod wider {
 
 #[test]
 fn a_widened_coordinate_range_is_a_compatible_change() {
-    let before = tools![move_to].tools().to_vec();
-    let after = tools![wider::move_to].tools().to_vec();
+    let before = tools![move_to].build().unwrap().tools().to_vec();
+    let after = tools![wider::move_to].build().unwrap().tools().to_vec();
     let report = drift::compare(&before, &after);
     assert!(!report.is_breaking(), "{report}");
     let text = report.to_string();
@@ -531,7 +535,7 @@ fn steer(
 
 #[tokio::test]
 async fn angles_in_degrees_arrive_as_unit_complex_numbers_and_poses_in_the_plane_round_trip() {
-    let toolbox = tools![steer];
+    let toolbox = tools![steer].build().unwrap();
     let listed = tool_json(&toolbox, "steer");
     let props = &listed["inputSchema"]["properties"];
     assert_eq!(
@@ -594,7 +598,7 @@ fn move_within(
 
 #[tokio::test]
 async fn per_coordinate_ranges_named_by_a_const_are_the_ranges_written_out() {
-    let toolbox = tools![move_to, move_within];
+    let toolbox = tools![move_to, move_within].build().unwrap();
     assert_eq!(
         tool_json(&toolbox, "move_within")["inputSchema"],
         tool_json(&toolbox, "move_to")["inputSchema"]
@@ -641,7 +645,7 @@ fn composed() -> UnitQuaternion<f64> {
 
 #[tokio::test]
 async fn quaternions_within_the_norm_tolerance_pass_in_and_out() {
-    let toolbox = tools![reach_pose, composed];
+    let toolbox = tools![reach_pose, composed].build().unwrap();
     let client = connect(toolbox).await;
     // In: w = 1.0005 is within the tolerance, so it is normalized, not refused for w > 1.
     let result = call(

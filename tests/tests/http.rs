@@ -11,12 +11,14 @@ use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_over_http_share_one_arm() {
-    let toolbox = Toolbox::new(RobotArm::new(SimConfig {
+    let toolbox = Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 3,
         ..SimConfig::default()
     }))
-    .with_confirmation(false);
+    .with_confirmation(false)
+    .build()
+    .unwrap();
     let server = toolbox
         .serve_http("127.0.0.1:0".parse().unwrap())
         .await
@@ -89,7 +91,9 @@ async fn stateless_serving_keeps_every_feature() {
         time_scale: 0.0,
         ..SimConfig::default()
     })
-    .only_groups(["arm"]);
+    .only_groups(["arm"])
+    .build()
+    .unwrap();
     let server = toolbox
         .serve_http_with(
             HttpOptions::new("127.0.0.1:0".parse().unwrap())

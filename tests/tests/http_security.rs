@@ -16,17 +16,19 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-use toolwright::{HttpOptions, HttpServer, Toolbox, tool, tool_defs};
+use toolwright::{HttpOptions, HttpServer, Toolbox, ToolboxBuilder, tool, tool_defs};
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 const TOKEN: &str = "test-token-0123456789abcdef";
 
 fn arm() -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(SimConfig {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.0,
         ..SimConfig::default()
     }))
     .with_confirmation(false)
+    .build()
+    .unwrap()
 }
 
 fn addr(s: &str) -> SocketAddr {
@@ -389,8 +391,10 @@ async fn resume(url: &str, session: &str, last_event_id: &str) -> (u16, String) 
 #[tokio::test]
 async fn an_event_stream_that_cannot_be_resumed_is_refused() {
     // Real time: a motion of 200 mm at 250 mm/s runs for 0.8 s.
-    let server = Toolbox::new(RobotArm::new(SimConfig::default()))
+    let server = Toolbox::builder(RobotArm::new(SimConfig::default()))
         .with_confirmation(false)
+        .build()
+        .unwrap()
         .serve_http_with(HttpOptions::new(addr("127.0.0.1:0")))
         .await
         .expect("serves");
@@ -530,9 +534,12 @@ fn ping_over_http() -> String {
 #[tokio::test]
 async fn rate_limits_answer_with_the_wait_and_spare_describe_tool() {
     // Per tool, in-process (one local client).
-    let toolbox = Toolbox::from_tools((), tool_defs![ping_controller])
+    let toolbox = ToolboxBuilder::new(())
+        .with_tools(tool_defs![ping_controller])
         .with_describe_tool()
-        .with_client_rate_limit(toolwright::Rate::parse("5/min").unwrap());
+        .with_client_rate_limit(toolwright::Rate::parse("5/min").unwrap())
+        .build()
+        .unwrap();
     for _ in 0..3 {
         let r = toolbox.call("ping_controller", None).await.unwrap();
         assert_eq!(r.is_error, Some(false));

@@ -209,11 +209,13 @@ fn bob() -> Value {
 
 async fn serve(issuer: &Issuer) -> HttpServer {
     log_buffer();
-    let arm = Toolbox::new(RobotArm::new(SimConfig {
+    let arm = Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.0,
         ..SimConfig::default()
     }))
-    .with_confirmation(false);
+    .with_confirmation(false)
+    .build()
+    .unwrap();
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
     arm.serve_http_with(HttpOptions::new(addr).oauth(OAuthConfig::new(&issuer.url, RESOURCE)))
         .await
@@ -702,11 +704,13 @@ async fn the_owner_travels_with_the_session_between_replicas() {
         .expect("redis-server on the PATH (.ci/run installs it before the tests)");
     let issuer = Issuer::start(key(8, Some("k8"))).await;
     let replica = || async {
-        let arm = Toolbox::new(RobotArm::new(SimConfig {
+        let arm = Toolbox::builder(RobotArm::new(SimConfig {
             time_scale: 0.0,
             ..SimConfig::default()
         }))
-        .with_confirmation(false);
+        .with_confirmation(false)
+        .build()
+        .unwrap();
         let options = HttpOptions::new("127.0.0.1:0".parse().unwrap())
             .oauth(OAuthConfig::new(&issuer.url, RESOURCE))
             .redis(&redis.url);

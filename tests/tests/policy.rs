@@ -12,7 +12,7 @@ use common::{call, text};
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
 use rmcp::service::PeerRequestOptions;
 use serde_json::json;
-use toolwright::{Context, ToolDef, ToolError, Toolbox, tool, tool_defs};
+use toolwright::{Context, ToolDef, ToolError, Toolbox, ToolboxBuilder, tool, tool_defs};
 
 /// Calls in flight right now, and the most ever seen, per group.
 #[derive(Default)]
@@ -74,9 +74,12 @@ async fn connect_multi<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> common:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_sharing_a_resource_never_overlap_and_others_do() {
     let defs = with(tool_defs![step], |d| d.meta.resources = &["arm"]);
-    let toolbox = Toolbox::from_tools((), defs)
+    let toolbox = ToolboxBuilder::new(())
+        .with_tools(defs)
         .with_tools(tool_defs![sense])
-        .with_max_waiting("arm", 1000);
+        .with_max_waiting("arm", 1000)
+        .build()
+        .unwrap();
     let client = Arc::new(connect_multi(toolbox).await);
 
     let mut calls = Vec::new();
@@ -185,7 +188,11 @@ async fn a_timeout_while_waiting_for_a_resource_says_so() {
         d.meta.resources = &["arm"];
     });
     let occupy = with(tool_defs![occupy], |d| d.meta.resources = &["arm"]);
-    let toolbox = Toolbox::from_tools((), slow).with_tools(occupy);
+    let toolbox = ToolboxBuilder::new(())
+        .with_tools(slow)
+        .with_tools(occupy)
+        .build()
+        .unwrap();
     let busy = toolbox.clone();
     let first = tokio::spawn(async move {
         busy.call("occupy", json!({"ms": 400}).as_object().cloned())
@@ -238,8 +245,11 @@ async fn retryable_errors_are_retried_up_to_the_limit() {
 fn retry_on_a_tool_that_is_neither_read_only_nor_idempotent_is_refused() {
     let defs = with(tool_defs![step], |d| d.meta.retry = 1);
     let err = Toolbox::try_from_tools((), defs).unwrap_err();
+    let toolwright::BuildError::Tools { problems } = &err else {
+        panic!("{err}")
+    };
     assert_eq!(
-        err.problems,
+        *problems,
         [
             "tool `step`: `retry` repeats the call, so it is allowed only on `read_only` or `idempotent` tools (retrying a write can repeat it)"
         ]
@@ -412,7 +422,11 @@ async fn max_concurrency_caps_all_calls() {
         CAPPED.during(Duration::from_millis(10)).await;
         0
     }
-    let toolbox = Toolbox::from_tools((), tool_defs![busy]).with_max_concurrency(3);
+    let toolbox = ToolboxBuilder::new(())
+        .with_tools(tool_defs![busy])
+        .with_max_concurrency(3)
+        .build()
+        .unwrap();
     let mut calls = Vec::new();
     for _ in 0..30 {
         let t = toolbox.clone();

@@ -116,7 +116,7 @@ fn gap() -> Result<Length, ToolError> {
 }
 
 fn toolbox() -> Toolbox {
-    tools![reach, aim, last_motion, gap]
+    tools![reach, aim, last_motion, gap].build().unwrap()
 }
 
 fn tool_json(toolbox: &Toolbox, name: &str) -> Value {
@@ -326,8 +326,8 @@ mod in_meters {
 
 #[test]
 fn a_changed_unit_is_a_breaking_change() {
-    let before = tools![reach].tools().to_vec();
-    let after = tools![in_meters::reach].tools().to_vec();
+    let before = tools![reach].build().unwrap().tools().to_vec();
+    let after = tools![in_meters::reach].build().unwrap().tools().to_vec();
     let report = drift::compare(&before, &after);
     assert!(report.is_breaking(), "{report}");
     let lines: Vec<String> = report.to_string().lines().map(str::to_owned).collect();
@@ -402,7 +402,7 @@ fn push(
 
 #[tokio::test]
 async fn a_number_that_overflows_its_conversion_is_refused_never_passed_unconverted() {
-    let client = connect(tools![push]).await;
+    let client = connect(tools![push].build().unwrap()).await;
     // 1e306 kN is 1e309 N: not a finite f64. Without the check the body got 1e306 "N".
     for (arguments, path) in [
         (json!({"force": 1e306, "legs": []}), "force"),

@@ -12,7 +12,7 @@ use rmcp::model::CallToolResult;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::__private::Validator;
-use toolwright::{ToolSchema, Toolbox, tool, toolbox, tools};
+use toolwright::{ToolSchema, Toolbox, ToolboxBuilder, tool, toolbox, tools};
 
 /// One force/torque sample.
 #[derive(Debug, Clone, Serialize, ToolSchema)]
@@ -116,6 +116,10 @@ fn cut_ids(
 }
 
 fn toolbox() -> Toolbox<()> {
+    builder().build().unwrap()
+}
+
+fn builder() -> ToolboxBuilder<()> {
     tools![read_sensor, list_ids, ratio, cut_ids]
 }
 
@@ -292,7 +296,7 @@ async fn a_projection_is_held_to_the_call_deadline() {
             values: (0..200_000).rev().collect(),
         }
     }
-    let client = connect(tools![samples]).await;
+    let client = connect(tools![samples].build().unwrap()).await;
     let started = tokio::time::Instant::now();
     // Sorting 200,000 numbers takes milliseconds on the projection's thread; the paused clock
     // reaches the deadline as soon as the call only waits for it.
@@ -328,7 +332,7 @@ async fn an_unparsable_expression_never_runs_the_body() {
         COUNTED.fetch_add(1, Ordering::SeqCst);
         Pose { x: 1.0, z: 2.0 }
     }
-    let toolbox = tools![counted];
+    let toolbox = tools![counted].build().unwrap();
     for expression in ["[", "x ||", "`not json`", "foo(", "a.[b"] {
         let r = toolbox
             .call(
@@ -483,7 +487,7 @@ async fn a_projection_is_held_to_the_budget_too() {
 #[tokio::test]
 async fn a_result_that_breaks_its_own_output_schema_is_caught() {
     // On by default in debug builds (so in these tests); said explicitly for release test runs.
-    let toolbox = toolbox().with_output_checks(true);
+    let toolbox = builder().with_output_checks(true).build().unwrap();
     let client = connect(toolbox.clone()).await;
     let r = call(&client, "ratio", json!({"a": 1.0, "b": 4.0})).await;
     assert_eq!(r.structured_content, Some(json!({"value": 0.25})));
@@ -515,7 +519,7 @@ async fn a_result_that_breaks_its_own_output_schema_is_caught() {
 }
 
 fn toolbox_unchecked() -> Toolbox<()> {
-    toolbox().with_output_checks(false)
+    builder().with_output_checks(false).build().unwrap()
 }
 
 /// Arguments of a flattened tool: unknown fields are refused by serde.
@@ -534,7 +538,7 @@ async fn result_arguments_never_reach_the_body() {
     fn flat_read(#[param(flatten)] q: Query) -> Frame {
         frame(q.count)
     }
-    let toolbox = tools![flat_read];
+    let toolbox = tools![flat_read].build().unwrap();
     let r = toolbox
         .call(
             "flat_read",
@@ -694,8 +698,11 @@ fn options_the_result_cannot_honour_stop_the_build() {
     }
     let e =
         Toolbox::try_from_tools((), toolwright::tool_defs![hello, no_lists, clash]).unwrap_err();
+    let toolwright::BuildError::Tools { problems } = &e else {
+        panic!("{e}")
+    };
     assert_eq!(
-        e.problems,
+        *problems,
         [
             "tool `hello`: `projection` needs a structured result (an object or a list), and the tool returns text (a `String`)",
             "tool `no_lists`: `summary` shows the lists at the top of a result as counts and samples, and this tool's result has none; remove `summary`",

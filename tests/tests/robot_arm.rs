@@ -7,11 +7,15 @@ mod common;
 use common::{assert_json_file, call, connect, robot_arm_docs, text};
 use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
-use toolwright::Toolbox;
+use toolwright::{Toolbox, ToolboxBuilder};
 use toolwright_examples::robot_arm::{self, RobotArm, SimConfig};
 
 fn arm() -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(SimConfig {
+    arm_builder().build().unwrap()
+}
+
+fn arm_builder() -> ToolboxBuilder<RobotArm> {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.0,
         seed: 7,
         ..SimConfig::default()
@@ -22,11 +26,15 @@ fn arm() -> Toolbox<RobotArm> {
 #[tokio::test]
 async fn tools_list_matches_the_committed_docs() {
     // As examples/robot_arm.rs serves it: the eight tools, then `describe_tool`.
-    let client = connect(robot_arm::server(SimConfig {
-        time_scale: 0.0,
-        seed: 7,
-        ..SimConfig::default()
-    }))
+    let client = connect(
+        robot_arm::server(SimConfig {
+            time_scale: 0.0,
+            seed: 7,
+            ..SimConfig::default()
+        })
+        .build()
+        .unwrap(),
+    )
     .await;
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -354,7 +362,7 @@ async fn lax_coercion_accepts_numeric_strings_and_nulls() {
     );
     client.cancel().await.unwrap();
 
-    let strict = connect(arm().strict(true)).await;
+    let strict = connect(arm_builder().strict(true).build().unwrap()).await;
     let r = call(
         &strict,
         "move_arm_to_pose",
@@ -394,12 +402,14 @@ async fn unknown_tool_is_invalid_params_naming_the_tools() {
 fn slow_arm() -> Toolbox<RobotArm> {
     // 20 ms of wall time per simulated second: a 400 mm move at speed 0.1 (50 mm/s) takes 8 s
     // simulated, 160 ms real.
-    Toolbox::new(RobotArm::new(SimConfig {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.02,
         seed: 7,
         ..SimConfig::default()
     }))
     .with_confirmation(false)
+    .build()
+    .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -467,13 +477,15 @@ async fn reads_and_stop_answer_while_the_arm_moves() {
 async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
     use std::time::{Duration, Instant};
     // Half speed: a motion to (-600, 0, 300) at speed 0.1 takes about 9 s.
-    let toolbox = Toolbox::new(RobotArm::new(SimConfig {
+    let toolbox = Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.5,
         seed: 7,
         ..SimConfig::default()
     }))
     .with_confirmation(false)
-    .with_client_rate_limit(toolwright::Rate::parse("17/min").unwrap());
+    .with_client_rate_limit(toolwright::Rate::parse("17/min").unwrap())
+    .build()
+    .unwrap();
     // Over HTTP, each session is a client of its own for the rate limit.
     let server = toolbox
         .serve_http("127.0.0.1:0".parse().unwrap())
@@ -595,7 +607,14 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
 /// and run; a motion (or the stop) is refused with an `isError` saying why, and nothing moves.
 #[tokio::test]
 async fn read_only_serves_only_the_tools_that_change_nothing() {
-    let client = connect(arm().with_describe_tool().with_read_only(true)).await;
+    let client = connect(
+        arm_builder()
+            .with_describe_tool()
+            .with_read_only(true)
+            .build()
+            .unwrap(),
+    )
+    .await;
     let names: Vec<String> = client
         .list_all_tools()
         .await

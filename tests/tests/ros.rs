@@ -105,6 +105,8 @@ fn joints_at(
 
 fn toolbox() -> Toolbox {
     tools![echo_pose, inspect, echo_goal, joints_at]
+        .build()
+        .unwrap()
 }
 
 fn tool_json(toolbox: &Toolbox, name: &str) -> Value {
@@ -440,7 +442,10 @@ fn a_message_nesting_past_three_levels_is_refused_at_build_unless_allowed() {
 
 #[test]
 fn exports_pass_their_dialect_checks_without_private_keywords() {
-    let toolbox = toolbox().with_describe_tool();
+    let toolbox = tools![echo_pose, inspect, echo_goal, joints_at]
+        .with_describe_tool()
+        .build()
+        .unwrap();
     let tools = toolbox.tools();
     let listed = serde_json::to_string(tools).unwrap();
     assert!(!listed.contains("x-toolwright-"), "{listed}");
@@ -458,7 +463,7 @@ fn exports_pass_their_dialect_checks_without_private_keywords() {
 #[tokio::test]
 async fn the_ros_arm_example_moves_to_a_pose_and_reports_its_joints() {
     use toolwright_examples::ros_arm;
-    let client = connect(ros_arm::server()).await;
+    let client = connect(ros_arm::server().build().unwrap()).await;
     let target = json!({
         "position": {"x": 0.45, "y": 0.2, "z": 0.3},
         "orientation": {"x": 0, "y": 0, "z": 0.0, "w": 1}

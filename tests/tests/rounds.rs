@@ -182,7 +182,10 @@ fn keys() -> RequestStateKeys {
 }
 
 fn rig() -> Toolbox<Rig> {
-    Toolbox::new(Rig::default()).with_request_state_keys(keys())
+    Toolbox::builder(Rig::default())
+        .with_request_state_keys(keys())
+        .build()
+        .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -616,8 +619,10 @@ async fn a_tampered_state_is_refused_and_nothing_runs() {
 
 #[tokio::test]
 async fn an_expired_state_is_refused_and_nothing_runs() {
-    let toolbox = Toolbox::new(Rig::default())
-        .with_request_state_keys(keys().with_ttl(Duration::from_millis(200)));
+    let toolbox = Toolbox::builder(Rig::default())
+        .with_request_state_keys(keys().with_ttl(Duration::from_millis(200)))
+        .build()
+        .unwrap();
     let state = std::sync::Arc::clone(toolbox.state());
     let client = connect(toolbox, Operator::new(true)).await;
     let sealed = first_state(&client, 10.0).await;
@@ -638,8 +643,10 @@ async fn replicas_sharing_keys_accept_each_others_states_and_others_refuse_them(
     let done = completed(retry(&two, "confirm_move", 250.0, sealed.clone()).await);
     assert_eq!(text(&done), "moved to 250 mm");
 
-    let stranger = Toolbox::new(Rig::default())
-        .with_request_state_keys(RequestStateKeys::new("other", [9u8; 32]).unwrap());
+    let stranger = Toolbox::builder(Rig::default())
+        .with_request_state_keys(RequestStateKeys::new("other", [9u8; 32]).unwrap())
+        .build()
+        .unwrap();
     let stranger = connect(stranger, Operator::new(true)).await;
     assert_refused(
         retry(&stranger, "confirm_move", 250.0, sealed).await,
@@ -647,16 +654,19 @@ async fn replicas_sharing_keys_accept_each_others_states_and_others_refuse_them(
     );
 
     // Rotation: a ring whose active key is new still opens states of the old one.
-    let rotated = Toolbox::new(Rig::default()).with_request_state_keys(
-        RequestStateKeys::ring(
-            "test-2",
-            [
-                ("test-2".to_owned(), vec![8u8; 32]),
-                ("test-1".to_owned(), vec![7u8; 32]),
-            ],
+    let rotated = Toolbox::builder(Rig::default())
+        .with_request_state_keys(
+            RequestStateKeys::ring(
+                "test-2",
+                [
+                    ("test-2".to_owned(), vec![8u8; 32]),
+                    ("test-1".to_owned(), vec![7u8; 32]),
+                ],
+            )
+            .unwrap(),
         )
-        .unwrap(),
-    );
+        .build()
+        .unwrap();
     let rotated = connect(rotated, Operator::new(true)).await;
     let sealed = first_state(&one, 260.0).await;
     let done = completed(retry(&rotated, "confirm_move", 260.0, sealed).await);
@@ -800,7 +810,11 @@ async fn a_client_that_cannot_be_asked_is_refused_and_nothing_runs() {
 
 #[tokio::test]
 async fn confirmation_off_runs_at_once_for_a_simulation() {
-    let toolbox = rig().with_confirmation(false);
+    let toolbox = Toolbox::builder(Rig::default())
+        .with_request_state_keys(keys())
+        .with_confirmation(false)
+        .build()
+        .unwrap();
     let result = toolbox
         .call("confirmed_move", json!({"target": 10}).as_object().cloned())
         .await

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use common::eventually;
 use serde_json::json;
-use toolwright::{CancelReason, Context, ToolError, Toolbox, toolbox};
+use toolwright::{
+    BuildError, CancelReason, Context, ToolError, ToolSet as _, Toolbox, ToolboxBuilder, toolbox,
+};
 
 #[derive(Default)]
 struct Rig {
@@ -214,13 +216,12 @@ async fn sync_bodies_run_on_the_blocking_pool_unless_declared_non_blocking() {
     assert_ne!(pool, here, "on a thread of the blocking pool");
 }
 
-#[tokio::test]
-async fn queue_limits_come_from_the_declaration() {
-    let toolbox = rig();
-    let mut held = Vec::new();
-    for _ in 0..5 {
+/// Calls `touch` once `held` calls of `hang` hold and wait for the rig.
+async fn touch_behind(toolbox: &Toolbox<Rig>, held: usize) -> rmcp::model::CallToolResult {
+    let mut hanging = Vec::new();
+    for _ in 0..held {
         let toolbox = toolbox.clone();
-        held.push(tokio::spawn(
+        hanging.push(tokio::spawn(
             async move { toolbox.call("hang", None).await },
         ));
         tokio::task::yield_now().await;
@@ -228,6 +229,15 @@ async fn queue_limits_come_from_the_declaration() {
     let state = std::sync::Arc::clone(toolbox.state());
     assert!(eventually(|| state.holding.load(Ordering::SeqCst)).await);
     let r = toolbox.call("touch", None).await.unwrap();
+    for h in hanging {
+        h.abort();
+    }
+    r
+}
+
+#[tokio::test]
+async fn queue_limits_come_from_the_declaration() {
+    let r = touch_behind(&rig(), 5).await;
     assert_eq!(r.is_error, Some(true));
     assert_eq!(
         r.content[0].as_text().unwrap().text,
@@ -235,7 +245,49 @@ async fn queue_limits_come_from_the_declaration() {
          behind the one using it. Call it again once some have finished."
     );
     assert_eq!(r.meta.unwrap().0["io.toolwright/retryable"], json!(true));
-    for h in held {
-        h.abort();
+}
+
+#[tokio::test]
+async fn with_max_waiting_applies_whether_given_before_or_after_the_tools() {
+    let before = ToolboxBuilder::new(Rig::default())
+        .with_max_waiting("rig", 2)
+        .with_tools(Rig::tools())
+        .build()
+        .unwrap();
+    let after = Toolbox::builder(Rig::default())
+        .with_max_waiting("rig", 2)
+        .build()
+        .unwrap();
+    for toolbox in [before, after] {
+        let r = touch_behind(&toolbox, 3).await;
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            r.content[0]
+                .as_text()
+                .unwrap()
+                .text
+                .starts_with("Tool `touch` was not run: 2 calls are already waiting for `rig`"),
+            "{r:?}"
+        );
     }
+}
+
+#[test]
+fn with_max_waiting_on_a_resource_no_tool_uses_is_a_build_error() {
+    let e = Toolbox::builder(Rig::default())
+        .with_max_waiting("arm", 2)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e,
+        BuildError::UnknownResource {
+            resource: "arm".into(),
+            known: vec!["rig".into()],
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "cannot build the toolbox: `with_max_waiting` names resource `arm`, which no tool of \
+         this toolbox uses (its resources: rig)"
+    );
 }

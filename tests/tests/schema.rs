@@ -115,14 +115,14 @@ fn apply_limits(#[param(flatten)] limits: Limits) -> Vec<u16> {
 
 #[test]
 fn derived_schemas_match_the_reviewed_snapshot() {
-    let toolbox = tools![configure, apply_limits];
+    let toolbox = tools![configure, apply_limits].build().unwrap();
     let listed = serde_json::to_value(toolbox.tools()).unwrap();
     assert_snapshot("derived_schemas", &listed);
 }
 
 #[test]
 fn derived_schemas_follow_serde() {
-    let toolbox = tools![configure];
+    let toolbox = tools![configure].build().unwrap();
     let input = serde_json::to_value(&toolbox.tool("configure").unwrap().input_schema).unwrap();
     let settings = &input["properties"]["settings"];
     let names: Vec<&str> = settings["properties"]
@@ -180,7 +180,7 @@ fn derived_schemas_follow_serde() {
 
 #[test]
 fn no_refs_and_no_formats_anywhere() {
-    let toolbox = tools![configure, apply_limits];
+    let toolbox = tools![configure, apply_limits].build().unwrap();
     let text = serde_json::to_string(toolbox.tools()).unwrap();
     for banned in ["$ref", "$defs", "definitions", "\"format\"", "$schema"] {
         assert!(!text.contains(banned), "{banned} in {text}");
@@ -189,7 +189,7 @@ fn no_refs_and_no_formats_anywhere() {
 
 #[tokio::test]
 async fn tagged_enums_validate_and_deserialize() {
-    let toolbox = tools![configure];
+    let toolbox = tools![configure].build().unwrap();
     let base =
         json!({"settings": {"openingWidth": 50}, "offsets": {}, "retries": 1, "sequence": 7});
     let with = |next: Value| {
@@ -251,7 +251,7 @@ async fn tagged_enums_validate_and_deserialize() {
 
 #[tokio::test]
 async fn flattened_struct_supplies_every_property() {
-    let toolbox = tools![apply_limits];
+    let toolbox = tools![apply_limits].build().unwrap();
     let tool = toolbox.tool("apply_limits").unwrap();
     let input = serde_json::to_value(&tool.input_schema).unwrap();
     assert_eq!(input["required"], json!(["max_speed"]));
@@ -297,8 +297,11 @@ fn walk(
 #[test]
 fn recursive_types_are_a_clear_build_error() {
     let err = Toolbox::try_from_tools((), tool_defs![walk]).unwrap_err();
-    assert_eq!(err.problems.len(), 1);
-    let problem = &err.problems[0];
+    let toolwright::BuildError::Tools { problems } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(problems.len(), 1);
+    let problem = &problems[0];
     assert!(
         problem
             .starts_with("tool `walk`: input: root.children[]: type `TreeNode` refers to itself"),

@@ -14,7 +14,7 @@ use rmcp::service::ServiceError;
 use serde_json::json;
 use toolwright::export::drift::{self, Compatibility};
 use toolwright::export::{self, Format};
-use toolwright::{ToolDef, Toolbox, tool, tool_defs};
+use toolwright::{BuildError, ToolDef, Toolbox, ToolboxBuilder, tool, tool_defs};
 use toolwright_examples::robot_arm::{SimConfig, server};
 
 const SKILL: &str = "skill://robot-arm/SKILL.md";
@@ -26,6 +26,8 @@ fn robot() -> Toolbox<toolwright_examples::robot_arm::RobotArm> {
         seed: 1,
         ..SimConfig::default()
     })
+    .build()
+    .unwrap()
 }
 
 fn committed(file: &str) -> String {
@@ -199,7 +201,11 @@ fn grouped() -> Toolbox {
     let mut defs: Vec<ToolDef<()>> = tool_defs![home, battery];
     defs[0].meta.group = Some("arm");
     defs[1].meta.group = Some("sensors");
-    Toolbox::from_tools((), defs).with_skill("rover", "Drive the rover home and read its battery.")
+    ToolboxBuilder::new(())
+        .with_tools(defs)
+        .with_skill("rover", "Drive the rover home and read its battery.")
+        .build()
+        .unwrap()
 }
 
 #[tokio::test]
@@ -247,9 +253,22 @@ async fn a_toolbox_without_a_skill_declares_and_serves_none() {
 }
 
 #[test]
-#[should_panic(expected = "Toolbox::with_skill: skill name `Robot_Arm`: use 1 to 64 characters")]
 fn with_skill_refuses_a_name_the_agent_skills_format_refuses() {
-    let _ = Toolbox::from_tools((), tool_defs![home]).with_skill("Robot_Arm", "Drive it.");
+    let e = ToolboxBuilder::new(())
+        .with_tools(tool_defs![home])
+        .with_skill("Robot_Arm", "Drive it.")
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(&e, BuildError::InvalidSkill { problem }
+            if problem.starts_with("skill name `Robot_Arm`: use 1 to 64 characters")),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("cannot build the toolbox: `with_skill`: skill name `Robot_Arm`"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
-use toolwright::{TASK_SUPPORT_META, TaskLimits, Toolbox};
+use toolwright::{TASK_SUPPORT_META, TaskLimits, Toolbox, ToolboxBuilder};
 use toolwright_examples::robot_arm::{RobotArm, SimConfig};
 
 use common::{call, connect_client, text};
@@ -37,7 +37,11 @@ type Client = RunningService<RoleClient, TaskClient>;
 /// 20 ms of wall time per simulated second: a 500 mm move at speed 0.1 (50 mm/s) takes 10 s
 /// simulated, 200 ms real.
 fn arm() -> Toolbox<RobotArm> {
-    Toolbox::new(RobotArm::new(SimConfig {
+    arm_builder().build().unwrap()
+}
+
+fn arm_builder() -> ToolboxBuilder<RobotArm> {
+    Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.02,
         seed: 7,
         ..SimConfig::default()
@@ -189,14 +193,16 @@ async fn a_cancelled_motion_is_halted_once_where_it_was_and_the_next_one_runs() 
 async fn a_task_past_its_deadline_is_halted_the_same_way() {
     // The motion needs 10 s simulated (200 ms); the deadline is 100 ms, and the motor lags so
     // the motion overruns the estimate it was admitted on.
-    let toolbox = Toolbox::new(RobotArm::new(SimConfig {
+    let toolbox = Toolbox::builder(RobotArm::new(SimConfig {
         time_scale: 0.02,
         seed: 7,
         motor_lag: 3.0,
     }))
     .with_confirmation(false)
     .with_default_timeout(Duration::from_millis(300))
-    .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)));
+    .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)))
+    .build()
+    .unwrap();
     let state = std::sync::Arc::clone(toolbox.state());
     let client = connect_client(toolbox, TaskClient, true).await;
     let id = start(&client, "move_arm_to_pose", long_move()).await;
@@ -240,11 +246,14 @@ async fn another_client_can_neither_read_nor_cancel_a_task() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_live_task_bound_refuses_the_next_one_and_a_disconnect_cancels_nothing() {
-    let toolbox = arm().with_task_limits(
-        TaskLimits::default()
-            .with_max_per_client(1)
-            .with_promote_after(Duration::from_millis(20)),
-    );
+    let toolbox = arm_builder()
+        .with_task_limits(
+            TaskLimits::default()
+                .with_max_per_client(1)
+                .with_promote_after(Duration::from_millis(20)),
+        )
+        .build()
+        .unwrap();
     let state = std::sync::Arc::clone(toolbox.state());
     let client = connect_client(toolbox.clone(), TaskClient, true).await;
     let first = start(&client, "move_arm_to_pose", long_move()).await;

@@ -42,7 +42,7 @@ fn run_query(
 
 #[test]
 fn the_header_is_published_on_its_property_and_integers_are_bounded_to_what_it_carries() {
-    let toolbox = tools![run_query];
+    let toolbox = tools![run_query].build().unwrap();
     let input = serde_json::to_value(&toolbox.tool("run_query").unwrap().input_schema).unwrap();
     let properties = &input["properties"];
     assert_eq!(
@@ -82,7 +82,7 @@ fn the_header_is_published_on_its_property_and_integers_are_bounded_to_what_it_c
 
 #[tokio::test]
 async fn an_integer_beyond_what_a_header_carries_is_refused_before_the_tool_runs() {
-    let toolbox = tools![run_query];
+    let toolbox = tools![run_query].build().unwrap();
     let arguments = json!({"region": "eu", "shard": 9_007_199_254_740_992_i64, "query": "too-far"});
     let result = toolbox
         .call("run_query", arguments.as_object().cloned())
@@ -152,7 +152,12 @@ async fn over_http_mismatching_headers_are_refused_before_the_tool_runs() {
 /// The refusals and acceptances against a server with these options; `mode` prefixes the
 /// queries, so each server's calls are told apart.
 async fn headers_against_arguments(options: HttpOptions, mode: &str) {
-    let server = tools![run_query].serve_http_with(options).await.unwrap();
+    let server = tools![run_query]
+        .build()
+        .unwrap()
+        .serve_http_with(options)
+        .await
+        .unwrap();
     let url = server.url();
     let named = |mut arguments: Value| {
         let query = format!("{mode} {}", arguments["query"].as_str().unwrap());
@@ -259,6 +264,8 @@ async fn headers_against_arguments(options: HttpOptions, mode: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rmcps_client_keeps_the_tool_and_sends_its_headers() {
     let server = tools![run_query]
+        .build()
+        .unwrap()
         .serve_http_with(HttpOptions::new("127.0.0.1:0".parse().unwrap()))
         .await
         .unwrap();

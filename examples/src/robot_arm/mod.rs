@@ -43,7 +43,7 @@
 //! validated arguments and their units ("Move the arm to (300 mm, 0 mm, 200 mm) at 0.5 of full
 //! speed?"). A call the user declines, or that no one could be asked about, does nothing and
 //! says so. A simulation or a test rig turns it off: `serve --confirm=off`, or
-//! [`Toolbox::with_confirmation(false)`](Toolbox::with_confirmation).
+//! [`ToolboxBuilder::with_confirmation(false)`](ToolboxBuilder::with_confirmation).
 //!
 //! This file declares the tools and the types they take and return; the simulated arm behind
 //! them (motions in simulated time, the gripper and the objects on the table, the force/torque
@@ -57,7 +57,9 @@ use std::ops::RangeInclusive;
 
 use nalgebra::Point3;
 use serde::{Deserialize, Serialize};
-use toolwright::{Context, Image, ToolError, ToolSchema, Toolbox, WithContent, toolbox};
+use toolwright::{
+    Context, Image, ToolError, ToolSchema, Toolbox, ToolboxBuilder, WithContent, toolbox,
+};
 use uom::si::f64::{Force, Time};
 
 pub use sim::{GRASP_TOLERANCE, HOME, MAX_SPEED, RobotArm, SimConfig};
@@ -331,17 +333,18 @@ pub struct CameraView {
 }
 
 /// The robot-arm server exactly as `examples/robot_arm.rs` serves it (and as its committed docs
-/// in `examples/docs/robot_arm/` describe it). Below a time scale of 1, the declared default
-/// deadline (30 s, which the motion tools use) shrinks with the simulated time.
-pub fn server(config: SimConfig) -> Toolbox<RobotArm> {
-    let mut toolbox = Toolbox::new(RobotArm::new(config));
-    if let Some(deadline) = toolbox.default_timeout()
+/// in `examples/docs/robot_arm/` describe it), to build or to run the command line with. Below a
+/// time scale of 1, the declared default deadline (30 s, which the motion tools use) shrinks with
+/// the simulated time.
+pub fn server(config: SimConfig) -> ToolboxBuilder<RobotArm> {
+    let mut builder = Toolbox::builder(RobotArm::new(config));
+    if let Some(deadline) = builder.default_timeout()
         && config.time_scale > 0.0
         && config.time_scale < 1.0
     {
-        toolbox = toolbox.with_default_timeout(deadline.mul_f64(config.time_scale));
+        builder = builder.with_default_timeout(deadline.mul_f64(config.time_scale));
     }
-    toolbox
+    builder
         .with_title("Simulated robot arm")
         .with_describe_tool()
         .with_skill(

@@ -17,7 +17,7 @@ use std::f64::consts::PI;
 use std::sync::Mutex;
 
 use serde::Serialize;
-use toolwright::{ToolError, ToolSchema, Toolbox, toolbox};
+use toolwright::{ToolError, ToolSchema, Toolbox, ToolboxBuilder, toolbox};
 
 use msgs::builtin_interfaces::Time;
 use msgs::geometry_msgs::{Point, Pose, Quaternion};
@@ -188,9 +188,9 @@ impl RosArm {
     }
 }
 
-/// The ROS arm server.
-pub fn server() -> Toolbox<RosArm> {
-    Toolbox::new(RosArm::default())
+/// The ROS arm server, to build or to run the command line with.
+pub fn server() -> ToolboxBuilder<RosArm> {
+    Toolbox::builder(RosArm::default())
         .with_title("Simulated SCARA arm (ROS 2 messages)")
         .with_describe_tool()
         .with_instructions(

@@ -65,7 +65,7 @@ pub use logging::LogLevel;
 ///   order and kind (a question whose content changed is asked again);
 /// - nothing of the body is kept between rounds, so any replica that holds the same
 ///   [`RequestStateKeys`] can serve the next round
-///   ([`Toolbox::with_request_state_keys`](crate::Toolbox::with_request_state_keys)).
+///   ([`ToolboxBuilder::with_request_state_keys`](crate::ToolboxBuilder::with_request_state_keys)).
 ///
 /// A state that was altered, expired, or sealed for another tool, other arguments or another
 /// authenticated client is refused with a JSON-RPC error, and nothing runs.

@@ -312,8 +312,8 @@ pub enum Params {
 ///
 /// Get one from [`tool_defs!`](crate::tool_defs!) (or a `#[toolbox]`'s [`ToolSet`]) and hand it to
 /// [`Toolbox::from_tools`](crate::Toolbox::from_tools) or
-/// [`Toolbox::with_tools`](crate::Toolbox::with_tools). Its fields are written by generated code
-/// and are not public API.
+/// [`ToolboxBuilder::with_tools`](crate::ToolboxBuilder::with_tools). Its fields are written by
+/// generated code and are not public API.
 pub struct ToolDef<S> {
     /// Name, description, hints.
     #[doc(hidden)]

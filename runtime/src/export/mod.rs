@@ -12,8 +12,9 @@
 //! | `anthropic` | `anthropic.json` | Anthropic Messages API tools ([`anthropic`]) |
 //! | `gemini` | `gemini.json` | Gemini function declarations ([`gemini`]) |
 //!
-//! A toolbox that serves an operating skill ([`Toolbox::with_skill`](crate::Toolbox::with_skill))
-//! also exports it as `SKILL.md` ([`skill`], [`write_skill`]), held by the same drift gate
+//! A toolbox that serves an operating skill
+//! ([`ToolboxBuilder::with_skill`](crate::ToolboxBuilder::with_skill)) also exports it as
+//! `SKILL.md` ([`skill`], [`write_skill`]), held by the same drift gate
 //! ([`drift::check_export`]).
 //!
 //! Each dialect module documents the provider's rules with their sources and has a check for

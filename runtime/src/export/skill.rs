@@ -1,7 +1,7 @@
 //! `SKILL.md`: an operating skill (Agent Skills format, served through the MCP Skills
 //! extension, SEP-2640) written from the same declarations as the tools. A toolbox opts in with
-//! [`Toolbox::with_skill`](crate::Toolbox::with_skill), giving the skill a name and a sentence
-//! saying what it is for; everything else is generated, deterministically:
+//! [`ToolboxBuilder::with_skill`](crate::ToolboxBuilder::with_skill), giving the skill a name
+//! and a sentence saying what it is for; everything else is generated, deterministically:
 //!
 //! - the front matter the Agent Skills format requires (`name`, `description`);
 //! - the server's title and instructions;

@@ -127,8 +127,9 @@ impl HttpOptions {
     }
 
     /// Whether the user confirms each call of a tool declared with `confirm = ".."` before it
-    /// runs: sets [`Toolbox::with_confirmation`]'s switch of the toolbox it serves. Off only
-    /// where no one needs to confirm: a simulation, a test rig.
+    /// runs: sets the switch of the toolbox it serves ([`Toolbox::set_confirmation`]) when it
+    /// starts serving, whatever the toolbox was built with. Off only where no one needs to
+    /// confirm: a simulation, a test rig.
     #[must_use]
     pub fn confirmation(mut self, on: bool) -> Self {
         self.confirm = Some(on);
@@ -415,7 +416,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// [`Toolbox::serve_http_with`], each session answered by the handler `make` builds around
-    /// the toolbox (see [`Toolbox::with_handler`]).
+    /// the toolbox (see [`ToolboxBuilder::with_handler`](crate::ToolboxBuilder::with_handler)).
     pub(crate) async fn serve_http_as<H, F>(
         self,
         options: HttpOptions,

@@ -43,7 +43,8 @@ impl TaskSupport {
     }
 }
 
-/// The bounds of a toolbox's tasks ([`Toolbox::with_task_limits`](crate::Toolbox::with_task_limits)).
+/// The bounds of a toolbox's tasks
+/// ([`ToolboxBuilder::with_task_limits`](crate::ToolboxBuilder::with_task_limits)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TaskLimits {

@@ -1,8 +1,7 @@
-//! Building a [`Toolbox`] from tool definitions: each tool's input schema, shared output schema,
-//! compiled validator, annotations and policy (its resources' queues), and the problems that
-//! stop a build ([`BuildError`]).
+//! Building a [`Toolbox`]: the [`ToolboxBuilder`] that gathers tool definitions and settings,
+//! each tool's input schema, shared output schema, compiled validator, annotations and policy
+//! (its resources' queues), and the problems that stop a build ([`BuildError`]).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -12,9 +11,10 @@ use rmcp::model::{MetaObject, Tool};
 use schemars::generate::Contract;
 use serde_json::{Map, Value};
 
-use super::config::{Config, DEFAULT_MAX_ARGUMENT_BYTES};
+use super::config::Settings;
 use super::describe::describe_entry;
-use super::{Entry, Inner, Toolbox};
+use super::skill::SkillConfig;
+use super::{Entry, Inner, Toolbox, ToolboxBuilder};
 use crate::adapt::Adapter;
 use crate::contract::{
     CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
@@ -25,22 +25,60 @@ use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::output::{OutputMode, Results, SharedOutput};
 use crate::rate::Limiter;
 use crate::schema::{self, keys};
-use crate::validate::{Coercion, Validator};
+use crate::validate::Validator;
 
-/// Why a toolbox could not be built.
+/// Why a toolbox could not be built ([`ToolboxBuilder::build`]): the first of these found, in
+/// this order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError {
-    /// One line per problem, each naming its tool.
-    pub problems: Vec<String>,
+#[non_exhaustive]
+pub enum BuildError {
+    /// Tools that cannot be published: a parameter type whose schema refers to itself, two
+    /// tools with one name, `retry` on a tool that writes, ….
+    Tools {
+        /// One line per problem, each naming its tool.
+        problems: Vec<String>,
+    },
+    /// [`ToolboxBuilder::with_max_waiting`] names a resource that no tool uses and the toolbox
+    /// does not declare (`#[toolbox(resource(name = ".."))]`).
+    UnknownResource {
+        /// The name given.
+        resource: String,
+        /// The resources the toolbox has, sorted.
+        known: Vec<String>,
+    },
+    /// [`ToolboxBuilder::with_skill`]'s name or description break the rules.
+    InvalidSkill {
+        /// What is wrong, and how to write it.
+        problem: String,
+    },
 }
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "cannot build the toolbox:")?;
-        for p in &self.problems {
-            writeln!(f, "- {p}")?;
+        match self {
+            BuildError::Tools { problems } => {
+                writeln!(f, "cannot build the toolbox:")?;
+                for p in problems {
+                    writeln!(f, "- {p}")?;
+                }
+                Ok(())
+            }
+            BuildError::UnknownResource { resource, known } => {
+                write!(
+                    f,
+                    "cannot build the toolbox: `with_max_waiting` names resource `{resource}`, \
+                     which no tool of this toolbox uses"
+                )?;
+                if known.is_empty() {
+                    write!(f, " (its tools use no resource)")
+                } else {
+                    write!(f, " (its resources: {})", known.join(", "))
+                }
+            }
+            BuildError::InvalidSkill { problem } => {
+                write!(f, "cannot build the toolbox: `with_skill`: {problem}")
+            }
         }
-        Ok(())
     }
 }
 
@@ -212,75 +250,122 @@ fn output_adapter(output: SharedOutput) -> Result<(SharedOutput, Option<Adapter>
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// The toolbox of a `#[toolbox]` type. Panics if a tool cannot be published (see
-    /// [`Toolbox::try_from_tools`]).
-    pub fn new(state: S) -> Self
+    /// The builder of the toolbox of a `#[toolbox]` type: its tools, resources, server info
+    /// and the defaults its `#[toolbox(..)]` declares, to configure with the `with_*` methods
+    /// and [`ToolboxBuilder::build`].
+    pub fn builder(state: S) -> ToolboxBuilder<S>
     where
         S: ToolSet,
     {
         let (name, version) = S::server_info();
         let defaults = S::defaults();
-        let mut toolbox = match Self::build(state, S::resources(), S::tools()) {
-            Ok(t) => t,
-            Err(e) => panic!("{e}"),
-        }
-        .with_server_info(name, version);
-        if let Some(ms) = defaults.timeout_ms {
-            toolbox = toolbox.with_default_timeout(Duration::from_millis(ms));
-        }
-        if let Some(ms) = defaults.grace_ms {
-            toolbox = toolbox.with_default_grace(Duration::from_millis(ms));
-        }
-        if let Some(rate) = defaults.client_rate_limit {
-            toolbox = toolbox.with_client_rate_limit(rate);
-        }
-        if let Some(n) = defaults.max_concurrency {
-            toolbox = toolbox.with_max_concurrency(n);
-        }
-        toolbox
+        let mut builder = ToolboxBuilder::new(state).with_server_info(name, version);
+        builder.resources = S::resources();
+        builder.tools = S::tools();
+        let settings = &mut builder.settings;
+        settings.default_timeout = defaults.timeout_ms.map(Duration::from_millis);
+        settings.default_grace = defaults.grace_ms.map(Duration::from_millis);
+        settings.client_rate_limit = defaults.client_rate_limit;
+        settings.max_concurrency = defaults.max_concurrency;
+        builder
     }
 
-    /// A toolbox from tool definitions (see [`tool_defs!`](crate::tool_defs!)). Panics with every problem
-    /// if a tool cannot be published: a recursive parameter type, two tools with one name, ….
+    /// The toolbox of a `#[toolbox]` type, with its declared defaults: `Toolbox::builder(state)`
+    /// built.
+    ///
+    /// # Panics
+    ///
+    /// With every problem when a tool cannot be published ([`BuildError::Tools`]: most are
+    /// compile errors already, but a few are found only when the schemas are built). Build with
+    /// [`Toolbox::builder`] to get them as a [`BuildError`].
+    pub fn new(state: S) -> Self
+    where
+        S: ToolSet,
+    {
+        Self::builder(state)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A toolbox from tool definitions (see [`tool_defs!`](crate::tool_defs!)):
+    /// `ToolboxBuilder::new(state).with_tools(tools)` built.
+    ///
+    /// # Panics
+    ///
+    /// With every problem if a tool cannot be published: a recursive parameter type, two tools
+    /// with one name, … ([`Toolbox::try_from_tools`] returns them).
     pub fn from_tools(state: S, tools: Vec<ToolDef<S>>) -> Self {
-        match Self::try_from_tools(state, tools) {
-            Ok(t) => t,
-            Err(e) => panic!("{e}"),
-        }
+        Self::try_from_tools(state, tools).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Like [`Toolbox::from_tools`], returning the problems instead of panicking.
     pub fn try_from_tools(state: S, tools: Vec<ToolDef<S>>) -> Result<Self, BuildError> {
-        Self::build(state, Vec::new(), tools)
+        ToolboxBuilder::new(state).with_tools(tools).build()
+    }
+}
+
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
+    /// A builder of a toolbox of `state` with no tools yet (add them with
+    /// [`ToolboxBuilder::with_tools`]; a `#[toolbox]` type starts from [`Toolbox::builder`],
+    /// free functions from [`tools!`](crate::tools!)).
+    pub fn new(state: S) -> Self {
+        ToolboxBuilder {
+            state,
+            resources: Vec::new(),
+            tools: Vec::new(),
+            settings: Settings::default(),
+        }
     }
 
-    fn build(
-        state: S,
-        resources: Vec<ResourceDef<S>>,
-        tools: Vec<ToolDef<S>>,
-    ) -> Result<Self, BuildError> {
+    /// Adds more tools (for example free functions, through [`tool_defs!`](crate::tool_defs!),
+    /// to a `#[toolbox]` state), after those it has.
+    #[must_use]
+    pub fn with_tools(mut self, tools: Vec<ToolDef<S>>) -> Self {
+        self.tools.extend(tools);
+        self
+    }
+
+    /// The groups the tools declare so far, in declaration order (for `serve --groups`).
+    #[cfg(feature = "cli")]
+    pub(crate) fn groups(&self) -> Vec<&'static str> {
+        let mut groups = Vec::new();
+        for g in self.tools.iter().filter_map(|t| t.meta.group) {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+        groups
+    }
+
+    /// Builds the toolbox: every tool's schemas, validator and policy, with the settings given,
+    /// whatever order they were given in. The toolbox is then frozen: cheap to clone, served as
+    /// built (only its tool groups and [`Toolbox::set_confirmation`] change while it serves).
+    pub fn build(self) -> Result<Toolbox<S>, BuildError> {
+        let ToolboxBuilder {
+            state,
+            resources: declared,
+            tools,
+            mut settings,
+        } = self;
+        let max_waiting = std::mem::take(&mut settings.max_waiting);
+        let only_groups = settings.only_groups.take();
+        let skill = settings
+            .skill
+            .take()
+            .map(|(name, description)| SkillConfig::new(name, description))
+            .transpose();
+        let (describe_tool, confirmation, task_limits) = (
+            settings.describe_tool,
+            settings.confirmation,
+            settings.task_limits,
+        );
+        let resources = resources(&declared, &tools, &max_waiting);
         let mut inner = Inner {
             state: Arc::new(state),
             entries: Vec::new(),
             index: HashMap::new(),
             tools: Vec::new(),
-            config: Config {
-                name: Cow::Borrowed("toolwright"),
-                version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
-                title: None,
-                instructions: None,
-                coercion: Coercion::Lax,
-                default_timeout: None,
-                default_grace: None,
-                client_rate_limit: None,
-                concurrency: None,
-                max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
-                output_checks: cfg!(debug_assertions),
-                request_state: crate::context::RequestStateKeys::random(),
-                request_state_ttl: None,
-                skill: None,
-                audit: None,
-            },
+            config: settings.freeze(),
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),
             limiter: Limiter::default(),
@@ -293,44 +378,80 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             listeners: Default::default(),
             describe: None,
             approvals: Default::default(),
-            confirm: std::sync::atomic::AtomicBool::new(true),
-            read_only: std::sync::atomic::AtomicBool::new(false),
-            tasks: crate::tasks::Tasks::new(Default::default()),
+            confirm: std::sync::atomic::AtomicBool::new(confirmation),
+            tasks: crate::tasks::Tasks::new(task_limits),
         };
-        for def in resources {
-            let name: Arc<str> = Arc::from(def.name);
-            let queue = ResourceQueue::new(
-                Arc::clone(&name),
-                def.max_waiting.unwrap_or(DEFAULT_MAX_WAITING),
-            );
+        let mut safe_stops: HashMap<&str, _> = declared
+            .into_iter()
+            .map(|def| (def.name, def.safe_stop))
+            .collect();
+        for (name, max_waiting) in &resources {
+            let name: Arc<str> = Arc::from(*name);
+            let queue = ResourceQueue::new(Arc::clone(&name), *max_waiting);
             inner.resources.insert(
-                name,
+                Arc::clone(&name),
                 Arc::new(Resource {
                     queue: Arc::new(queue),
-                    safe_stop: def.safe_stop,
+                    safe_stop: safe_stops.remove(&*name).flatten(),
                 }),
             );
         }
         inner.add(tools)?;
-        Ok(Self::from_inner(inner))
-    }
-
-    /// Adds more tools (for example free functions, through [`tool_defs!`](crate::tool_defs!)), to a
-    /// `#[toolbox]` state). Panics like [`Toolbox::from_tools`].
-    #[must_use]
-    pub fn with_tools(mut self, tools: Vec<ToolDef<S>>) -> Self {
-        if let Err(e) = self.inner_mut().add(tools) {
-            panic!("{e}");
+        if let Some((resource, _)) = max_waiting
+            .iter()
+            .find(|(name, _)| !resources.contains_key(name.as_str()))
+        {
+            let mut known: Vec<String> = resources.keys().map(|n| (*n).to_owned()).collect();
+            known.sort_unstable();
+            return Err(BuildError::UnknownResource {
+                resource: resource.clone(),
+                known,
+            });
         }
-        self
+        inner.config.skill = skill.map_err(|problem| BuildError::InvalidSkill { problem })?;
+        if describe_tool {
+            inner.describe = Some(describe_entry(&inner.entries));
+        }
+        if let Some(keep) = only_groups {
+            let mut disabled = super::write(&inner.disabled_groups);
+            for g in inner.entries.iter().filter_map(|e| e.meta.group) {
+                if !keep.iter().any(|k| k == g) {
+                    disabled.insert(g.to_owned());
+                }
+            }
+        }
+        inner.refresh_listed();
+        Ok(Toolbox::from_inner(inner))
     }
 }
 
+/// The resources of a toolbox and how many calls may wait for each: those declared, then those
+/// the tools use, each with its declared limit (else the default) unless `with_max_waiting` set
+/// one.
+fn resources<S>(
+    declared: &[ResourceDef<S>],
+    tools: &[ToolDef<S>],
+    max_waiting: &[(String, usize)],
+) -> HashMap<&'static str, usize> {
+    let mut resources: HashMap<&'static str, usize> = HashMap::new();
+    for def in declared {
+        resources.insert(def.name, def.max_waiting.unwrap_or(DEFAULT_MAX_WAITING));
+    }
+    for def in tools {
+        for name in def.meta.resources.iter().chain(def.meta.stop_for) {
+            resources.entry(*name).or_insert(DEFAULT_MAX_WAITING);
+        }
+    }
+    for (name, n) in max_waiting {
+        if let Some(limit) = resources.get_mut(name.as_str()) {
+            *limit = *n;
+        }
+    }
+    resources
+}
+
 /// A tool's policy: its keys, and its resources (sorted by name) from the toolbox's.
-pub(super) fn inner_policy<S>(
-    resources: &HashMap<Arc<str>, Arc<Resource<S>>>,
-    meta: &ToolMeta,
-) -> Policy<S> {
+fn inner_policy<S>(resources: &HashMap<Arc<str>, Arc<Resource<S>>>, meta: &ToolMeta) -> Policy<S> {
     let sorted = |names: &[&str]| -> Vec<Arc<Resource<S>>> {
         let mut names = names.to_vec();
         names.sort_unstable();
@@ -358,19 +479,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         for def in defs {
             match build_entry(def) {
                 Ok(mut entry) => {
-                    for name in entry.meta.resources.iter().chain(entry.meta.stop_for) {
-                        if !self.resources.contains_key(*name) {
-                            let name: Arc<str> = Arc::from(*name);
-                            let queue = ResourceQueue::new(Arc::clone(&name), DEFAULT_MAX_WAITING);
-                            self.resources.insert(
-                                name,
-                                Arc::new(Resource {
-                                    queue: Arc::new(queue),
-                                    safe_stop: None,
-                                }),
-                            );
-                        }
-                    }
+                    // The builder made every resource a tool names.
                     entry.policy = inner_policy(&self.resources, &entry.meta);
                     let meta = &entry.meta;
                     if meta.retry > 0
@@ -413,14 +522,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 Err(p) => problems.extend(p),
             }
         }
-        if self.describe.is_some() {
-            self.describe = Some(describe_entry(&self.entries));
-        }
-        self.refresh_listed();
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(BuildError { problems })
+            Err(BuildError::Tools { problems })
         }
     }
 }

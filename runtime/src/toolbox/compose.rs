@@ -1,36 +1,47 @@
 //! Composition with rmcp for the rest of the protocol: a handler of the user's own (resources,
 //! prompts, completion, written with rmcp) that delegates tools to the toolbox
 //! ([`delegate_tools!`](crate::delegate_tools)), served the toolbox's way
-//! ([`Toolbox::with_handler`]): stdio with calls ordered as they arrive, hardened HTTP, the
+//! ([`ToolboxBuilder::with_handler`]): stdio with calls ordered as they arrive, hardened HTTP, the
 //! command line.
 
 use std::sync::Arc;
 
 use rmcp::{RoleServer, ServerHandler};
 
-use super::{ServeError, Toolbox};
+use super::{BuildError, ServeError, Toolbox, ToolboxBuilder};
 
-/// A toolbox served by a handler of your own, built around it by
-/// [`Toolbox::with_handler`]: everything toolwright adds (validation, policy, groups,
-/// `describe_tool`, ordering, HTTP hardening) stays, since the handler delegates tools to the
-/// toolbox, and the handler answers the rest of the protocol.
-pub struct WithHandler<S, H> {
-    pub(crate) toolbox: Toolbox<S>,
-    pub(crate) make: Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>,
+/// What builds the handler that answers a session, around the toolbox.
+pub(crate) type MakeHandler<S, H> = Arc<dyn Fn(Toolbox<S>) -> H + Send + Sync>;
+
+/// A [`ToolboxBuilder`] whose toolbox a handler of your own will serve
+/// ([`ToolboxBuilder::with_handler`]): [`WithHandlerBuilder::build`] builds the toolbox, or
+/// [`WithHandlerBuilder::run_cli`] runs the command line, whose `serve` answers with the handler.
+pub struct WithHandlerBuilder<S, H> {
+    pub(crate) builder: ToolboxBuilder<S>,
+    pub(crate) make: MakeHandler<S, H>,
 }
 
-impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// Serves this toolbox through a handler of your own: `make` builds it around the toolbox
-    /// (once per session over HTTP, once over stdio), and the handler delegates the tools to it
-    /// with [`delegate_tools!`](crate::delegate_tools), answering resources, prompts or
-    /// completion itself with rmcp.
+/// A built toolbox served by a handler of your own ([`WithHandlerBuilder::build`]):
+/// everything toolwright adds (validation, policy, groups, `describe_tool`, ordering, HTTP
+/// hardening) stays, since the handler delegates tools to the toolbox, and the handler answers
+/// the rest of the protocol.
+pub struct WithHandler<S, H> {
+    pub(crate) toolbox: Toolbox<S>,
+    pub(crate) make: MakeHandler<S, H>,
+}
+
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
+    /// Serves this toolbox, once built, through a handler of your own: `make` builds it around
+    /// the toolbox (once per session over HTTP, once over stdio), and the handler delegates the
+    /// tools to it with [`delegate_tools!`](crate::delegate_tools), answering resources, prompts
+    /// or completion itself with rmcp. Give every setting before it.
     ///
     /// ```rust,no_run
     /// use rmcp::ServerHandler;
     /// use rmcp::model::{ListResourcesResult, PaginatedRequestParams, ServerConfig};
     /// use rmcp::service::RequestContext;
     /// use rmcp::{ErrorData, RoleServer};
-    /// use toolwright::Toolbox;
+    /// use toolwright::{Toolbox, ToolboxBuilder};
     ///
     /// #[derive(Clone)]
     /// struct Robot {
@@ -55,46 +66,57 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///     }
     /// }
     ///
-    /// # async fn demo(tools: Toolbox<()>) {
-    /// let code = tools.with_handler(|tools| Robot { tools }).run().await;
+    /// # async fn demo(tools: ToolboxBuilder<()>) {
+    /// let code = tools.with_handler(|tools| Robot { tools }).run_cli().await;
     /// # }
     /// ```
-    pub fn with_handler<H, F>(self, make: F) -> WithHandler<S, H>
+    pub fn with_handler<H, F>(self, make: F) -> WithHandlerBuilder<S, H>
     where
         H: ServerHandler,
         F: Fn(Toolbox<S>) -> H + Send + Sync + 'static,
     {
-        WithHandler {
-            toolbox: self,
+        WithHandlerBuilder {
+            builder: self,
             make: Arc::new(make),
         }
     }
 }
 
-impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
-    /// The toolbox.
-    pub fn toolbox(&self) -> &Toolbox<S> {
-        &self.toolbox
+impl<S: Send + Sync + 'static, H: ServerHandler> WithHandlerBuilder<S, H> {
+    /// Builds the toolbox (see [`ToolboxBuilder::build`]), to serve with the handler.
+    pub fn build(self) -> Result<WithHandler<S, H>, BuildError> {
+        Ok(WithHandler {
+            toolbox: self.builder.build()?,
+            make: self.make,
+        })
     }
 
-    /// Runs the command line (see [`Toolbox::run`]): `serve` answers with the handler, the other
-    /// commands (`tools`, `call`, `export`, `check`) use the toolbox.
+    /// Runs the command line from the process's arguments (see [`ToolboxBuilder::run_cli`]):
+    /// `serve` answers with the handler, the other commands (`tools`, `call`, `export`,
+    /// `check`) use the toolbox. Returns the exit code.
     #[cfg(feature = "cli")]
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub async fn run(self) -> i32 {
-        self.run_with(std::env::args_os()).await
+    pub async fn run_cli(self) -> i32 {
+        self.run_cli_from(std::env::args_os()).await
     }
 
-    /// [`WithHandler::run`] with these arguments (the first is the program name).
+    /// [`WithHandlerBuilder::run_cli`] from these arguments (the first is the program name).
     #[cfg(feature = "cli")]
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub async fn run_with<I, T>(self, args: I) -> i32
+    pub async fn run_cli_from<I, T>(self, args: I) -> i32
     where
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        let make = Arc::clone(&self.make);
-        self.toolbox.run_as(args, make).await
+        self.builder.run_cli_as(args, self.make).await
+    }
+}
+
+impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
+    /// The toolbox: clone it to keep a handle on the toolbox served (to enable a group while
+    /// it serves).
+    pub fn toolbox(&self) -> &Toolbox<S> {
+        &self.toolbox
     }
 
     /// Serves over stdin/stdout (see [`Toolbox::serve_stdio`]).
@@ -122,7 +144,7 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 /// `subscriptions/listen`, and `get_task`, `update_task` and `cancel_task` for tasks) by delegating to a [`Toolbox`] field, inside
 /// `impl ServerHandler for YourHandler { .. }`: validation, policy, groups and `describe_tool`
 /// stay toolwright's. Merge capabilities in your `get_info` from the toolbox's
-/// (`let mut info = self.tools.get_info();`). See [`Toolbox::with_handler`].
+/// (`let mut info = self.tools.get_info();`). See [`ToolboxBuilder::with_handler`].
 #[macro_export]
 macro_rules! delegate_tools {
     ($field:ident) => {

@@ -1,5 +1,6 @@
 //! A toolbox's settings: server info, strictness, limits, deadlines and grace periods, set with
-//! the `with_*` methods before the toolbox is cloned or served.
+//! the `with_*` methods of [`ToolboxBuilder`] and frozen into the toolbox's [`Config`] when it
+//! is built.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -7,14 +8,12 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use super::build::inner_policy;
-use super::{Inner, Toolbox};
+use super::{Toolbox, ToolboxBuilder};
 use crate::context::RequestStateKeys;
-use crate::exec::policy::Resource;
-use crate::exec::queue::ResourceQueue;
 use crate::rate::Rate;
 use crate::validate::Coercion;
 
+/// The settings of a built toolbox, read by its calls.
 pub(super) struct Config {
     pub(super) name: Cow<'static, str>,
     pub(super) version: Cow<'static, str>,
@@ -26,24 +25,78 @@ pub(super) struct Config {
     pub(super) client_rate_limit: Option<Rate>,
     pub(super) concurrency: Option<Arc<Semaphore>>,
     pub(super) max_argument_bytes: usize,
-    /// Check every result against the tool's `outputSchema` ([`Toolbox::with_output_checks`]).
+    /// Check every result against the tool's `outputSchema`
+    /// ([`ToolboxBuilder::with_output_checks`]).
     pub(super) output_checks: bool,
-    /// What seals `requestState` ([`Toolbox::with_request_state_keys`]).
+    /// What seals `requestState`, with how long a sealed state is good for
+    /// ([`ToolboxBuilder::with_request_state_keys`], [`ToolboxBuilder::with_request_state_ttl`]).
     pub(super) request_state: RequestStateKeys,
-    /// How long a sealed `requestState` is good for, when set apart from the keys
-    /// ([`Toolbox::with_request_state_ttl`]).
-    pub(super) request_state_ttl: Option<Duration>,
-    /// The operating skill it serves ([`Toolbox::with_skill`]).
+    /// The operating skill it serves ([`ToolboxBuilder::with_skill`]).
     pub(super) skill: Option<super::skill::SkillConfig>,
-    /// Where calls of tools that are not read-only are recorded ([`Toolbox::with_audit_log`]).
+    /// Where calls of tools that are not read-only are recorded
+    /// ([`ToolboxBuilder::with_audit_log`]).
     pub(super) audit: Option<Arc<crate::audit::AuditLog>>,
+    /// List and run only the tools declared `read_only` ([`ToolboxBuilder::with_read_only`]).
+    pub(super) read_only: bool,
 }
 
-impl<S: Send + Sync + 'static> Toolbox<S> {
-    pub(super) fn inner_mut(&mut self) -> &mut Inner<S> {
-        Arc::get_mut(&mut self.inner).expect("configure a Toolbox before cloning it or serving it")
-    }
+/// What a [`ToolboxBuilder`] was told, applied when it builds.
+pub(super) struct Settings {
+    pub(super) name: Cow<'static, str>,
+    pub(super) version: Cow<'static, str>,
+    pub(super) title: Option<String>,
+    pub(super) instructions: Option<String>,
+    pub(super) coercion: Coercion,
+    pub(super) default_timeout: Option<Duration>,
+    pub(super) default_grace: Option<Duration>,
+    pub(super) client_rate_limit: Option<Rate>,
+    pub(super) max_concurrency: Option<usize>,
+    pub(super) max_argument_bytes: usize,
+    pub(super) output_checks: bool,
+    pub(super) request_state_keys: Option<RequestStateKeys>,
+    pub(super) request_state_ttl: Option<Duration>,
+    /// The skill's name and description, checked when the toolbox is built.
+    pub(super) skill: Option<(String, String)>,
+    pub(super) audit: Option<Arc<crate::audit::AuditLog>>,
+    pub(super) task_limits: crate::TaskLimits,
+    /// `with_max_waiting` in the order given (the last one for a resource wins).
+    pub(super) max_waiting: Vec<(String, usize)>,
+    pub(super) describe_tool: bool,
+    /// The groups `only_groups` keeps (of several calls, the groups all of them name).
+    pub(super) only_groups: Option<Vec<String>>,
+    pub(super) read_only: bool,
+    pub(super) confirmation: bool,
+}
 
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            name: Cow::Borrowed("toolwright"),
+            version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
+            title: None,
+            instructions: None,
+            coercion: Coercion::Lax,
+            default_timeout: None,
+            default_grace: None,
+            client_rate_limit: None,
+            max_concurrency: None,
+            max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+            output_checks: cfg!(debug_assertions),
+            request_state_keys: None,
+            request_state_ttl: None,
+            skill: None,
+            audit: None,
+            task_limits: crate::TaskLimits::default(),
+            max_waiting: Vec::new(),
+            describe_tool: false,
+            only_groups: None,
+            read_only: false,
+            confirmation: true,
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     /// Sets the server name and version sent to clients at initialization.
     #[must_use]
     pub fn with_server_info(
@@ -51,9 +104,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: impl Into<Cow<'static, str>>,
         version: impl Into<Cow<'static, str>>,
     ) -> Self {
-        let config = &mut self.inner_mut().config;
-        config.name = name.into();
-        config.version = version.into();
+        self.settings.name = name.into();
+        self.settings.version = version.into();
         self
     }
 
@@ -62,21 +114,21 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// either, a call that would start one is refused with an error that says so).
     #[must_use]
     pub fn with_task_limits(mut self, limits: crate::TaskLimits) -> Self {
-        self.inner_mut().tasks = crate::tasks::Tasks::new(limits);
+        self.settings.task_limits = limits;
         self
     }
 
     /// Sets a human-readable server title.
     #[must_use]
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.inner_mut().config.title = Some(title.into());
+        self.settings.title = Some(title.into());
         self
     }
 
     /// Sets the instructions sent to clients at initialization (how to use these tools together).
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.inner_mut().config.instructions = Some(instructions.into());
+        self.settings.instructions = Some(instructions.into());
         self
     }
 
@@ -84,7 +136,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// `"true"` for a boolean, `null` for an optional argument). The default is lax.
     #[must_use]
     pub fn strict(mut self, strict: bool) -> Self {
-        self.inner_mut().config.coercion = if strict {
+        self.settings.coercion = if strict {
             Coercion::Strict
         } else {
             Coercion::Lax
@@ -99,7 +151,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// 16 MiB.)
     #[must_use]
     pub fn with_max_argument_bytes(mut self, max_bytes: usize) -> Self {
-        self.inner_mut().config.max_argument_bytes = max_bytes;
+        self.settings.max_argument_bytes = max_bytes;
         self
     }
 
@@ -109,34 +161,30 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// wrong (and a `tracing` error) instead of a result that contradicts the schema.
     #[must_use]
     pub fn with_output_checks(mut self, on: bool) -> Self {
-        self.inner_mut().config.output_checks = on;
+        self.settings.output_checks = on;
         self
     }
 
-    /// The argument limit ([`Toolbox::with_max_argument_bytes`]).
-    #[cfg(feature = "http")]
-    pub(crate) fn max_argument_bytes(&self) -> usize {
-        self.inner.config.max_argument_bytes
-    }
-
-    /// The deadline of tools that declare no `timeout`: the toolbox's `#[toolbox(timeout = ..)]`
-    /// or [`Toolbox::with_default_timeout`] (`None`: no deadline).
+    /// The deadline of tools that declare no `timeout` so far: the toolbox's
+    /// `#[toolbox(timeout = ..)]` or [`ToolboxBuilder::with_default_timeout`] (`None`: no
+    /// deadline).
     pub fn default_timeout(&self) -> Option<Duration> {
-        self.inner.config.default_timeout
+        self.settings.default_timeout
     }
 
     /// The deadline of tools that declare no `timeout` (default: none).
     #[must_use]
     pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
-        self.inner_mut().config.default_timeout = Some(timeout);
+        self.settings.default_timeout = Some(timeout);
         self
     }
 
-    /// The grace period of tools that declare none (default 1 s): how long a body told to stop (deadline, cancel) has to return before it is
-    /// abandoned and the safe stops of its resources run.
+    /// The grace period of tools that declare none (default 1 s): how long a body told to stop
+    /// (deadline, cancel) has to return before it is abandoned and the safe stops of its
+    /// resources run.
     #[must_use]
     pub fn with_default_grace(mut self, grace: Duration) -> Self {
-        self.inner_mut().config.default_grace = Some(grace);
+        self.settings.default_grace = Some(grace);
         self
     }
 
@@ -144,43 +192,24 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// past it a call is refused at once with a retryable `isError` saying how long to wait.
     /// A tool's own `#[tool(rate_limit = "..")]` applies as well. Over HTTP a client is the
     /// authenticated principal (else the session, else the peer address); over stdio, the
-    /// connection.
+    /// connection (the command line's `serve --client-rate-limit`).
     #[must_use]
     pub fn with_client_rate_limit(mut self, rate: Rate) -> Self {
-        self.inner_mut().config.client_rate_limit = Some(rate);
+        self.settings.client_rate_limit = Some(rate);
         self
     }
 
     /// Sets how many calls may wait for `resource` behind the one using it (default 16, or the
     /// toolbox's `resource(name = "..", max_waiting = N)`); a call arriving when that many wait
-    /// is refused at once with a retryable error. Call it after the tools are added.
+    /// is refused at once with a retryable error. Applied when the toolbox is built, so before or
+    /// after the tools are added alike; building fails with
+    /// [`BuildError::UnknownResource`](super::BuildError::UnknownResource) when no tool uses
+    /// `resource` and the toolbox does not declare it.
     #[must_use]
-    pub fn with_max_waiting(mut self, resource: &str, max_waiting: usize) -> Self {
-        let inner = self.inner_mut();
-        let Some(old) = inner.resources.get(resource) else {
-            panic!("no tool of this toolbox uses resource `{resource}`");
-        };
-        let queue = Arc::new(ResourceQueue::new(
-            Arc::clone(old.queue.name()),
-            max_waiting,
-        ));
-        let new = Arc::new(Resource {
-            queue,
-            safe_stop: old.safe_stop,
-        });
-        inner
-            .resources
-            .insert(Arc::clone(new.queue.name()), Arc::clone(&new));
-        for entry in &mut inner.entries {
-            if entry
-                .policy
-                .resources
-                .iter()
-                .any(|r| **r.queue.name() == *resource)
-            {
-                entry.policy = inner_policy(&inner.resources, &entry.meta);
-            }
-        }
+    pub fn with_max_waiting(mut self, resource: impl Into<String>, max_waiting: usize) -> Self {
+        self.settings
+            .max_waiting
+            .push((resource.into(), max_waiting));
         self
     }
 
@@ -193,11 +222,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// refused by the others (the command line's `serve --request-state-keys FILE`).
     #[must_use]
     pub fn with_request_state_keys(mut self, keys: RequestStateKeys) -> Self {
-        let config = &mut self.inner_mut().config;
-        config.request_state = match config.request_state_ttl {
-            Some(ttl) => keys.with_ttl(ttl),
-            None => keys,
-        };
+        self.settings.request_state_keys = Some(keys);
         self
     }
 
@@ -208,22 +233,17 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// `serve --request-state-ttl`). A state older than that is refused, and nothing runs.
     #[must_use]
     pub fn with_request_state_ttl(mut self, ttl: Duration) -> Self {
-        let config = &mut self.inner_mut().config;
-        config.request_state_ttl = Some(ttl);
-        config.request_state = config.request_state.clone().with_ttl(ttl);
+        self.settings.request_state_ttl = Some(ttl);
         self
     }
 
     /// Serves only the tools declared `read_only` (look, do not touch: for a model that should
     /// only observe): the others are neither listed nor run, and a call to one is refused with
     /// an `isError` result saying the server is read-only (the command line's
-    /// `serve --read-only`). Set it before serving.
+    /// `serve --read-only`).
     #[must_use]
-    pub fn with_read_only(self, on: bool) -> Self {
-        self.inner
-            .read_only
-            .store(on, std::sync::atomic::Ordering::Relaxed);
-        self.inner.refresh_listed();
+    pub fn with_read_only(mut self, on: bool) -> Self {
+        self.settings.read_only = on;
         self
     }
 
@@ -231,18 +251,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// body runs (on by default). Turn it off only where no one needs to confirm: a simulation,
     /// a test rig (the command line's `serve --confirm=off`).
     ///
-    /// Unlike the other settings it may be changed on a toolbox already cloned or served: it
-    /// applies to the calls that start after it.
+    /// This is where a built toolbox starts; unlike the other settings, it may be changed while
+    /// the toolbox serves: [`Toolbox::set_confirmation`](super::Toolbox::set_confirmation), or
+    /// [`HttpOptions::confirmation`](crate::HttpOptions::confirmation) when serving over HTTP.
     #[must_use]
-    pub fn with_confirmation(self, on: bool) -> Self {
-        self.set_confirmation(on);
+    pub fn with_confirmation(mut self, on: bool) -> Self {
+        self.settings.confirmation = on;
         self
-    }
-
-    pub(crate) fn set_confirmation(&self, on: bool) {
-        self.inner
-            .confirm
-            .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Records every call of a tool that is not `read_only` in `log`: one line per call, with
@@ -251,17 +266,77 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// [`crate::audit`]: what a line holds, and what happens when one cannot be written.
     #[must_use]
     pub fn with_audit_log(mut self, log: crate::audit::AuditLog) -> Self {
-        self.inner_mut().config.audit = Some(Arc::new(log));
+        self.settings.audit = Some(Arc::new(log));
         self
     }
 
     /// Caps how many calls run at once across all tools; further calls wait in arrival order.
     #[must_use]
     pub fn with_max_concurrency(mut self, max: usize) -> Self {
-        self.inner_mut().config.concurrency = Some(Arc::new(Semaphore::new(max.max(1))));
+        self.settings.max_concurrency = Some(max);
+        self
+    }
+
+    /// Serves only the tools of these groups (and tools without a group); the others stay
+    /// declared but are neither listed nor callable until
+    /// [`Toolbox::enable_group`](super::Toolbox::enable_group). Of several calls, the groups all
+    /// of them name are kept (the command line's `serve --groups`). Applied when the toolbox is
+    /// built, to every tool, those added after it included.
+    #[must_use]
+    pub fn only_groups<I: IntoIterator<Item = G>, G: AsRef<str>>(mut self, groups: I) -> Self {
+        let named: Vec<String> = groups.into_iter().map(|g| g.as_ref().to_owned()).collect();
+        self.settings.only_groups = Some(match self.settings.only_groups.take() {
+            Some(kept) => kept.into_iter().filter(|g| named.contains(g)).collect(),
+            None => named,
+        });
         self
     }
 }
 
-/// The default of [`Toolbox::with_max_argument_bytes`]: 1 MiB.
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// The argument limit ([`ToolboxBuilder::with_max_argument_bytes`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn max_argument_bytes(&self) -> usize {
+        self.inner.config.max_argument_bytes
+    }
+
+    /// The deadline of tools that declare no `timeout`: the toolbox's `#[toolbox(timeout = ..)]`
+    /// or [`ToolboxBuilder::with_default_timeout`] (`None`: no deadline).
+    pub fn default_timeout(&self) -> Option<Duration> {
+        self.inner.config.default_timeout
+    }
+}
+
+impl Settings {
+    /// The settings calls read, frozen (without the skill: the builder checks it and sets it).
+    pub(super) fn freeze(self) -> Config {
+        let keys = self
+            .request_state_keys
+            .unwrap_or_else(RequestStateKeys::random);
+        Config {
+            name: self.name,
+            version: self.version,
+            title: self.title,
+            instructions: self.instructions,
+            coercion: self.coercion,
+            default_timeout: self.default_timeout,
+            default_grace: self.default_grace,
+            client_rate_limit: self.client_rate_limit,
+            concurrency: self
+                .max_concurrency
+                .map(|max| Arc::new(Semaphore::new(max.max(1)))),
+            max_argument_bytes: self.max_argument_bytes,
+            output_checks: self.output_checks,
+            request_state: match self.request_state_ttl {
+                Some(ttl) => keys.with_ttl(ttl),
+                None => keys,
+            },
+            skill: None,
+            audit: self.audit,
+            read_only: self.read_only,
+        }
+    }
+}
+
+/// The default of [`ToolboxBuilder::with_max_argument_bytes`]: 1 MiB.
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;

@@ -14,7 +14,21 @@ use std::time::Instant;
 use rmcp::model::JsonObject;
 use serde_json::{Map, Value};
 
+use super::Toolbox;
 use crate::context::{ClientError, Elicitation};
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// Switches confirmation on or off for the calls that start after it, on a toolbox already
+    /// built, cloned or serving (it starts as
+    /// [`ToolboxBuilder::with_confirmation`](super::ToolboxBuilder::with_confirmation) set it;
+    /// [`HttpOptions::confirmation`](crate::HttpOptions::confirmation) sets it when serving
+    /// over HTTP). Off only where no one needs to confirm: a simulation, a test rig.
+    pub fn set_confirmation(&self, on: bool) {
+        self.inner
+            .confirm
+            .store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+}
 
 /// What the user answered, or why they could not be asked.
 pub(super) enum Decision {

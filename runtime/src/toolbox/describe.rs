@@ -1,12 +1,13 @@
-//! The opt-in `describe_tool` meta tool ([`Toolbox::with_describe_tool`]): its definition, and
-//! its answer. A call pays for it only with a name comparison; the answer is made here.
+//! The opt-in `describe_tool` meta tool ([`ToolboxBuilder::with_describe_tool`]): its
+//! definition, and its answer. A call pays for it only with a name comparison; the answer is made
+//! here.
 
 use std::sync::{Arc, RwLock};
 
 use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
 use serde_json::{Map, Value};
 
-use super::{Entry, Toolbox, read};
+use super::{Entry, ToolboxBuilder, read};
 use crate::contract::{Body, CallError, ToolMeta};
 use crate::error::ToolError;
 use crate::exec::policy::Policy;
@@ -16,15 +17,13 @@ use crate::validate::Validator;
 /// The name of the opt-in meta tool.
 pub const DESCRIBE_TOOL: &str = "describe_tool";
 
-impl<S: Send + Sync + 'static> Toolbox<S> {
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     /// Adds the `describe_tool` meta tool: given a tool name it returns that tool's
     /// definition exactly as `tools/list` has it; an unknown name gets an `isError` result that
     /// lists the available tools.
     #[must_use]
     pub fn with_describe_tool(mut self) -> Self {
-        let inner = self.inner_mut();
-        inner.describe = Some(describe_entry(&inner.entries));
-        inner.refresh_listed();
+        self.settings.describe_tool = true;
         self
     }
 }

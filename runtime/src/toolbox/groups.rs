@@ -1,4 +1,5 @@
-//! Which tools are listed and callable: groups enabled and disabled at run time, the tools as
+//! Which tools are listed and callable: groups enabled and disabled at run time (those a built
+//! toolbox starts with: `ToolboxBuilder::only_groups`), the tools as
 //! `tools/list` sends them, and `notifications/tools/list_changed` to connected clients: the
 //! sessions of protocols before 2026-07-28, and the `subscriptions/listen` streams of 2026-07-28
 //! that asked for it ([`Listeners`]).
@@ -9,20 +10,6 @@ use rmcp::service::{SubscriptionSendError, SubscriptionSink};
 use super::{Entry, Inner, Toolbox, read, write};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// Serves only the tools of these groups (and tools without a group); the others stay
-    /// declared but are neither listed nor callable until [`Toolbox::enable_group`].
-    #[must_use]
-    pub fn only_groups<I: IntoIterator<Item = G>, G: AsRef<str>>(self, groups: I) -> Self {
-        let keep: Vec<String> = groups.into_iter().map(|g| g.as_ref().to_owned()).collect();
-        for g in self.groups() {
-            if !keep.iter().any(|k| k == g) {
-                write(&self.inner.disabled_groups).insert(g.to_owned());
-            }
-        }
-        self.inner.refresh_listed();
-        self
-    }
-
     /// The groups declared by the tools, in declaration order.
     pub fn groups(&self) -> Vec<&'static str> {
         let mut groups = Vec::new();
@@ -130,9 +117,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
             && (entry.meta.read_only == Some(true) || !self.is_read_only())
     }
 
-    /// Whether it serves only the tools declared `read_only` ([`Toolbox::with_read_only`]).
+    /// Whether it serves only the tools declared `read_only`
+    /// ([`ToolboxBuilder::with_read_only`](super::ToolboxBuilder::with_read_only)).
     pub(super) fn is_read_only(&self) -> bool {
-        self.read_only.load(std::sync::atomic::Ordering::Relaxed)
+        self.config.read_only
     }
 
     /// Recomputes the listed tools; `true` when the list changed.

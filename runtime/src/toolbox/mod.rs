@@ -4,21 +4,21 @@
 //! `crate::contract`, a layer below; the toolbox turns it into served tools.
 //!
 //! One responsibility per file:
-//! - `build.rs`: building a toolbox from tool definitions ([`BuildError`]): each tool's schemas,
-//!   validator, annotations and policy;
-//! - `config.rs`: the toolbox-wide settings (`with_*`);
+//! - `build.rs`: building a toolbox ([`ToolboxBuilder::build`], [`BuildError`]) from tool
+//!   definitions: each tool's schemas, validator, annotations and policy;
+//! - `config.rs`: the toolbox-wide settings (the builder's `with_*`), frozen when it builds;
 //! - `groups.rs`: which tools are listed and callable (groups, `list_changed`);
 //! - `call.rs`: the call path: look the tool up, refuse, validate, run, shape the output;
 //! - `size.rs`: how large arguments are (what refused arguments are told is
 //!   `crate::validate::refusals`);
 //! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
 //! - `compose.rs`: serving through a handler of the user's own that delegates tools
-//!   ([`WithHandler`], `delegate_tools!`);
+//!   ([`WithHandlerBuilder`], [`WithHandler`], `delegate_tools!`);
 //! - `skill.rs`: the opt-in operating skill (SEP-2640) and what the skills methods serve;
 //! - `serve.rs`: serving ([`ServeError`], rmcp's `ServerHandler`, stdio, any transport, a
 //!   `ToolRouter`).
 //!
-//! This file holds the toolbox itself: its tools and shared state.
+//! This file holds the toolbox itself (its tools and shared state) and its builder.
 
 mod build;
 mod call;
@@ -52,9 +52,11 @@ use crate::rate::Limiter;
 use crate::validate::Validator;
 
 pub use build::BuildError;
-pub use compose::WithHandler;
-use config::Config;
+#[cfg(feature = "cli")]
+pub(crate) use compose::MakeHandler;
+pub use compose::{WithHandler, WithHandlerBuilder};
 pub use config::DEFAULT_MAX_ARGUMENT_BYTES;
+use config::{Config, Settings};
 pub use describe::DESCRIBE_TOOL;
 use groups::Listeners;
 #[cfg(feature = "http")]
@@ -115,21 +117,27 @@ struct Inner<S> {
     describe: Option<Entry<S>>,
     /// Approvals of `confirm` tools already used (protocol 2026-07-28).
     approvals: confirm::Approvals,
-    /// Ask the user before tools declared with `confirm` run ([`Toolbox::with_confirmation`]).
+    /// Ask the user before tools declared with `confirm` run
+    /// ([`ToolboxBuilder::with_confirmation`], [`Toolbox::set_confirmation`]).
     confirm: std::sync::atomic::AtomicBool,
-    /// List and run only the tools declared `read_only` ([`Toolbox::with_read_only`]).
-    read_only: std::sync::atomic::AtomicBool,
     /// The tasks of calls run as tasks (`#[tool(task = "..")]`).
     tasks: crate::tasks::Tasks,
 }
 
 /// A set of tools and the state they share, built once and served through rmcp.
 ///
-/// Build one with `#[toolbox]` ([`Toolbox::new`]) or from free functions with
-/// [`tools!`](crate::tools!). It implements rmcp's [`ServerHandler`](rmcp::ServerHandler), so it
-/// serves with [`Toolbox::serve_stdio`] or any rmcp transport, and [`Toolbox::into_tool_router`]
-/// turns it into an rmcp [`ToolRouter`](rmcp::handler::server::router::tool::ToolRouter) for a
-/// handler of your own (with rmcp resources and prompts).
+/// Build one with a [`ToolboxBuilder`]: [`Toolbox::builder`] for a `#[toolbox]` type,
+/// [`tools!`](crate::tools!) for free functions, then the builder's `with_*` settings and
+/// [`ToolboxBuilder::build`] (or [`ToolboxBuilder::run_cli`], which builds after reading the
+/// command line); [`Toolbox::new`] is a `#[toolbox]` type's toolbox with its declared defaults.
+/// A built toolbox is frozen: it has no settings to change, only tool groups to enable and
+/// disable while it serves ([`Toolbox::enable_group`]) and confirmation to switch
+/// ([`Toolbox::set_confirmation`]).
+///
+/// It implements rmcp's [`ServerHandler`](rmcp::ServerHandler), so it serves with
+/// [`Toolbox::serve_stdio`] or any rmcp transport, and [`Toolbox::into_tool_router`] turns it
+/// into an rmcp [`ToolRouter`](rmcp::handler::server::router::tool::ToolRouter) for a handler of
+/// your own (with rmcp resources and prompts).
 ///
 /// Cloning is cheap: clones share the same tools and state, and serve the same client session
 /// (its log level). Each connection [`Toolbox::serve`] serves, and each streamable HTTP session,
@@ -138,6 +146,52 @@ pub struct Toolbox<S = ()> {
     inner: Arc<Inner<S>>,
     /// The client session this handler serves: what the client set (its log level).
     session: Arc<Session>,
+}
+
+/// The settings and tool definitions of a [`Toolbox`] not built yet: every `with_*` setting
+/// consumes and returns it, and [`ToolboxBuilder::build`] applies them all, in an order of its
+/// own (so `with_max_waiting` may come before the tools it names), checks them together and
+/// returns the frozen toolbox or a [`BuildError`].
+///
+/// Start from [`Toolbox::builder`] (a `#[toolbox]` type, with its declared defaults),
+/// [`tools!`](crate::tools!) (free functions) or [`ToolboxBuilder::new`] (a state with tools
+/// added by [`ToolboxBuilder::with_tools`]).
+///
+/// ```rust
+/// use toolwright::{Toolbox, tool, tools};
+///
+/// /// Read the gripper's force.
+/// #[tool(read_only)]
+/// fn grip_force() -> f64 {
+///     4.2
+/// }
+///
+/// # fn main() -> Result<(), toolwright::BuildError> {
+/// let toolbox: Toolbox = tools![grip_force]
+///     .with_title("Gripper")
+///     .with_describe_tool()
+///     .build()?;
+/// assert_eq!(toolbox.listed_tools().len(), 2);
+/// # Ok(()) }
+/// ```
+pub struct ToolboxBuilder<S = ()> {
+    state: S,
+    /// The resources `#[toolbox(resource(..))]` declares.
+    resources: Vec<crate::contract::ResourceDef<S>>,
+    tools: Vec<crate::contract::ToolDef<S>>,
+    settings: Settings,
+}
+
+impl<S> fmt::Debug for ToolboxBuilder<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolboxBuilder")
+            .field("name", &self.settings.name)
+            .field(
+                "tools",
+                &self.tools.iter().map(|t| t.meta.name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 impl<S> Clone for Toolbox<S> {

@@ -68,7 +68,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// [`Toolbox::serve_stdio`] with `handler` answering (a handler of the user's own that
-    /// delegates tools to this toolbox: see [`Toolbox::with_handler`]).
+    /// delegates tools to this toolbox: see
+    /// [`ToolboxBuilder::with_handler`](crate::ToolboxBuilder::with_handler)).
     pub(crate) async fn serve_stdio_as<H: ServerHandler>(
         self,
         handler: H,
@@ -361,7 +362,8 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         Ok(())
     }
 
-    /// `skills/list` (SEP-2640): the toolbox's skill, when it has one ([`Toolbox::with_skill`]).
+    /// `skills/list` (SEP-2640): the toolbox's skill, when it has one
+    /// ([`ToolboxBuilder::with_skill`](crate::ToolboxBuilder::with_skill)).
     async fn list_skills(
         &self,
         _request: Option<PaginatedRequestParams>,

@@ -1,13 +1,14 @@
 //! The toolbox's operating skill (the MCP Skills extension, SEP-2640): opting in
-//! ([`Toolbox::with_skill`]), writing it from the declarations ([`crate::export::skill`]), and the
-//! entries, directories and files the skills methods and `resources/*` serve.
+//! ([`ToolboxBuilder::with_skill`]), writing it from the declarations
+//! ([`crate::export::skill`]), and the entries, directories and files the skills methods and
+//! `resources/*` serve.
 
 use rmcp::model::{
     DIRECTORY_MIME_TYPE, ReadResourceResult, Resource, ResourceContents, Skill, SkillFrontmatter,
     SkillResource, SkillResources,
 };
 
-use super::{Entry, Toolbox, read};
+use super::{Entry, Toolbox, ToolboxBuilder, read};
 use crate::exec::policy::DEFAULT_GRACE;
 use crate::export::skill::{self as generate, Operation, SharedResource, SkillSource};
 use crate::export::{Format, render};
@@ -43,41 +44,46 @@ impl Rendered {
     }
 }
 
-impl<S: Send + Sync + 'static> Toolbox<S> {
+impl SkillConfig {
+    /// A skill named and described so (see [`ToolboxBuilder::with_skill`]); what is wrong with
+    /// them, when they break the rules.
+    pub(super) fn new(name: String, description: String) -> Result<Self, String> {
+        generate::check(&name, &description)?;
+        Ok(SkillConfig {
+            name,
+            description: description.trim().to_owned(),
+        })
+    }
+}
+
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     /// Serves an operating skill for these tools (the MCP Skills extension, SEP-2640), and
     /// `export` writes it as `SKILL.md`. `name` names the skill (1 to 64 lowercase letters,
     /// digits and single hyphens: `robot-arm`); `description` says in one sentence what it is
-    /// for and when to use it (at most 1,024 characters, one line). The rest is written from
-    /// the declarations: which tools change the world, deadlines, units and limits, what
-    /// happens when a call ends early (grace periods, safe stops, queues, retries), rate limits,
-    /// groups and scopes ([`crate::export::skill`]).
+    /// for and when to use it (at most 1,024 characters, one line); building fails with
+    /// [`BuildError::InvalidSkill`](super::BuildError::InvalidSkill) when they break those
+    /// rules. The rest is written from the declarations: which tools change the world,
+    /// deadlines, units and limits, what happens when a call ends early (grace periods, safe
+    /// stops, queues, retries), rate limits, groups and scopes ([`crate::export::skill`]).
     ///
     /// The skill is `skill://<name>/SKILL.md` plus the full reference
     /// `skill://<name>/references/TOOLS.md`, listed by `skills/list` and `resources/list` and
     /// read with `resources/read`; the toolbox declares the `resources` capability and the
     /// `io.modelcontextprotocol/skills` extension (with `directoryRead`). It describes the tools
     /// as listed at the time (enabled groups only). A handler of your own
-    /// ([`Toolbox::with_handler`]) delegates the skills methods with
+    /// ([`ToolboxBuilder::with_handler`]) delegates the skills methods with
     /// [`delegate_skills!`](crate::delegate_skills) and merges [`Toolbox::skill_resources`] and
     /// [`Toolbox::read_skill_resource`] into its `resources/list` and `resources/read`.
-    ///
-    /// # Panics
-    ///
-    /// When the name or the description break those rules (a mistake in the server's code).
     #[must_use]
     pub fn with_skill(mut self, name: impl Into<String>, description: impl Into<String>) -> Self {
-        let (name, description) = (name.into(), description.into());
-        if let Err(e) = generate::check(&name, &description) {
-            panic!("Toolbox::with_skill: {e}");
-        }
-        self.inner_mut().config.skill = Some(SkillConfig {
-            name,
-            description: description.trim().to_owned(),
-        });
+        self.settings.skill = Some((name.into(), description.into()));
         self
     }
+}
 
-    /// The skill's `SKILL.md` as served now, when the toolbox has one ([`Toolbox::with_skill`]).
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// The skill's `SKILL.md` as served now, when the toolbox has one
+    /// ([`ToolboxBuilder::with_skill`]).
     pub fn skill_md(&self) -> Option<String> {
         self.rendered_skill().map(|r| r.skill_md().to_owned())
     }
@@ -219,7 +225,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
 /// Implements the skills methods of rmcp's `ServerHandler` (`skills/list`, `skills/get`,
 /// `resources/directory/read`) by delegating to a [`Toolbox`] field that serves a skill
-/// ([`Toolbox::with_skill`]), inside `impl ServerHandler for YourHandler { .. }`, next to
+/// ([`ToolboxBuilder::with_skill`]), inside `impl ServerHandler for YourHandler { .. }`, next to
 /// [`delegate_tools!`](crate::delegate_tools). Your `get_info` takes the toolbox's capabilities
 /// (they declare the extension and `resources`), your `list_resources` adds
 /// [`Toolbox::skill_resources`] and your `read_resource` answers with

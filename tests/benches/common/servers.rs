@@ -32,7 +32,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use toolwright::{ToolDef, ToolError, ToolSet as _, Toolbox, tool_defs};
+use toolwright::{ToolDef, ToolError, ToolSet as _, Toolbox, ToolboxBuilder, tool_defs};
 use toolwright_examples::robot_arm::{MoveResult, RobotArm, SimConfig};
 
 /// The robot tools every server has.
@@ -122,15 +122,18 @@ fn arm() -> RobotArm {
 /// default deadline (`#[toolbox(timeout = "30s")]`, which the motion tools use).
 pub fn toolwright(tools: usize) -> Toolbox<RobotArm> {
     // The benches measure the call path, so no one is asked to confirm a motion.
-    let mut toolbox = Toolbox::from_tools(arm(), robot4_defs()).with_confirmation(false);
+    let mut builder = ToolboxBuilder::new(arm())
+        .with_tools(robot4_defs())
+        .with_confirmation(false);
     if let Some(ms) = RobotArm::defaults().timeout_ms {
-        toolbox = toolbox.with_default_timeout(std::time::Duration::from_millis(ms));
+        builder = builder.with_default_timeout(std::time::Duration::from_millis(ms));
     }
-    match tools {
-        4 => toolbox,
-        40 => toolbox.with_tools(toolwright_jog_defs()),
+    let builder = match tools {
+        4 => builder,
+        40 => builder.with_tools(toolwright_jog_defs()),
         n => panic!("no {n}-tool toolwright server"),
-    }
+    };
+    builder.build().unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

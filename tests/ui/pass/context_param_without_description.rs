@@ -25,7 +25,7 @@ impl Arm {
 }
 
 fn main() {
-    let toolbox = tools![sweep];
+    let toolbox = tools![sweep].build().unwrap();
     let schema = serde_json::to_value(&toolbox.tool("sweep").unwrap().input_schema).unwrap();
     assert_eq!(schema["required"], serde_json::json!(["steps"]));
     assert_eq!(Toolbox::new(Arm).tools().len(), 1);

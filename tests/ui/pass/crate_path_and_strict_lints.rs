@@ -84,6 +84,6 @@ impl Arm {
 }
 
 fn main() {
-    let arm = rt::Toolbox::new(Arm).with_tools(rt::tool_defs![go_to]);
+    let arm = rt::Toolbox::builder(Arm).with_tools(rt::tool_defs![go_to]).build().unwrap();
     assert_eq!(arm.tools().len(), 3);
 }

@@ -77,5 +77,5 @@ fn main() {
         length: 1.0,
         next: None,
     };
-    assert_eq!(tools![scan, go].tools().len(), 2);
+    assert_eq!(tools![scan, go].build().unwrap().tools().len(), 2);
 }

@@ -42,5 +42,5 @@ fn sample(
 }
 
 fn main() {
-    assert_eq!(tools![configure, sample].tools().len(), 2);
+    assert_eq!(tools![configure, sample].build().unwrap().tools().len(), 2);
 }

@@ -64,6 +64,6 @@ impl Db {
 }
 
 fn main() {
-    let _ = tools![run_query];
+    let _ = tools![run_query].build().unwrap();
     let _ = toolwright::Toolbox::new(Db);
 }

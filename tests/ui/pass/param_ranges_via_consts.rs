@@ -27,7 +27,7 @@ fn grasp(
 }
 
 fn main() {
-    let toolbox = tools![grasp];
+    let toolbox = tools![grasp].build().unwrap();
     let tool = toolbox.tool("grasp").unwrap();
     let schema = serde_json::to_value(&tool.input_schema).unwrap();
     assert_eq!(schema["properties"]["force"]["maximum"], serde_json::json!(30.0));

@@ -82,7 +82,7 @@ impl Arm {
 }
 
 fn main() {
-    let free = tools![follow];
+    let free = tools![follow].build().unwrap();
     assert_eq!(free.tools().len(), 1);
     let arm = Toolbox::new(Arm);
     assert_eq!(arm.tools().len(), 2);

@@ -46,6 +46,6 @@ impl Arm {
 }
 
 fn main() {
-    assert_eq!(tools![set_pose].tools().len(), 1);
+    assert_eq!(tools![set_pose].build().unwrap().tools().len(), 1);
     assert_eq!(Toolbox::new(Arm).tools().len(), 1);
 }

@@ -33,7 +33,7 @@ impl Arm {
 }
 
 fn main() {
-    let toolbox = tools![move_arm, stop];
+    let toolbox = tools![move_arm, stop].build().unwrap();
     assert_eq!(toolbox.tool("move_arm").unwrap().description.as_deref().map(str::len), Some(1024));
     assert_eq!(Toolbox::new(Arm).tools().len(), 1);
 }

@@ -49,5 +49,5 @@ fn grasp(#[param(flatten)] grasp: Grasp) {
 }
 
 fn main() {
-    assert_eq!(tools![move_arm, grasp].tools().len(), 2);
+    assert_eq!(tools![move_arm, grasp].build().unwrap().tools().len(), 2);
 }

@@ -20,7 +20,7 @@ fn sixty_four() {}
 fn move_the_robot_arm_tool_point_in_a_straight_line_to_a_cartesian_pose_in_the_base_frame_keeping_the_gripper_down() {}
 
 fn main() {
-    let toolbox = tools![moveArm, gripper_state, sixty_four, move_the_robot_arm_tool_point_in_a_straight_line_to_a_cartesian_pose_in_the_base_frame_keeping_the_gripper_down];
+    let toolbox = tools![moveArm, gripper_state, sixty_four, move_the_robot_arm_tool_point_in_a_straight_line_to_a_cartesian_pose_in_the_base_frame_keeping_the_gripper_down].build().unwrap();
     assert_eq!(toolbox.tools().len(), 4);
     assert!(toolbox.tool("gripper.state-v2").is_some());
 }

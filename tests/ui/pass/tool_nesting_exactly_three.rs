@@ -59,5 +59,5 @@ fn follow(
 }
 
 fn main() {
-    assert_eq!(tools![follow].tools().len(), 1);
+    assert_eq!(tools![follow].build().unwrap().tools().len(), 1);
 }

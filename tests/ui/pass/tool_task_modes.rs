@@ -24,5 +24,5 @@ fn read_sensor() -> f64 {
 }
 
 fn main() {
-    let _ = tools![home_arm, plan, read_sensor];
+    let _ = tools![home_arm, plan, read_sensor].build().unwrap();
 }
