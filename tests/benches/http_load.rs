@@ -191,8 +191,14 @@ fn serve(which: &str) -> ! {
     runtime.block_on(async {
         let url = match which {
             "toolwright" => {
+                // The default caps (256 connections, 256 sessions) raised: 256 clients, whose
+                // pools sometimes open a second connection, and a round's sessions while the
+                // last round's are being closed, would meet them (the floor has none).
+                let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
+                    .max_connections(4096)
+                    .max_sessions(4096, Duration::from_secs(10));
                 let server = Toolbox::new(Probe)
-                    .serve_http_with(toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()))
+                    .serve_http_with(options)
                     .await
                     .expect("serves");
                 let url = server.url();

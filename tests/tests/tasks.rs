@@ -41,8 +41,13 @@ fn arm() -> Toolbox<RobotArm> {
 }
 
 fn arm_builder() -> ToolboxBuilder<RobotArm> {
+    arm_builder_at(0.02)
+}
+
+/// The arm with its motions `time_scale` times their real length.
+fn arm_builder_at(time_scale: f64) -> ToolboxBuilder<RobotArm> {
     Toolbox::builder(RobotArm::new(SimConfig {
-        time_scale: 0.02,
+        time_scale,
         seed: 7,
         ..SimConfig::default()
     }))
@@ -303,7 +308,9 @@ async fn on_2025_11_25_and_without_the_extension_a_task_tool_is_a_plain_call() {
 /// and the one waiting for its turn, which never moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_arm_ends_the_running_and_the_waiting_tasks_cancelled() {
-    let toolbox = arm();
+    // A motion of 5 s, not 200 ms: on a loaded machine the first could end before the stop
+    // reaches it (the stop ends it at once either way).
+    let toolbox = arm_builder_at(0.5).build().unwrap();
     let client = connect_client(toolbox, TaskClient, true).await;
     let moving = start(&client, "move_arm_to_pose", long_move()).await;
     let waiting = start(
