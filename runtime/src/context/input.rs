@@ -218,8 +218,9 @@ struct Sealed {
 /// [`Context`]: super::Context
 pub(crate) struct Round {
     keys: RequestStateKeys,
-    /// The call's id across its rounds.
-    id: String,
+    /// The call's id across its rounds: drawn when first needed (an approval, a question), so a
+    /// call that never asks costs no read of the operating system's random source.
+    id: std::sync::OnceLock<String>,
     /// When its first round began (milliseconds since the Unix epoch).
     born: u64,
     /// What the state is sealed over: the tool, the principal, the canonical arguments.
@@ -275,17 +276,18 @@ impl Round {
             }
             sealed.answers.insert(key, Answer { question, answer });
         }
+        // A first round: its id is drawn when first needed ([`Round::call_id`]).
+        let id = std::sync::OnceLock::new();
         if sealed.id.is_empty() {
-            let mut bytes = [0u8; 16];
-            getrandom::fill(&mut bytes).expect("the operating system's random source failed");
-            sealed.id = hex(&bytes);
             sealed.born = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64);
+        } else {
+            let _ = id.set(sealed.id);
         }
         Ok(Round {
             keys: keys.clone(),
-            id: sealed.id,
+            id,
             born: sealed.born,
             bound_to,
             answers: sealed.answers,
@@ -300,7 +302,7 @@ impl Round {
     pub(crate) fn for_task(keys: &RequestStateKeys, id: &str, answers: InputResponses) -> Self {
         Round {
             keys: keys.clone(),
-            id: id.to_owned(),
+            id: std::sync::OnceLock::from(id.to_owned()),
             born: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64),
@@ -326,7 +328,16 @@ impl Round {
     /// The call's id across its rounds (an approval given in it is known by it), and until
     /// when a state of it may come back.
     pub(crate) fn id(&self) -> (&str, std::time::Instant) {
-        (&self.id, std::time::Instant::now() + self.keys.ttl)
+        (self.call_id(), std::time::Instant::now() + self.keys.ttl)
+    }
+
+    /// The call's id, drawn (128 random bits) on first use.
+    fn call_id(&self) -> &str {
+        self.id.get_or_init(|| {
+            let mut bytes = [0u8; 16];
+            getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+            hex(&bytes)
+        })
     }
 
     /// When the call's first round began: what was answered in its rounds was answered since.
@@ -411,7 +422,7 @@ impl Round {
     pub(crate) fn input_required(&self) -> InputRequiredResult {
         let run = std::mem::take(&mut *self.run());
         let sealed = Sealed {
-            id: self.id.clone(),
+            id: self.call_id().to_owned(),
             answers: run.used,
             asked: run.fingerprints,
             born: self.born,
