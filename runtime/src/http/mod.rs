@@ -559,8 +559,8 @@ fn protected_resource_metadata(
 /// What a connection's requests are answered by: `/mcp` (and paths under it) through the
 /// [`Guard`] to rmcp, and with OAuth, the Protected Resource Metadata document. Routed by hand
 /// rather than by an `axum::Router`: the router cloned rmcp's service (its configuration, host
-/// and origin lists included) and boxed its answer for every request, a quarter of the server's
-/// CPU per call (BENCHMARKS.md, issue 26); rmcp's `handle` answers from a shared reference.
+/// and origin lists included) and boxed its answer for every request, 6 % of the server's
+/// instructions per call (BENCHMARKS.md, issue 26); rmcp's `handle` answers from a shared reference.
 struct Endpoint<H, M> {
     guard: Guard,
     mcp: StreamableHttpService<H, M>,
