@@ -58,9 +58,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///
     /// Which runtime: over stdio one client sends its requests in order, and sync tool bodies
     /// run on tokio's blocking pool (unless declared `blocking = false`), so a current-thread
-    /// runtime (`#[tokio::main(flavor = "current_thread")]`) answers fastest: 0.974× the time
-    /// per call of an rmcp server on `#[tokio::main]`'s multi-thread runtime, against 1.012× for
-    /// toolwright on that runtime (BENCHMARKS.md, issue 26). Serve HTTP, where many clients call
+    /// runtime (`#[tokio::main(flavor = "current_thread")]`) answers fastest: 0.97–1.05× the
+    /// time per call of an rmcp server on `#[tokio::main]`'s multi-thread runtime, against
+    /// 1.01–1.10× for toolwright on that runtime (BENCHMARKS.md, issue 26). Serve HTTP, where many clients call
     /// at once, on a multi-thread runtime. The robot-arm example picks by its command line.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         let handler = self.for_new_session();
