@@ -182,6 +182,15 @@ def test_protected_resource_metadata_and_the_challenge(stack: Stack) -> None:
         "scopes_supported": ["arm:move", "arm:read"],
         "bearer_methods_supported": ["header"],
     }
+    # Served at both paths, to GET and HEAD only (the endpoint routes them by hand).
+    for path in ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]:
+        status, _, text = http("GET", f"{stack.base}{path}")
+        assert status == 200 and json.loads(text)["resource"] == stack.resource, (path, text)
+        status, _, text = http("HEAD", f"{stack.base}{path}")
+        assert (status, text) == (200, ""), path
+        status, headers, _ = http("POST", f"{stack.base}{path}", {})
+        assert status == 405, path
+        assert {k.lower(): v for k, v in headers.items()}["allow"] == "GET,HEAD", path
     status, headers, _ = http("POST", stack.resource, INITIALIZE)
     assert status == 401
     assert challenge(headers) == (
