@@ -308,3 +308,17 @@ fn strings_meta(tool: &rmcp::model::Tool, key: &str) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// The property names a schema object's `required` lists.
+fn required_names(schema: &serde_json::Map<String, Value>) -> std::collections::HashSet<String> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -173,16 +173,7 @@ fn object(n: &mut Map<String, Value>, map: &mut bool) {
     } else {
         n.insert("additionalProperties".to_owned(), json!(false));
     }
-    let required: HashSet<String> = n
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| {
-            r.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
+    let required = super::required_names(n);
     let mut names = Vec::new();
     if let Some(Value::Object(props)) = n.get_mut("properties") {
         for (name, child) in props.iter_mut() {

@@ -2,12 +2,12 @@
 //! (inputs: a call the old schema accepted may be refused; outputs: the server may send what the
 //! old schema did not allow).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
 use super::Diff;
-use crate::export::words;
+use crate::export::{required_names, words};
 
 pub(super) fn hint(v: Option<bool>) -> String {
     v.map_or_else(|| "unset".to_owned(), |b| b.to_string())
@@ -525,18 +525,6 @@ pub(super) fn schema(old: &Value, new: &Value, path: &str, side: Side, d: &mut D
     }
 }
 
-fn required(n: &Map<String, Value>) -> HashSet<String> {
-    n.get("required")
-        .and_then(Value::as_array)
-        .map(|r| {
-            r.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn properties(
     a: &Map<String, Value>,
     b: &Map<String, Value>,
@@ -553,7 +541,7 @@ fn properties(
         .get("properties")
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    let (ra, rb) = (required(a), required(b));
+    let (ra, rb) = (required_names(a), required_names(b));
     let mut added: Vec<&String> = pb.keys().filter(|k| !pa.contains_key(*k)).collect();
     let noun = match side {
         Side::Input => "parameter",
