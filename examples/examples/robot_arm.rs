@@ -11,23 +11,7 @@
 
 use toolwright_examples::robot_arm::{self, SimConfig};
 
-/// The runtime follows the transport. Over stdio (the default, and `serve` without `--http`)
-/// one client sends requests in order and the arm's sync bodies run on tokio's blocking pool
-/// anyway: a current-thread runtime answers fastest (`cargo bench -p toolwright-tests --bench
-/// http_load -- --stdio`, BENCHMARKS.md). Over HTTP many clients call at once: a worker per
-/// core.
 fn main() {
-    let http = std::env::args().any(|a| a == "--http" || a.starts_with("--http="));
-    let mut runtime = if http {
-        tokio::runtime::Builder::new_multi_thread()
-    } else {
-        tokio::runtime::Builder::new_current_thread()
-    };
-    let runtime = runtime.enable_all().build().expect("a tokio runtime");
-    std::process::exit(runtime.block_on(serve()));
-}
-
-async fn serve() -> i32 {
     toolwright_examples::log_to_stderr();
 
     let env = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<f64>().ok());
@@ -38,6 +22,7 @@ async fn serve() -> i32 {
         ..defaults
     });
     tracing::debug!(?server, "robot_arm toolbox configured");
-    // Reads the command line, gives its flags to the builder, builds the toolbox and runs.
-    server.run_cli().await
+    // Reads the command line, gives its flags to the builder, builds the toolbox and runs it on
+    // the runtime its transport serves best: current-thread over stdio, multi-thread over HTTP.
+    std::process::exit(server.run_cli_main());
 }

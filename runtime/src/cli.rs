@@ -307,6 +307,14 @@ fn audit_verify(path: &std::path::Path) -> i32 {
     }
 }
 
+/// Whether `args` (the program name first) say `serve --http`, by the command line's own parser.
+fn serves_http(args: &[std::ffi::OsString]) -> bool {
+    matches!(
+        Cli::try_parse_from(args),
+        Ok(Cli { command: Some(Command::Serve(serve)) }) if serve.http.is_some()
+    )
+}
+
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     /// Runs the command line from the process's arguments: parses them, applies the flags of
@@ -314,6 +322,39 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     /// the default, serves stdio). Returns the exit code.
     pub async fn run_cli(self) -> i32 {
         self.run_cli_from(std::env::args_os()).await
+    }
+
+    /// [`ToolboxBuilder::run_cli`] for a `main` without `#[tokio::main]`: it builds the tokio
+    /// runtime the command serves best, then runs. Over stdio (`serve`, the default) one client
+    /// sends requests in order and sync tool bodies run on tokio's blocking pool, so a
+    /// current-thread runtime answers fastest (BENCHMARKS.md, issue 26); `serve --http`, where
+    /// many clients call at once, gets a multi-thread runtime (a worker per core).
+    ///
+    /// ```rust,no_run
+    /// # #[derive(Default)] struct Arm;
+    /// # #[toolwright::toolbox] impl Arm {
+    /// #     /// Where the arm is.
+    /// #     #[tool(read_only)]
+    /// #     fn where_is_it(&self) -> String { String::new() }
+    /// # }
+    /// fn main() {
+    ///     std::process::exit(toolwright::Toolbox::builder(Arm).run_cli_main());
+    /// }
+    /// ```
+    pub fn run_cli_main(self) -> i32 {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        let mut runtime = if serves_http(&args) {
+            tokio::runtime::Builder::new_multi_thread()
+        } else {
+            tokio::runtime::Builder::new_current_thread()
+        };
+        match runtime.enable_all().build() {
+            Ok(runtime) => runtime.block_on(self.run_cli_from(args)),
+            Err(e) => {
+                eprintln!("cannot start a tokio runtime: {e}");
+                1
+            }
+        }
     }
 
     /// [`ToolboxBuilder::run_cli`] from `args` (the first is the program name).
@@ -597,6 +638,34 @@ fn format_names() -> String {
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
+
+    #[test]
+    fn only_serve_with_http_gets_the_multi_thread_runtime() {
+        let serves_http = |args: &[&str]| {
+            let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+            super::serves_http(&args)
+        };
+        assert!(serves_http(&["arm", "serve", "--http", "127.0.0.1:8080"]));
+        assert!(serves_http(&[
+            "arm",
+            "serve",
+            "--read-only",
+            "--http=127.0.0.1:8080"
+        ]));
+        assert!(!serves_http(&["arm"]), "stdio, the default");
+        assert!(!serves_http(&["arm", "serve", "--read-only"]));
+        assert!(!serves_http(&[
+            "arm",
+            "call",
+            "get_arm_state",
+            "--args",
+            "--http"
+        ]));
+        assert!(
+            !serves_http(&["arm", "serve", "--http", "not an address"]),
+            "the parser refuses it"
+        );
+    }
 
     #[test]
     fn durations_need_a_unit_and_a_positive_number() {

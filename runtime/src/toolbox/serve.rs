@@ -61,7 +61,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// runtime (`#[tokio::main(flavor = "current_thread")]`) answers fastest: 0.97–1.05× the
     /// time per call of an rmcp server on `#[tokio::main]`'s multi-thread runtime, against
     /// 1.01–1.10× for toolwright on that runtime (BENCHMARKS.md, issue 26). Serve HTTP, where many clients call
-    /// at once, on a multi-thread runtime. The robot-arm example picks by its command line.
+    /// at once, on a multi-thread runtime. `ToolboxBuilder::run_cli_main` (feature `cli`) picks by the
+    /// command line.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         let handler = self.for_new_session();
         self.serve_stdio_as(handler).await
