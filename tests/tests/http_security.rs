@@ -516,6 +516,48 @@ async fn stalled_connections_are_closed_and_the_connection_cap_holds() {
     assert_eq!(post_json(&server.url(), &initialize(), &[]).await.0, 200);
 }
 
+/// A keep-alive connection is closed once it has been idle for the idle timeout, counted from
+/// its last byte: requests sent more often than that keep it open however long it lives (the
+/// connection's timer is moved only when it fires early, issue 26), and silence closes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keep_alive_connection_lives_while_used_and_closes_once_idle() {
+    let server = serve(
+        HttpOptions::new(addr("127.0.0.1:0"))
+            .read_timeouts(Duration::from_secs(5), Duration::from_secs(5))
+            .idle_timeout(Duration::from_millis(400)),
+    )
+    .await;
+    let mut stream = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .unwrap();
+    let mut buf = [0u8; 4096];
+    // 8 requests 200 ms apart: 1.6 s, four idle timeouts, on one connection.
+    for i in 0..8 {
+        stream
+            .write_all(b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            .await
+            .unwrap();
+        let n = tokio::time::timeout(Duration::from_secs(2), stream.read(&mut buf))
+            .await
+            .expect("an answer")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&buf[..n]);
+        assert!(answer.starts_with("HTTP/1.1 404"), "request {i}: {answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Then silence: closed after the idle timeout, not the 5 s header timeout.
+    let silent = Instant::now();
+    assert!(
+        closed_within(&mut stream, Duration::from_secs(3)).await,
+        "not closed when idle"
+    );
+    assert!(
+        silent.elapsed() >= Duration::from_millis(150),
+        "closed too early: {:?}",
+        silent.elapsed()
+    );
+}
+
 static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Ping the arm's controller.

@@ -85,11 +85,10 @@ pub(crate) async fn accept_loop<A: Answer>(
                     async move {
                         let response = endpoint.answer(request.map(Body::new)).await;
                         // In flight until the response body (an SSE stream, say) is done.
-                        Ok::<_, Infallible>(response.map(|body| {
-                            Body::new(Tracked {
-                                body,
-                                _guard: guard,
-                            })
+                        // Served as it is: hyper takes any body (`Body::new` would box it again).
+                        Ok::<_, Infallible>(response.map(|body| Tracked {
+                            body,
+                            _guard: guard,
                         }))
                     }
                 },
@@ -216,29 +215,41 @@ impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
         match Pin::new(&mut self.inner).poll_read(cx, buf) {
             Poll::Ready(result) => {
                 if buf.filled().len() > before {
-                    self.started = true;
                     self.last_activity = Instant::now();
+                    if !self.started {
+                        self.started = true;
+                        // The only time the deadline moves earlier (an idle timeout shorter
+                        // than the first byte's): the timer follows it once.
+                        let deadline = self.deadline();
+                        if deadline < self.timer.deadline() {
+                            self.timer.as_mut().reset(deadline);
+                        }
+                    }
                 }
                 Poll::Ready(result)
             }
+            // The timer is moved only when it fires early: activity since it was set pushed the
+            // deadline later. Moving it on every read instead (every request: hyper reads until
+            // the socket would block) took the runtime's timer lock twice a request.
             Poll::Pending => loop {
-                let deadline = self.deadline();
-                if self.timer.deadline() != deadline {
-                    self.timer.as_mut().reset(deadline);
-                }
                 match self.timer.as_mut().poll(cx) {
                     Poll::Pending => return Poll::Pending,
-                    Poll::Ready(()) if self.started && self.active.load(Ordering::SeqCst) > 0 => {
-                        // A request is in flight: not idle; look again an idle period later.
-                        self.last_activity = Instant::now();
-                    }
-                    Poll::Ready(()) => {
-                        return Poll::Ready(Err(io::Error::new(
-                            io::ErrorKind::TimedOut,
-                            "the connection stayed silent",
-                        )));
-                    }
+                    Poll::Ready(()) => {}
                 }
+                let deadline = self.deadline();
+                if deadline > Instant::now() {
+                    self.timer.as_mut().reset(deadline);
+                    continue;
+                }
+                if self.started && self.active.load(Ordering::SeqCst) > 0 {
+                    // A request is in flight: not idle; look again an idle period later.
+                    self.last_activity = Instant::now();
+                    continue;
+                }
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the connection stayed silent",
+                )));
             },
         }
     }
