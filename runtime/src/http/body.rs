@@ -23,7 +23,20 @@ pub(crate) enum BodyError {
 /// Reads the whole body, refusing more than `limit` bytes or more than `timeout`.
 pub(crate) async fn read(body: Body, limit: usize, timeout: Duration) -> Result<Bytes, BodyError> {
     let limited = http_body_util::Limited::new(body, limit);
-    match tokio::time::timeout(timeout, limited.collect()).await {
+    let mut collect = std::pin::pin!(limited.collect());
+    // A call's body has usually arrived with its headers: read whole at the first poll, it
+    // needs no timer (a timer is registered with, and removed from, the runtime's timer wheel
+    // under its lock).
+    let first = std::future::poll_fn(|cx| match collect.as_mut().poll(cx) {
+        std::task::Poll::Ready(done) => std::task::Poll::Ready(Some(done)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await;
+    let collected = match first {
+        Some(done) => Ok(done),
+        None => tokio::time::timeout(timeout, collect).await,
+    };
+    match collected {
         Err(_) => Err(BodyError::TooSlow { timeout }),
         Ok(Ok(collected)) => Ok(collected.to_bytes()),
         Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {

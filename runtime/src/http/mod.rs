@@ -651,10 +651,10 @@ async fn guard_request(
     let _turn = session_turn(guard, &mut parts, session.as_ref()).await;
     let requester = requester(&parts);
     parts.extensions.insert(requester);
-    let mut serve = std::pin::pin!(sessions::resuming(sessions::acting_as(
+    let mut serve = std::pin::pin!(sessions::serving(
         principal,
         next(Request::from_parts(parts, body)),
-    )));
+    ));
     let response = serve.as_mut().await;
     let Some(last_event_id) = resume.filter(|_| sessions::unresumable(serve)) else {
         return response;

@@ -29,12 +29,18 @@ use super::principal::Principal;
 use crate::exec::arrival::{Arrivals, Ordered};
 
 tokio::task_local! {
-    /// Set while a `GET` with `Last-Event-ID` is served: whether the stream it names could not
-    /// be resumed here (see [`resuming`]).
-    static UNRESUMABLE: Cell<bool>;
-    /// Set while rmcp serves a request ([`acting_as`]): who sent it, the owner of a session it
-    /// creates or restores.
-    static ACTING: Option<Principal>;
+    /// Set while rmcp serves a request ([`serving`]).
+    static SERVING: Serving;
+}
+
+/// What the session manager learns of the request rmcp is serving, and tells back. One scope
+/// for both: each scope's future moves its value into the thread-local slot and out again at
+/// every poll.
+pub(crate) struct Serving {
+    /// Who sent it: the owner of a session it creates or restores.
+    principal: Option<Principal>,
+    /// For a `GET` with `Last-Event-ID`: whether the stream it names could not be resumed here.
+    unresumable: Cell<bool>,
 }
 
 /// The longest session id a request may name: this server's are UUIDs (36 bytes); a longer one
@@ -42,20 +48,33 @@ tokio::task_local! {
 const MAX_SESSION_ID_BYTES: usize = 128;
 
 /// Serves a request as `principal`: a session it creates (or restores, once
-/// [`SessionTable::admit`] let it) is bound to it.
+/// [`SessionTable::admit`] let it) is bound to it. For a `GET` that carries `Last-Event-ID`,
+/// the scope also learns whether the stream it names could not be resumed on this server
+/// ([`unresumable`]): the request it answered ran on a replica that has stopped, or its stream
+/// is gone. rmcp answers such a resume with an empty `200` stream, and the official SDKs
+/// (Python 2.x, TypeScript) read an empty stream as "reconnect again" with their attempt
+/// counter reset, forever; the caller answers `400` instead (as the TypeScript SDK's own server
+/// does for an event id it does not know), which the clients retry a bounded number of times
+/// and then fail the request, so it can be sent again.
 ///
 /// Not an `async fn`: one would hold `serve` twice (its argument and the scope it moves into),
 /// and the request's future, rmcp's answer inside, is kilobytes (BENCHMARKS.md, issue 26).
-pub(crate) fn acting_as<F: Future>(
+pub(crate) fn serving<F: Future>(
     principal: Option<Principal>,
     serve: F,
-) -> impl Future<Output = F::Output> {
-    ACTING.scope(principal, serve)
+) -> TaskLocalFuture<Serving, F> {
+    SERVING.scope(
+        Serving {
+            principal,
+            unresumable: Cell::new(false),
+        },
+        serve,
+    )
 }
 
-/// The principal of the request being served ([`acting_as`]); none outside one.
+/// The principal of the request being served ([`serving`]); none outside one.
 pub(crate) fn acting() -> Option<Principal> {
-    ACTING.try_with(Clone::clone).ok().flatten()
+    SERVING.try_with(|s| s.principal.clone()).ok().flatten()
 }
 
 /// Whether a request may name a session, and how it finds it.
@@ -76,24 +95,12 @@ pub(crate) enum Admission {
     StoreDown,
 }
 
-/// Serves a `GET` that carries `Last-Event-ID`, and tells whether the stream it names could not
-/// be resumed on this server: the request it answered ran on a replica that has stopped, or its
-/// stream is gone. rmcp answers such a resume with an empty `200` stream, and the official
-/// SDKs (Python 2.x, TypeScript) read an empty stream as "reconnect again" with their attempt
-/// counter reset, forever; the caller answers `400` instead (as the TypeScript SDK's own server
-/// does for an event id it does not know), which the clients retry a bounded number of times
-/// and then fail the request, so it can be sent again.
-/// Not an `async fn`, for the reason [`acting_as`] gives; once the scope's future is done,
-/// [`unresumable`] reads what it learnt.
-pub(crate) fn resuming<F: Future>(serve: F) -> TaskLocalFuture<Cell<bool>, F> {
-    UNRESUMABLE.scope(Cell::new(false), serve)
-}
-
-/// Whether the stream a [`resuming`] scope served could not be resumed here.
-pub(crate) fn unresumable<F: Future>(scope: Pin<&mut TaskLocalFuture<Cell<bool>, F>>) -> bool {
+/// Whether the stream a [`serving`] scope served could not be resumed here (once its future is
+/// done).
+pub(crate) fn unresumable<F: Future>(scope: Pin<&mut TaskLocalFuture<Serving, F>>) -> bool {
     scope
         .take_value()
-        .is_some_and(|unresumable| unresumable.get())
+        .is_some_and(|serving| serving.unresumable.get())
 }
 
 /// What is known of each open session. With replicas, whether a session completed its
@@ -462,8 +469,8 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         async move {
             let resumed = stream.await;
             if resumed.is_err() {
-                // Outside `resuming` (no such scope) there is no one to tell.
-                let _ = UNRESUMABLE.try_with(|failed| failed.set(true));
+                // Outside `serving` (no such scope) there is no one to tell.
+                let _ = SERVING.try_with(|s| s.unresumable.set(true));
             }
             resumed.map_err(SessionError::Inner)
         }
@@ -512,7 +519,7 @@ mod tests {
     /// A session created by `owner`'s request, in `table`.
     async fn created_by(table: &SessionTable, id: &str, owner: Option<Principal>) {
         assert!(table.reserve());
-        acting_as(owner, async { table.fill(Some(SessionId::from(id))) }).await;
+        serving(owner, async { table.fill(Some(SessionId::from(id))) }).await;
     }
 
     #[tokio::test]

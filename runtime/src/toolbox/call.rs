@@ -283,7 +283,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 }
                 let asks = entry.meta.confirm.is_some()
                     && self.confirm.load(std::sync::atomic::Ordering::Relaxed);
-                let principal = site.client.clone().filter(|_| site.authenticated);
+                let principal = match &site.client {
+                    Client::Principal(p) => Some(Arc::clone(p)),
+                    _ => None,
+                };
                 let receipt = Receipt::new(log, &entry.name, trace_id, principal, asks);
                 Ok(Some(receipt))
             }
@@ -410,10 +413,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let limited = if !stop
             && (entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some())
         {
-            let client = site
-                .client
-                .take()
-                .unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
+            let client = site.client.key().unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
             Some(this.check_limits(&client, entry).await)
         } else {
             None
@@ -806,10 +806,8 @@ pub(super) struct CallSite {
     pub(super) arrival: Option<exec::arrival::Places>,
     /// The tool's index, found when the transport read the call.
     stamped_tool: Option<usize>,
-    /// Who is calling, for rate limits (`None`: the local client).
-    client: Option<Arc<str>>,
-    /// Whether `client` is the authenticated principal (for the audit log).
-    authenticated: bool,
+    /// Who is calling, for rate limits.
+    client: Client,
     /// On protocol 2026-07-28: the answers and state the request brought (`None`: an earlier
     /// protocol, or a handler that does not run rounds).
     returned: Option<Box<Returned>>,
@@ -851,7 +849,36 @@ impl CallSite {
             arrival,
             stamped_tool,
             client: client_of(context),
-            authenticated: principal_of(context).is_some(),
+        }
+    }
+}
+
+/// Who is calling, as the transport said; its key (for rate limits, the audit log) is written
+/// only when one is needed.
+#[derive(Default)]
+enum Client {
+    /// The local client (stdio, in-process).
+    #[default]
+    Local,
+    /// The authenticated principal.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Principal(Arc<str>),
+    /// An MCP session this server keeps.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Session(Arc<str>),
+    /// The connection's peer.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Address(std::net::IpAddr),
+}
+
+impl Client {
+    /// The key rate limits count under (`None`: the local client).
+    fn key(&self) -> Option<Arc<str>> {
+        match self {
+            Client::Local => None,
+            Client::Principal(p) => Some(Arc::clone(p)),
+            Client::Session(s) => Some(Arc::from(format!("session {s}"))),
+            Client::Address(ip) => Some(Arc::from(format!("address {ip}"))),
         }
     }
 }
@@ -912,20 +939,22 @@ fn principal_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
 /// Who is calling: over HTTP, the authenticated principal, else the session, else the peer's
 /// address; `None` for the local client (stdio).
 #[cfg(feature = "http")]
-fn client_of(context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
-    let who = Requester::of(context)?;
+fn client_of(context: &RequestContext<RoleServer>) -> Client {
+    let Some(who) = Requester::of(context) else {
+        return Client::Local;
+    };
     if let Some(principal) = &who.principal {
-        return Some(Arc::clone(principal));
+        return Client::Principal(Arc::clone(principal));
     }
     if let Some(session) = &who.session {
-        return Some(Arc::from(format!("session {session}")));
+        return Client::Session(Arc::clone(session));
     }
-    who.peer.map(|ip| Arc::from(format!("address {ip}")))
+    who.peer.map_or(Client::Local, Client::Address)
 }
 
 #[cfg(not(feature = "http"))]
-fn client_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
-    None
+fn client_of(_context: &RequestContext<RoleServer>) -> Client {
+    Client::Local
 }
 
 #[cfg(test)]
