@@ -743,6 +743,24 @@ fn ts_latency(o: &Options) {
     assert!(status.success(), "latency.mjs failed: {status}");
 }
 
+/// The two servers a table compares: `floor` and `toolwright`, unless `HTTP_LOAD_PAIR=A,B`
+/// names others (`floor,floor` or `toolwright,toolwright`: an A/A run, which shows how far
+/// apart two rounds of the same server land on this machine).
+fn pair() -> (&'static str, &'static str) {
+    let kind = |k: &str| match k {
+        "floor" => "floor",
+        "toolwright" => "toolwright",
+        other => panic!("HTTP_LOAD_PAIR: unknown server {other:?} (floor or toolwright)"),
+    };
+    match std::env::var("HTTP_LOAD_PAIR") {
+        Ok(p) => {
+            let (a, b) = p.split_once(',').expect("HTTP_LOAD_PAIR=A,B");
+            (kind(a), kind(b))
+        }
+        Err(_) => ("floor", "toolwright"),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--serve") {
@@ -773,8 +791,9 @@ fn main() {
         for &wire in &o.wires {
             for &clients in &o.clients {
                 // Fresh servers per cell: sessions of earlier cells do not weigh on later ones.
-                let floor = Server::start("floor");
-                let toolwright = Server::start("toolwright");
+                let (first, second) = pair();
+                let floor = Server::start(first);
+                let toolwright = Server::start(second);
                 let (mut f, mut t) = (Vec::new(), Vec::new());
                 for _ in 0..o.rounds {
                     f.push(round(&floor, wire, clients, o.calls).await);
