@@ -32,6 +32,9 @@
 //! - **`--stdio`**: instead of the table, sequential calls from rmcp's client to each server as
 //!   a stdio child process, on a multi-thread runtime (what `#[tokio::main]` builds) and on a
 //!   current-thread one: wall and CPU time per call, medians of alternating rounds.
+//! - **`--task-memory N`**: instead of the table, toolwright's resident memory per live task
+//!   (protocol 2026-07-28, the tasks extension, `N` tasks held open); the floor has no tasks.
+//! - **`HTTP_LOAD_PAIR=A,B`**: the two servers a table compares (`floor,floor` for an A/A run).
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -99,6 +102,24 @@ impl Probe {
         z: f64,
     ) -> Pose {
         Pose { x, y, z }
+    }
+}
+
+/// `--task-memory`'s server: one task tool that holds its task open.
+struct Holder;
+
+#[toolbox]
+impl Holder {
+    /// Wait, as a long motion would: a task until it ends.
+    #[tool(read_only, task = "optional")]
+    async fn hold(
+        &self,
+        /// How long.
+        #[param(unit = "s", range = 0.0..=3600.0)]
+        seconds: f64,
+    ) -> String {
+        tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+        "held".to_owned()
     }
 }
 
@@ -206,6 +227,26 @@ fn serve(which: &str) -> ! {
                 url
             }
             "floor" => serve_floor().await,
+            "toolwright-tasks" => {
+                // Tasks promoted at once, and bounds above what `--task-memory` opens.
+                let limits = toolwright::TaskLimits::default()
+                    .with_promote_after(Duration::from_millis(1))
+                    .with_max_per_client(100_000)
+                    .with_max_total(100_000);
+                let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
+                    .stateless()
+                    .max_connections(4096);
+                let server = Toolbox::builder(Holder)
+                    .with_task_limits(limits)
+                    .build()
+                    .expect("builds")
+                    .serve_http_with(options)
+                    .await
+                    .expect("serves");
+                let url = server.url();
+                std::mem::forget(server);
+                url
+            }
             other => panic!("no server `{other}`"),
         };
         println!("listening {url}");
@@ -660,6 +701,8 @@ struct Options {
     ts_latency: bool,
     /// `--stdio`: only the per-call times over stdio, by runtime.
     stdio: bool,
+    /// `--task-memory N`: only the resident memory per live task, over N tasks.
+    task_memory: Option<usize>,
 }
 
 fn options() -> Options {
@@ -671,6 +714,7 @@ fn options() -> Options {
         // toolwright serves at most 256 sessions by default.
         idle_sessions: 200,
         ts_latency: false,
+        task_memory: None,
         stdio: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -682,6 +726,7 @@ fn options() -> Options {
             "--calls" => o.calls = value.parse().unwrap(),
             "--rounds" => o.rounds = value.parse().unwrap(),
             "--idle-sessions" => o.idle_sessions = value.parse().unwrap(),
+            "--task-memory" => o.task_memory = Some(value.parse().unwrap()),
             "--ts-latency" => {
                 o.ts_latency = true;
                 i += 1;
@@ -728,6 +773,57 @@ async fn idle_sessions(server: &Server, n: usize) -> f64 {
     (after.saturating_sub(before)) as f64 / n as f64
 }
 
+/// Resident memory per live task (protocol 2026-07-28, the tasks extension): `n` calls of a
+/// tool that holds its task for a minute, each answered with a task; the server's growth over
+/// `n`. Its sessions: none (the stateless wire).
+fn task_memory(n: usize) {
+    let server = Server::start("toolwright-tasks");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let http = reqwest::Client::new();
+        let call = |id: usize| {
+            let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "hold", "arguments": {"seconds": 60.0},
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientInfo": {"name": "http_load", "version": "0"},
+                    "io.modelcontextprotocol/clientCapabilities":
+                        {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+                }}});
+            http.post(&server.url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", "tools/call")
+                .header("mcp-name", "hold")
+                .body(body.to_string())
+                .send()
+        };
+        // Warm-up: the first tasks grow the tables and the allocator's arenas.
+        for id in 0..64 {
+            let text = call(id).await.expect("answers").text().await.unwrap();
+            assert!(reply(&text, id as u64)["result"]["taskId"].is_string(), "{text}");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let before = server.rss_kib();
+        for id in 64..64 + n {
+            let text = call(id).await.expect("answers").text().await.unwrap();
+            let created = &reply(&text, id as u64)["result"];
+            assert_eq!(created["resultType"], json!("task"), "{text}");
+            assert_eq!(created["status"], json!("working"), "{text}");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let after = server.rss_kib();
+        println!(
+            "task memory: {n} live tasks, resident {before} KiB before, {after} KiB after: {:.1} KiB per task",
+            after.saturating_sub(before) as f64 / n as f64
+        );
+    });
+}
+
 /// The official TypeScript SDK client's per-call latency against both servers, by
 /// `tests/interop/node/latency.mjs` (its packages installed by `.ci/run`'s `npm ci`).
 fn ts_latency(o: &Options) {
@@ -769,6 +865,10 @@ fn main() {
     let o = options();
     if o.ts_latency {
         ts_latency(&o);
+        return;
+    }
+    if let Some(n) = o.task_memory {
+        task_memory(n);
         return;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
