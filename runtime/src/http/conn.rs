@@ -18,15 +18,15 @@ use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 use tokio_util::sync::CancellationToken;
 
-use super::PeerAddr;
 use crate::toolbox::ServeError;
 
 /// What answers a connection's requests.
 pub(crate) trait Answer: Send + Sync + 'static {
-    /// The response to `request`.
+    /// The response to `request`, from the connection's peer `peer`.
     fn answer(
         &self,
-        request: axum::extract::Request,
+        request: hyper::Request<hyper::body::Incoming>,
+        peer: std::net::SocketAddr,
     ) -> impl Future<Output = axum::response::Response> + Send;
 }
 
@@ -78,12 +78,11 @@ pub(crate) async fn accept_loop<A: Answer>(
             let active = Arc::new(AtomicUsize::new(0));
             let in_service = Arc::clone(&active);
             let service = hyper::service::service_fn(
-                move |mut request: hyper::Request<hyper::body::Incoming>| {
-                    request.extensions_mut().insert(PeerAddr(peer));
+                move |request: hyper::Request<hyper::body::Incoming>| {
                     let endpoint = Arc::clone(&endpoint);
                     let guard = InFlight::enter(&in_service);
                     async move {
-                        let response = endpoint.answer(request.map(Body::new)).await;
+                        let response = endpoint.answer(request, peer).await;
                         // In flight until the response body (an SSE stream, say) is done.
                         // Served as it is: hyper takes any body (`Body::new` would box it again).
                         Ok::<_, Infallible>(response.map(|body| Tracked {

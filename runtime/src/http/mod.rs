@@ -30,10 +30,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::extract::Request;
+use axum::body::{Body, Bytes};
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use http_body_util::{Either, Full};
+use hyper::body::Incoming;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::sync::Semaphore;
@@ -54,15 +55,6 @@ pub(crate) use self::sessions::acting;
 /// The path the MCP endpoint is served at.
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub const MCP_PATH: &str = "/mcp";
-
-/// The address of the peer of a connection, in each request's extensions.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PeerAddr(pub SocketAddr);
-
-/// The MCP session of a request, once the guard found it is one this server keeps (a client
-/// cannot pick a fresh identity for each request by sending made-up session ids).
-#[derive(Debug, Clone)]
-pub(crate) struct KnownSession(pub Arc<str>);
 
 /// Room for the JSON-RPC envelope around a call's arguments, in the default body limit.
 pub(crate) const ENVELOPE_BYTES: usize = 64 << 10;
@@ -573,13 +565,13 @@ where
     H: rmcp::ServerHandler + Send + 'static,
     M: rmcp::transport::streamable_http_server::SessionManager,
 {
-    async fn answer(&self, request: Request) -> Response {
+    async fn answer(&self, request: Request, peer: SocketAddr) -> Response {
         let path = request.uri().path();
         let mcp = path
             .strip_prefix(MCP_PATH)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
         if mcp {
-            return guard_request(&self.guard, request, async |request| {
+            return guard_request(&self.guard, request, peer, async |request| {
                 self.mcp.handle(request).await.map(Body::new)
             })
             .await;
@@ -601,19 +593,26 @@ where
             };
         }
         // Anywhere else: still through the guard (a caller learns nothing unauthenticated).
-        guard_request(&self.guard, request, async |_| {
+        guard_request(&self.guard, request, peer, async |_| {
             StatusCode::NOT_FOUND.into_response()
         })
         .await
     }
 }
 
+/// A request as it arrives.
+type Request = hyper::Request<Incoming>;
+
+/// A request as the guard passes it on: a `POST`'s body read whole, any other's as it came.
+type Guarded = hyper::Request<Either<Full<Bytes>, Incoming>>;
+
 /// Authentication, the session's owner, the body's size, shape and time, the tool's scopes, and
 /// the session's state, before rmcp parses the request (`next`).
 async fn guard_request(
     guard: &Guard,
     request: Request,
-    next: impl AsyncFnOnce(Request) -> Response,
+    peer: SocketAddr,
+    next: impl AsyncFnOnce(Guarded) -> Response,
 ) -> Response {
     let caller = match guard.auth.check(request.headers()).await {
         Ok(caller) => caller,
@@ -624,9 +623,6 @@ async fn guard_request(
     };
     let (mut parts, body) = request.into_parts();
     let principal = caller.principal.clone();
-    if let Some(principal) = &principal {
-        parts.extensions.insert(principal.clone());
-    }
     // Before anything keyed by the session is looked at: a session that is not the caller's
     // is answered as one that does not exist.
     let session = match admit(guard, &parts, principal.as_ref()).await {
@@ -642,18 +638,23 @@ async fn guard_request(
     // (and parsed it again).
     let (body, _parsing) = if parts.method == Method::POST {
         match read_message(guard, &caller, &parts, body).await {
-            Ok((bytes, parsing)) => (Body::from(bytes), Some(parsing)),
+            Ok((bytes, parsing)) => (Either::Left(Full::new(bytes)), Some(parsing)),
             Err(refusal) => return refusal,
         }
     } else {
-        (body, None)
+        (Either::Right(body), None)
     };
-    let _turn = session_turn(guard, &mut parts, session.as_ref()).await;
-    let requester = requester(&parts);
+    let (_turn, known) = session_turn(guard, session.as_ref()).await;
+    // One extension for all the toolbox learns of the caller (each insert allocates).
+    let requester = Requester {
+        principal: principal.as_ref().map(Principal::shared),
+        session: known,
+        peer: Some(peer.ip()),
+    };
     parts.extensions.insert(requester);
     let mut serve = std::pin::pin!(sessions::serving(
         principal,
-        next(Request::from_parts(parts, body)),
+        next(hyper::Request::from_parts(parts, body)),
     ));
     let response = serve.as_mut().await;
     let Some(last_event_id) = resume.filter(|_| sessions::unresumable(serve)) else {
@@ -677,8 +678,8 @@ async fn read_message<'g>(
     guard: &'g Guard,
     caller: &Caller,
     parts: &axum::http::request::Parts,
-    body: Body,
-) -> Result<(axum::body::Bytes, tokio::sync::SemaphorePermit<'g>), Response> {
+    body: Incoming,
+) -> Result<(Bytes, tokio::sync::SemaphorePermit<'g>), Response> {
     let Ok(parsing) = guard.parsing.acquire().await else {
         return Err(StatusCode::SERVICE_UNAVAILABLE.into_response());
     };
@@ -717,19 +718,6 @@ async fn read_message<'g>(
         return Err(refusal);
     }
     Ok((bytes, parsing))
-}
-
-/// Who sent the request, for the toolbox ([`Requester`]): its principal, its session when this
-/// server keeps it ([`KnownSession`]), its peer's address ([`PeerAddr`]).
-fn requester(parts: &axum::http::request::Parts) -> Requester {
-    Requester {
-        principal: parts.extensions.get::<Principal>().map(Principal::shared),
-        session: parts
-            .extensions
-            .get::<KnownSession>()
-            .map(|s| Arc::clone(&s.0)),
-        peer: parts.extensions.get::<PeerAddr>().map(|p| p.0.ip()),
-    }
 }
 
 /// The session a request names, if the caller may name it ([`SessionTable::admit`]): otherwise
@@ -771,20 +759,21 @@ fn session_not_found() -> Response {
         .unwrap_or_else(|_| StatusCode::NOT_FOUND.into_response())
 }
 
-/// The request's session, once admitted: one this replica holds is marked on the request
-/// ([`KnownSession`], what rate limits key on); for one it does not hold yet, the request's
-/// turn ([`SessionTable::turn`](sessions::SessionTable::turn)), held while rmcp answers.
+/// The request's session, once admitted: one this replica holds is returned as known (what
+/// rate limits key on: a client cannot pick a fresh identity for each request by sending
+/// made-up session ids); for one it does not hold yet, the request's turn
+/// ([`SessionTable::turn`](sessions::SessionTable::turn)), held while rmcp answers.
 async fn session_turn(
     guard: &Guard,
-    parts: &mut axum::http::request::Parts,
     session: Option<&(Arc<str>, Admission)>,
-) -> Option<impl Sized + use<>> {
-    let (id, admission) = session?;
+) -> (Option<impl Sized + use<>>, Option<Arc<str>>) {
+    let Some((id, admission)) = session else {
+        return (None, None);
+    };
     if *admission == Admission::Here {
-        parts.extensions.insert(KnownSession(Arc::clone(id)));
-        return None;
+        return (None, Some(Arc::clone(id)));
     }
-    guard.sessions.turn(id).await
+    (guard.sessions.turn(id).await, None)
 }
 
 /// The checks that need the message: the tool's scopes, and the session's state.
