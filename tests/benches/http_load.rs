@@ -218,13 +218,7 @@ fn serve(which: &str) -> ! {
                 let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
                     .max_connections(4096)
                     .max_sessions(4096, Duration::from_secs(10));
-                let server = Toolbox::new(Probe)
-                    .serve_http_with(options)
-                    .await
-                    .expect("serves");
-                let url = server.url();
-                std::mem::forget(server);
-                url
+                serve_http_forever(Toolbox::new(Probe), options).await
             }
             "floor" => serve_floor().await,
             "toolwright-tasks" => {
@@ -236,16 +230,11 @@ fn serve(which: &str) -> ! {
                 let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
                     .stateless()
                     .max_connections(4096);
-                let server = Toolbox::builder(Holder)
+                let toolbox = Toolbox::builder(Holder)
                     .with_task_limits(limits)
                     .build()
-                    .expect("builds")
-                    .serve_http_with(options)
-                    .await
-                    .expect("serves");
-                let url = server.url();
-                std::mem::forget(server);
-                url
+                    .expect("builds");
+                serve_http_forever(toolbox, options).await
             }
             other => panic!("no server `{other}`"),
         };
@@ -253,6 +242,17 @@ fn serve(which: &str) -> ! {
         std::future::pending::<()>().await;
     });
     unreachable!()
+}
+
+/// Serves `toolbox` over HTTP until the process is killed; its URL.
+async fn serve_http_forever<S: Send + Sync + 'static>(
+    toolbox: Toolbox<S>,
+    options: toolwright::HttpOptions,
+) -> String {
+    let server = toolbox.serve_http_with(options).await.expect("serves");
+    let url = server.url();
+    std::mem::forget(server);
+    url
 }
 
 /// `--serve KIND-stdio`: serves over stdin/stdout until the client leaves. KIND: `floor` and

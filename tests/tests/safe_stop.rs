@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::eventually;
+use common::{eventually, text};
 use serde_json::json;
 use toolwright::{
     BuildError, CancelReason, Context, ToolError, ToolSet as _, Toolbox, ToolboxBuilder, toolbox,
@@ -92,10 +92,7 @@ fn rig() -> Toolbox<Rig> {
 
 async fn call(toolbox: &Toolbox<Rig>, tool: &str) -> (bool, String) {
     let r = toolbox.call(tool, None).await.expect("a tool result");
-    (
-        r.is_error == Some(true),
-        r.content[0].as_text().unwrap().text.clone(),
-    )
+    (r.is_error == Some(true), text(&r))
 }
 
 #[tokio::test]
@@ -240,7 +237,7 @@ async fn queue_limits_come_from_the_declaration() {
     let r = touch_behind(&rig(), 5).await;
     assert_eq!(r.is_error, Some(true));
     assert_eq!(
-        r.content[0].as_text().unwrap().text,
+        text(&r),
         "Tool `touch` was not run: 4 calls are already waiting for `rig` (the most it queues) \
          behind the one using it. Call it again once some have finished."
     );
@@ -262,11 +259,7 @@ async fn with_max_waiting_applies_whether_given_before_or_after_the_tools() {
         let r = touch_behind(&toolbox, 3).await;
         assert_eq!(r.is_error, Some(true));
         assert!(
-            r.content[0]
-                .as_text()
-                .unwrap()
-                .text
-                .starts_with("Tool `touch` was not run: 2 calls are already waiting for `rig`"),
+            text(&r).starts_with("Tool `touch` was not run: 2 calls are already waiting for `rig`"),
             "{r:?}"
         );
     }
