@@ -455,6 +455,108 @@ async fn an_event_stream_that_cannot_be_resumed_is_refused() {
     assert!(text.contains(r#"\"moving\":false"#), "{text}");
 }
 
+/// With replicas sharing sessions through Redis, each replica numbers the event streams it opens
+/// for a session on its own, so one replica's `0/0` was another's too: a client whose call ran on
+/// a replica that stopped resumed on the next one and got that replica's answer to another call,
+/// which the official SDKs take for its own (they rewrite a resumed answer's id to the request's).
+/// Event ids name their replica and their request. A stream resumed where it ran resumes; one
+/// resumed elsewhere gets a JSON-RPC error for its own request (its answer is lost), which every
+/// SDK reports for that request: the Python SDK (1.x) waits forever on a refused resume.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_replicas_a_stream_resumes_where_it_ran_and_elsewhere_fails_its_own_request() {
+    let redis = common::redis::RedisServer::start()
+        .await
+        .expect("redis-server on the PATH (.ci/run installs it before the tests)");
+    // Real time: a motion of 200 mm at 250 mm/s runs for 0.8 s.
+    let replica = || async {
+        Toolbox::builder(RobotArm::new(SimConfig::default()))
+            .with_confirmation(false)
+            .build()
+            .unwrap()
+            .serve_http_with(HttpOptions::new(addr("127.0.0.1:0")).redis(&redis.url))
+            .await
+            .expect("serves")
+    };
+    let (one, two) = (replica().await, replica().await);
+    let (status, _, session, _) = post_json(&one.url(), &initialize(), &[]).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session id");
+    let in_session = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(
+        post_json(&one.url(), &initialized, &in_session).await.0,
+        202
+    );
+
+    // The session's first call on `two` (its stream there is `two`'s first for the session).
+    let state = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_arm_state"}});
+    let (status, _, _, text) = post_json(&two.url(), &state, &in_session).await;
+    assert_eq!(status, 200, "{text}");
+    let first_id = |text: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix("id:"))
+            .map(|id| id.trim().to_owned())
+            .unwrap_or_else(|| panic!("the stream starts with an event id: {text}"))
+    };
+    let on_two = first_id(&text);
+
+    // The session's first call on `one`, still running.
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 200}}});
+    let mut running = reqwest::Client::new()
+        .post(one.url())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(call.to_string())
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(running.status().as_u16(), 200);
+    let first = running.chunk().await.unwrap().expect("a first event");
+    let on_one = first_id(&String::from_utf8_lossy(&first));
+    assert_ne!(
+        on_one, on_two,
+        "two replicas' first streams of a session have one id"
+    );
+
+    // Resumed on the other replica: an error for request 1, not `two`'s answer to request 2.
+    let (status, text) = resume(&two.url(), &session, &on_one).await;
+    assert_eq!(status, 200, "{text}");
+    let data: Vec<Value> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter(|data| !data.trim().is_empty())
+        .map(|data| serde_json::from_str(data).expect("a JSON-RPC message"))
+        .collect();
+    assert_eq!(data.len(), 1, "{text}");
+    assert_eq!(data[0]["id"], 1, "{text}");
+    let message = data[0]["error"]["message"].as_str().expect("an error");
+    assert!(
+        message.contains("server that was answering this request")
+            && message.contains("may or may not have taken effect"),
+        "{message}"
+    );
+    // That stream ends there: resuming it again, anywhere, is refused (the TypeScript SDK
+    // resumes a stream that ended without a result, error or not, a bounded number of times).
+    let end = first_id(&text);
+    for server in [&one, &two] {
+        let (status, text) = resume(&server.url(), &session, &end).await;
+        assert_eq!(status, 400, "{text}");
+    }
+    // Resumed where it runs: the call's own answer.
+    let (status, text) = resume(&one.url(), &session, &on_one).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#""id":1,"result""#), "{text}");
+    drop(running);
+    one.shutdown().await.unwrap();
+    two.shutdown().await.unwrap();
+}
+
 /// Whether the server closes `stream` (reads end) within `within`.
 async fn closed_within(stream: &mut tokio::net::TcpStream, within: Duration) -> bool {
     let mut buf = [0u8; 1024];

@@ -18,6 +18,7 @@
 mod auth;
 mod body;
 mod conn;
+mod event_ids;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod principal;

@@ -17,7 +17,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use futures::Stream;
+use futures::{Stream, StreamExt as _, stream};
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
@@ -25,7 +25,9 @@ use rmcp::transport::streamable_http_server::session::{
 
 use tokio::task::futures::TaskLocalFuture;
 
+use super::event_ids::{Named, Replica};
 use super::principal::Principal;
+use crate::echo::echo;
 use crate::exec::arrival::{Arrivals, Ordered};
 
 tokio::task_local! {
@@ -50,12 +52,12 @@ const MAX_SESSION_ID_BYTES: usize = 128;
 /// Serves a request as `principal`: a session it creates (or restores, once
 /// [`SessionTable::admit`] let it) is bound to it. For a `GET` that carries `Last-Event-ID`,
 /// the scope also learns whether the stream it names could not be resumed on this server
-/// ([`unresumable`]): the request it answered ran on a replica that has stopped, or its stream
-/// is gone. rmcp answers such a resume with an empty `200` stream, and the official SDKs
-/// (Python 2.x, TypeScript) read an empty stream as "reconnect again" with their attempt
+/// ([`unresumable`]): its stream is gone, and no request it answered is known to fail (with
+/// replicas, a request's stream that ran elsewhere gets an error for its request instead,
+/// `event_ids.rs`). rmcp answers such a resume with an empty `200` stream, and the official
+/// SDKs (Python 2.x, TypeScript) read an empty stream as "reconnect again" with their attempt
 /// counter reset, forever; the caller answers `400` instead (as the TypeScript SDK's own server
-/// does for an event id it does not know), which the clients retry a bounded number of times
-/// and then fail the request, so it can be sent again.
+/// does for an event id it does not know), which the clients retry a bounded number of times.
 ///
 /// Not an `async fn`: one would hold `serve` twice (its argument and the scope it moves into),
 /// and the request's future, rmcp's answer inside, is kilobytes (BENCHMARKS.md, issue 26).
@@ -115,6 +117,8 @@ pub(crate) struct SessionTable {
     reserved: std::sync::atomic::AtomicUsize,
     #[cfg(feature = "redis")]
     shared: std::sync::OnceLock<Arc<super::redis::Redis>>,
+    /// With a shared store: what this replica writes in its event ids (`event_ids.rs`).
+    replica: std::sync::OnceLock<Replica>,
     /// Per session this replica does not hold yet: the turn of the requests naming it.
     #[cfg(feature = "redis")]
     arriving: Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>,
@@ -137,6 +141,7 @@ impl SessionTable {
             reserved: std::sync::atomic::AtomicUsize::new(0),
             #[cfg(feature = "redis")]
             shared: std::sync::OnceLock::new(),
+            replica: std::sync::OnceLock::new(),
             #[cfg(feature = "redis")]
             arriving: Mutex::default(),
         })
@@ -236,6 +241,7 @@ impl SessionTable {
     #[cfg(feature = "redis")]
     pub(super) fn share(&self, redis: Arc<super::redis::Redis>) {
         let _ = self.shared.set(redis);
+        let _ = self.replica.set(Replica::new());
     }
 
     /// Records that the session completed its handshake (here, and for the other replicas).
@@ -429,9 +435,22 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
+        let marker = self.table.replica.get().map(|replica| {
+            let request = match &message {
+                JsonRpcMessage::Request(request) => Some(&request.id),
+                _ => None,
+            };
+            replica.marker(request)
+        });
         // The session's transport stamps the request as it reads it.
         let stream = self.inner.create_stream(id, message);
-        async move { stream.await.map_err(SessionError::Inner) }
+        async move {
+            let stream = stream.await.map_err(SessionError::Inner)?;
+            Ok(match marker {
+                Some(marker) => marker.mark(stream).left_stream(),
+                None => stream.right_stream(),
+            })
+        }
     }
 
     async fn accept_message(
@@ -454,25 +473,79 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
+        let marker = self.table.replica.get().map(|replica| replica.marker(None));
         let stream = self.inner.create_standalone_stream(id);
-        async move { stream.await.map_err(SessionError::Inner) }
+        async move {
+            let stream = stream.await.map_err(SessionError::Inner)?;
+            Ok(match marker {
+                Some(marker) => marker.mark(stream).left_stream(),
+                None => stream.right_stream(),
+            })
+        }
     }
 
-    fn resume(
+    /// A stream resumes where it ran (`event_ids.rs`). One another replica ran: a request's
+    /// carries a JSON-RPC error for that request (its answer is lost here), and the session's
+    /// standalone stream starts again here. A stream that cannot be resumed otherwise is
+    /// refused (see [`serving`]).
+    async fn resume(
         &self,
         id: &SessionId,
         last_event_id: String,
-    ) -> impl Future<
-        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
-    > + Send {
-        let stream = self.inner.resume(id, last_event_id);
-        async move {
-            let resumed = stream.await;
-            if resumed.is_err() {
-                // Outside `serving` (no such scope) there is no one to tell.
-                let _ = SERVING.try_with(|s| s.unresumable.set(true));
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        type Resumed = Pin<Box<dyn Stream<Item = ServerSseMessage> + Send + Sync>>;
+        let refused = |e| {
+            // Outside `serving` (no such scope) there is no one to tell.
+            let _ = SERVING.try_with(|s| s.unresumable.set(true));
+            SessionError::Inner(e)
+        };
+        let Some(replica) = self.table.replica.get() else {
+            let stream = self
+                .inner
+                .resume(id, last_event_id)
+                .await
+                .map_err(refused)?;
+            return Ok(Box::pin(stream) as Resumed);
+        };
+        match replica.name(&last_event_id) {
+            Named::Unmarked(event) => {
+                let stream = self.inner.resume(id, event.to_owned()).await;
+                Ok(Box::pin(stream.map_err(refused)?))
             }
-            resumed.map_err(SessionError::Inner)
+            Named::Here { event, request } => {
+                let marker = replica.marker(request.as_ref());
+                match (self.inner.resume(id, event.to_owned()).await, request) {
+                    (Ok(stream), _) => Ok(Box::pin(marker.mark(stream))),
+                    (Err(_), Some(request)) => {
+                        let shown = request.to_string();
+                        tracing::info!(request = %echo(&shown), "a request's stream is gone: answer lost");
+                        Ok(Box::pin(stream::iter([replica.lost(request)])))
+                    }
+                    (Err(e), None) => Err(refused(e)),
+                }
+            }
+            Named::Elsewhere {
+                request: Some(request),
+                ..
+            } => {
+                let shown = request.to_string();
+                tracing::info!(request = %echo(&shown), "a request's stream ran elsewhere: answer lost");
+                Ok(Box::pin(stream::iter([replica.lost(request)])))
+            }
+            Named::Elsewhere {
+                standalone: true, ..
+            } => {
+                let stream = self.inner.create_standalone_stream(id).await;
+                Ok(Box::pin(
+                    replica.marker(None).mark(stream.map_err(refused)?),
+                ))
+            }
+            Named::Elsewhere { .. } | Named::Lost => {
+                // A request's stream, its id too long to be carried: nothing to answer it with;
+                // or the end of one whose loss was told.
+                let _ = SERVING.try_with(|s| s.unresumable.set(true));
+                Ok(Box::pin(stream::empty()))
+            }
         }
     }
 
