@@ -18,8 +18,8 @@ mod link;
 mod logging;
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
@@ -112,15 +112,17 @@ struct Inner {
     /// The client's connection (`None` in-process).
     link: Option<Link>,
     progress_token: Option<ProgressToken>,
-    cancel: CancellationToken,
+    /// Cancelled when the call is told to stop: the caller's, or made on first use (most
+    /// bodies never look, and a token is an allocation and a lock).
+    cancel: OnceLock<CancellationToken>,
     deadline: Option<Instant>,
     /// The call's questions and answers on protocol 2026-07-28 (`None`: earlier protocols,
     /// in-process calls).
     round: Option<Arc<Round>>,
-    /// Why `cancel` was cancelled: 0 not yet, else a [`CancelReason`] as `u8` + 1.
+    /// Why the call was told to stop: 0 not yet, else a [`CancelReason`]'s code.
     reason: AtomicU8,
     /// The task the call runs as, whose status message its progress becomes.
-    task: std::sync::OnceLock<Arc<crate::tasks::Record>>,
+    task: OnceLock<Arc<crate::tasks::Record>>,
 }
 
 /// Why a call was told to stop (see [`Context::cancel_reason`]).
@@ -176,7 +178,6 @@ static NEXT_TRACE: AtomicU64 = AtomicU64::new(1);
 
 /// A new trace id: unique in this process, ordered, and distinguishable across restarts.
 pub(crate) fn new_trace_id() -> String {
-    use std::sync::OnceLock;
     static PREFIX: OnceLock<String> = OnceLock::new();
     let prefix = PREFIX.get_or_init(|| {
         let nanos = std::time::SystemTime::now()
@@ -207,10 +208,11 @@ impl Context {
         trace_id: String,
         link: Option<Link>,
         progress_token: Option<ProgressToken>,
-        cancel: CancellationToken,
+        cancel: Option<CancellationToken>,
         deadline: Option<Instant>,
         round: Option<Arc<Round>>,
     ) -> Self {
+        let cancel = cancel.map_or_else(OnceLock::new, OnceLock::from);
         Context {
             inner: Arc::new(Inner {
                 tool,
@@ -221,7 +223,7 @@ impl Context {
                 deadline,
                 round,
                 reason: AtomicU8::new(0),
-                task: std::sync::OnceLock::new(),
+                task: OnceLock::new(),
             }),
         }
     }
@@ -235,7 +237,7 @@ impl Context {
             new_trace_id(),
             None,
             None,
-            CancellationToken::new(),
+            None,
             None,
             None,
         )
@@ -254,7 +256,25 @@ impl Context {
             Ordering::AcqRel,
             Ordering::Acquire,
         );
-        self.inner.cancel.cancel();
+        // With `token`'s fence: this sees the token, or `token` sees the reason.
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if let Some(token) = self.inner.cancel.get() {
+            token.cancel();
+        }
+    }
+
+    /// The call's token, made now if no one asked for it yet (cancelled at once when the call
+    /// was already told to stop).
+    fn token(&self) -> &CancellationToken {
+        if let Some(token) = self.inner.cancel.get() {
+            return token;
+        }
+        let token = self.inner.cancel.get_or_init(CancellationToken::new);
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if self.inner.reason.load(Ordering::Acquire) != 0 {
+            token.cancel();
+        }
+        token
     }
 
     /// The name of the tool being called.
@@ -305,12 +325,17 @@ impl Context {
     /// Whether the call was told to stop: its deadline passed, or the client cancelled it
     /// (`notifications/cancelled`) or disconnected. Check it between the steps of long work.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.cancel.is_cancelled()
+        self.inner.reason.load(Ordering::Acquire) != 0
+            || self
+                .inner
+                .cancel
+                .get()
+                .is_some_and(CancellationToken::is_cancelled)
     }
 
     /// Completes when the call is told to stop (see [`Context::is_cancelled`]).
     pub async fn cancelled(&self) {
-        self.inner.cancel.cancelled().await;
+        self.token().cancelled().await;
     }
 
     /// Why the call was told to stop; `None` while it may go on.
@@ -320,7 +345,7 @@ impl Context {
 
     /// The cancellation token of this call, cancelled when the call is told to stop.
     pub fn cancellation_token(&self) -> &CancellationToken {
-        &self.inner.cancel
+        self.token()
     }
 
     /// When the call's deadline passes (`None` without a `timeout`). The deadline covers the
@@ -374,5 +399,47 @@ mod tests {
         assert_eq!(format!("{pb}-{nb:06x}"), b);
         NEXT_TRACE.store(0x0012_3456_789a, Ordering::Relaxed);
         assert_eq!(new_trace_id(), format!("{pa}-123456789a"));
+    }
+
+    /// The body's token is made when first asked for: it is cancelled whether the call was
+    /// told to stop before or after, from another thread too; a caller's token is its own.
+    #[test]
+    fn a_token_made_late_or_early_is_cancelled_and_a_callers_token_counts() {
+        let early = Context::detached("t");
+        let token = early.cancellation_token().clone();
+        assert!(!early.is_cancelled() && !token.is_cancelled());
+        early.cancel(CancelReason::Deadline);
+        assert!(early.is_cancelled() && token.is_cancelled());
+
+        let late = Context::detached("t");
+        late.cancel(CancelReason::Client);
+        assert!(late.is_cancelled());
+        assert!(late.cancellation_token().is_cancelled());
+        assert_eq!(late.cancel_reason(), Some(CancelReason::Client));
+        futures::executor::block_on(late.cancelled());
+
+        // Racing threads: every round ends with the token cancelled.
+        for _ in 0..200 {
+            let racing = Context::detached("t");
+            let other = racing.clone();
+            let cancel = std::thread::spawn(move || other.cancel(CancelReason::Stopped));
+            let token = racing.cancellation_token().clone();
+            cancel.join().unwrap();
+            assert!(token.is_cancelled());
+        }
+
+        let callers = CancellationToken::new();
+        let context = Context::new(
+            Arc::from("t"),
+            new_trace_id(),
+            None,
+            None,
+            Some(callers.clone()),
+            None,
+            None,
+        );
+        callers.cancel();
+        assert!(context.is_cancelled());
+        assert_eq!(context.cancel_reason(), None);
     }
 }

@@ -296,7 +296,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             trace_id,
             link,
             progress_token,
-            CancellationToken::new(),
+            None,
             deadline,
             round.clone(),
         );

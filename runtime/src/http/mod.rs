@@ -638,7 +638,7 @@ async fn guard_request(
     // A `POST`'s place among the requests parsed at once is held until rmcp has answered
     // (and parsed it again).
     let (body, _parsing) = if parts.method == Method::POST {
-        match read_message(guard, &caller, &parts, body).await {
+        match read_message(guard, &caller, session.as_ref(), body).await {
             Ok((bytes, parsing)) => (Either::Left(Full::new(bytes)), Some(parsing)),
             Err(refusal) => return refusal,
         }
@@ -678,7 +678,7 @@ async fn guard_request(
 async fn read_message<'g>(
     guard: &'g Guard,
     caller: &Caller,
-    parts: &axum::http::request::Parts,
+    session: Option<&(Arc<str>, Admission)>,
     body: Incoming,
 ) -> Result<(Bytes, tokio::sync::SemaphorePermit<'g>), Response> {
     let Ok(parsing) = guard.parsing.acquire().await else {
@@ -715,7 +715,7 @@ async fn read_message<'g>(
         )
             .into_response());
     }
-    if let Some(refusal) = check_message(guard, caller, parts, &bytes).await {
+    if let Some(refusal) = check_message(guard, caller, session, &bytes).await {
         return Err(refusal);
     }
     Ok((bytes, parsing))
@@ -732,11 +732,7 @@ async fn admit(
     if !guard.with_sessions {
         return Ok(None);
     }
-    let Some(id) = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-    else {
+    let Some(id) = parts.headers.get(&SESSION_ID).and_then(|v| v.to_str().ok()) else {
         return Ok(None);
     };
     match guard.sessions.admit(id, principal).await {
@@ -748,9 +744,15 @@ async fn admit(
             "Service Unavailable: the session store cannot be reached; try again later",
         )
             .into_response()),
+        Admission::Here { id, initialized } => {
+            Ok(Some((Arc::clone(&id), Admission::Here { id, initialized })))
+        }
         admitted => Ok(Some((Arc::from(id), admitted))),
     }
 }
+
+/// Parsed once: a header looked up by `&str` has its name parsed on every lookup.
+static SESSION_ID: header::HeaderName = header::HeaderName::from_static("mcp-session-id");
 
 /// rmcp's answer to a request naming a session it does not have, byte for byte.
 fn session_not_found() -> Response {
@@ -771,7 +773,7 @@ async fn session_turn(
     let Some((id, admission)) = session else {
         return (None, None);
     };
-    if *admission == Admission::Here {
+    if let Admission::Here { .. } = admission {
         return (None, Some(Arc::clone(id)));
     }
     (guard.sessions.turn(id).await, None)
@@ -781,20 +783,18 @@ async fn session_turn(
 async fn check_message(
     guard: &Guard,
     caller: &Caller,
-    parts: &axum::http::request::Parts,
+    session: Option<&(Arc<str>, Admission)>,
     bytes: &[u8],
 ) -> Option<Response> {
-    let session = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok());
     // The body is parsed here only when a check below depends on it: the tools' scopes (with
     // authentication), a new session while the table is full, or a session whose handshake
-    // this replica has not seen complete. Otherwise rmcp's parse is the only one.
+    // this replica has not seen complete (as admitted: a handshake that completed since is
+    // asked again below). Otherwise rmcp's parse is the only one.
     let needed = guard.auth.required()
         || match session {
             None => guard.sessions.len() >= guard.sessions.max(),
-            Some(id) => guard.sessions.initialized_here(id) == Some(false),
+            Some((_, Admission::Here { initialized, .. })) => !initialized,
+            Some((id, _)) => guard.sessions.initialized_here(id) == Some(false),
         };
     if !needed {
         return None;
@@ -834,7 +834,7 @@ async fn check_message(
             );
             Some(r)
         }
-        (Some(id), Some(method))
+        (Some((id, _)), Some(method))
             if peek.is_request()
                 && method != "ping"
                 && method != "initialize"

@@ -82,8 +82,9 @@ pub(crate) fn acting() -> Option<Principal> {
 /// Whether a request may name a session, and how it finds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Admission {
-    /// This replica holds the session, and it is the caller's.
-    Here,
+    /// This replica holds the session (its id as the table keeps it), and it is the caller's;
+    /// whether it had completed its handshake when asked.
+    Here { id: SessionId, initialized: bool },
     /// The shared store holds the session, and it is the caller's: rmcp restores it here.
     #[cfg(feature = "redis")]
     Stored,
@@ -216,11 +217,18 @@ impl SessionTable {
         if id.len() > MAX_SESSION_ID_BYTES {
             return Admission::NotFound;
         }
-        let here = self.lock().get(id).map(|t| t.owner.clone());
-        match here {
-            Some(owner) if owner.as_ref() == principal => return Admission::Here,
-            Some(_) => return Admission::NotFound,
-            None => {}
+        {
+            let sessions = self.lock();
+            match sessions.get_key_value(id) {
+                Some((id, t)) if t.owner.as_ref() == principal => {
+                    return Admission::Here {
+                        id: Arc::clone(id),
+                        initialized: t.initialized,
+                    };
+                }
+                Some(_) => return Admission::NotFound,
+                None => {}
+            }
         }
         #[cfg(feature = "redis")]
         if let Some(redis) = self.shared.get() {
@@ -602,14 +610,18 @@ mod tests {
         let bob = Principal::subject("https://auth.example", "bob");
         created_by(&table, "s-alice", Some(alice.clone())).await;
         created_by(&table, "s-nobody", None).await;
-        assert_eq!(table.admit("s-alice", Some(&alice)).await, Admission::Here);
+        let here = |id: &str| Admission::Here {
+            id: SessionId::from(id),
+            initialized: false,
+        };
+        assert_eq!(table.admit("s-alice", Some(&alice)).await, here("s-alice"));
         assert_eq!(
             table.admit("s-alice", Some(&bob)).await,
             Admission::NotFound
         );
         assert_eq!(table.admit("s-alice", None).await, Admission::NotFound);
         // Without authentication (no principal) as before; a token does not open such a session.
-        assert_eq!(table.admit("s-nobody", None).await, Admission::Here);
+        assert_eq!(table.admit("s-nobody", None).await, here("s-nobody"));
         assert_eq!(
             table.admit("s-nobody", Some(&bob)).await,
             Admission::NotFound

@@ -613,7 +613,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             trace_id.to_owned(),
             site.link.clone(),
             None,
-            site.cancel.clone(),
+            Some(site.cancel.clone()),
             None,
             round.clone(),
         );
