@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
+use futures::FutureExt as _;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -85,10 +86,16 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for Ordered<T> {
         self.inner.send(item)
     }
 
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
-        let mut message = self.inner.receive().await?;
-        stamp(&*self.arrivals, &mut message);
-        Some(message)
+    /// The inner transport's future, mapped: an `async` wrapper would hold it in a state
+    /// machine of its own, and copy the message out of it once more.
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
+        let arrivals = &*self.arrivals;
+        self.inner.receive().map(move |message| {
+            message.map(|mut message| {
+                stamp(arrivals, &mut message);
+                message
+            })
+        })
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {

@@ -176,6 +176,9 @@ struct Watched<T> {
     started: bool,
     last_activity: Instant,
     timer: Pin<Box<Sleep>>,
+    /// The waker `timer` was last polled with, since it was last set: while it has not fired,
+    /// the timer wakes that task, and need not be polled again (two polls a request).
+    armed: Option<std::task::Waker>,
     /// Requests in flight on this connection.
     active: Arc<AtomicUsize>,
 }
@@ -190,6 +193,7 @@ impl<T> Watched<T> {
             started: false,
             last_activity: now,
             timer: Box::pin(tokio::time::sleep_until(now + first_byte)),
+            armed: None,
             active,
         }
     }
@@ -222,6 +226,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
                         let deadline = self.deadline();
                         if deadline < self.timer.deadline() {
                             self.timer.as_mut().reset(deadline);
+                            self.armed = None;
                         }
                     }
                 }
@@ -231,13 +236,22 @@ impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
             // deadline later. Moving it on every read instead (every request: hyper reads until
             // the socket would block) took the runtime's timer lock twice a request.
             Poll::Pending => loop {
+                if !self.timer.is_elapsed()
+                    && self.armed.as_ref().is_some_and(|w| w.will_wake(cx.waker()))
+                {
+                    return Poll::Pending;
+                }
                 match self.timer.as_mut().poll(cx) {
-                    Poll::Pending => return Poll::Pending,
+                    Poll::Pending => {
+                        self.armed = Some(cx.waker().clone());
+                        return Poll::Pending;
+                    }
                     Poll::Ready(()) => {}
                 }
                 let deadline = self.deadline();
                 if deadline > Instant::now() {
                     self.timer.as_mut().reset(deadline);
+                    self.armed = None;
                     continue;
                 }
                 if self.started && self.active.load(Ordering::SeqCst) > 0 {

@@ -113,7 +113,9 @@ pub(crate) fn unresumable<F: Future>(scope: Pin<&mut TaskLocalFuture<Serving, F>
 pub(crate) struct SessionTable {
     max: usize,
     init_timeout: Duration,
-    sessions: Mutex<HashMap<SessionId, Tracked>>,
+    /// Looked up on every request naming a session: foldhash, not SipHash (ids are this
+    /// server's, or ones the shared store knows, before they are inserted).
+    sessions: Mutex<Table>,
     /// Sessions being created now (counted against `max` until they are in `sessions`).
     reserved: std::sync::atomic::AtomicUsize,
     #[cfg(feature = "redis")]
@@ -124,6 +126,8 @@ pub(crate) struct SessionTable {
     #[cfg(feature = "redis")]
     arriving: Mutex<HashMap<String, std::sync::Weak<tokio::sync::Mutex<()>>>>,
 }
+
+type Table = HashMap<SessionId, Tracked, foldhash::fast::RandomState>;
 
 #[derive(Debug, Clone)]
 struct Tracked {
@@ -280,7 +284,7 @@ impl SessionTable {
         Some(here)
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Tracked>> {
+    fn lock(&self) -> MutexGuard<'_, Table> {
         self.sessions.lock().unwrap_or_else(|p| p.into_inner())
     }
 

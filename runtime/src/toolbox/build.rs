@@ -363,7 +363,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         let mut inner = Inner {
             state: Arc::new(state),
             entries: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             tools: Vec::new(),
             config: settings.freeze(),
             resources: HashMap::new(),

@@ -89,7 +89,9 @@ struct Entry<S> {
 struct Inner<S> {
     state: Arc<S>,
     entries: Vec<Entry<S>>,
-    index: HashMap<Arc<str>, usize>,
+    /// Looked up on every call: foldhash, not SipHash (the names are the toolbox's own, so no
+    /// one picks keys to collide).
+    index: HashMap<Arc<str>, usize, foldhash::fast::RandomState>,
     tools: Vec<Tool>,
     config: Config,
     /// The resources the tools use, by name: their queues and safe stops.
