@@ -142,6 +142,12 @@ impl HttpOptions {
     /// through the Redis at `url` (`redis://127.0.0.1:6379/0`): a session created on one replica
     /// is restored on another, and a limit counts every replica's calls. Resource queues stay
     /// per process: a toolbox whose tools use a device must not run as several replicas.
+    ///
+    /// A request's answer streams from the replica that runs it. Its event ids name that
+    /// replica and the request: a client that resumes the stream (`Last-Event-ID`) on another
+    /// replica, because the first stopped or its connection was dropped, gets a JSON-RPC error
+    /// for that request (its answer is lost; it may or may not have taken effect), never
+    /// another request's answer, and never a wait for an answer that cannot come.
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     #[must_use]

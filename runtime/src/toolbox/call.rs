@@ -199,10 +199,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let mut receipt = match this.receipt(entry, &trace_id, &site) {
             Ok(receipt) => receipt,
             Err(refused) => {
-                let mut meta = MetaObject::new();
-                meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
                 let result = CallToolResult::error(vec![ContentBlock::text(refused)]);
-                return Ok(result.with_meta(Some(meta)).into());
+                return Ok(result.with_meta(Some(traced(None, trace_value))).into());
             }
         };
         let next = Self::run(this, entry, arguments, site, trace_id, &mut receipt)
@@ -245,18 +243,13 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 Response::InputRequired(_) | Response::Task(_) => {}
             }
         }
-        let with_trace = |meta: Option<MetaObject>| {
-            let mut meta = meta.unwrap_or_default();
-            meta.0.insert(TRACE_ID_META.to_owned(), trace_value);
-            meta
-        };
         match result {
             Response::Result(mut result) => {
-                let meta = with_trace(result.meta.take());
+                let meta = traced(result.meta.take(), trace_value);
                 Ok(result.with_meta(Some(meta)).into())
             }
             Response::InputRequired(mut asked) => {
-                let meta = with_trace(asked.meta.take());
+                let meta = traced(asked.meta.take(), trace_value);
                 Ok(asked.with_meta(meta).into())
             }
             Response::Refused(error) => Err(*error),
@@ -815,6 +808,30 @@ pub(super) struct CallSite {
     pub(super) task: Option<Box<super::tasks::TaskAsk>>,
 }
 
+/// `meta` with the call's trace id ([`TRACE_ID_META`]). Most answers carry no `_meta` of their
+/// own: theirs is a copy of one made once, its one value replaced (an insert hashes the key
+/// and grows the map; a copy of a map with one entry does neither).
+fn traced(meta: Option<MetaObject>, trace: Value) -> MetaObject {
+    static ONLY_TRACE: std::sync::LazyLock<MetaObject> = std::sync::LazyLock::new(|| {
+        let mut meta = MetaObject::new();
+        meta.0.insert(TRACE_ID_META.to_owned(), Value::Null);
+        meta
+    });
+    match meta {
+        Some(mut meta) => {
+            meta.0.insert(TRACE_ID_META.to_owned(), trace);
+            meta
+        }
+        None => {
+            let mut meta = ONLY_TRACE.clone();
+            if let Some(value) = meta.0.values_mut().next() {
+                *value = trace;
+            }
+            meta
+        }
+    }
+}
+
 impl CallSite {
     /// The call site of a request; `session` is the session of the toolbox serving it (`None`
     /// for a handler of your own, through [`Toolbox::into_tool_router`]).
@@ -960,6 +977,27 @@ fn client_of(_context: &RequestContext<RoleServer>) -> Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every answer's `_meta` carries its trace id, next to what the answer had already.
+    #[test]
+    fn an_answers_meta_gets_the_trace_id_and_keeps_its_own() {
+        let alone = traced(None, Value::from("t-1"));
+        assert_eq!(
+            serde_json::to_value(&alone).unwrap(),
+            serde_json::json!({TRACE_ID_META: "t-1"})
+        );
+        // The copy is the answer's own: the next one starts from a clean map.
+        let next = traced(None, Value::from("t-2"));
+        assert_eq!(next.0.get(TRACE_ID_META), Some(&Value::from("t-2")));
+        assert_eq!(alone.0.get(TRACE_ID_META), Some(&Value::from("t-1")));
+        let mut own = MetaObject::new();
+        own.0.insert("x.example/k".to_owned(), Value::from(1));
+        let both = traced(Some(own), Value::from("t-3"));
+        assert_eq!(
+            serde_json::to_value(&both).unwrap(),
+            serde_json::json!({"x.example/k": 1, TRACE_ID_META: "t-3"})
+        );
+    }
 
     /// The size of the future `make` would return, without making it.
     fn future_size<F>(_make: impl FnOnce() -> F) -> usize {
