@@ -20,7 +20,7 @@
 //!   `Mcp-Session-Id`); `stateless` is protocol 2026-07-28 (no session: each `tools/call` carries
 //!   the version and the client's capabilities in its `_meta`).
 //! - **The clients** are tasks of this process, each with a connection of its own (HTTP/1.1
-//!   keep-alive), calling in a loop; every answer is checked (`isError: false`, the echoed
+//!   keep-alive, hyper's client connection: no pool opening more), calling in a loop; every answer is checked (`isError: false`, the echoed
 //!   pose). Both servers get the same clients, so the ratio is the servers' difference.
 //! - **Rounds** alternate the two servers (floor, toolwright, floor, …), and the ratios are
 //!   medians over rounds. Server CPU comes from `/proc/PID/stat` (user + system) around each
@@ -212,9 +212,9 @@ fn serve(which: &str) -> ! {
     runtime.block_on(async {
         let url = match which {
             "toolwright" => {
-                // The default caps (256 connections, 256 sessions) raised: 256 clients, whose
-                // pools sometimes open a second connection, and a round's sessions while the
-                // last round's are being closed, would meet them (the floor has none).
+                // The default caps (256 connections, 256 sessions) raised: 256 clients and the
+                // idle sessions, and a round's sessions while the last round's are being
+                // closed, would meet them (the floor has none).
                 let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
                     .max_connections(4096)
                     .max_sessions(4096, Duration::from_secs(10));
@@ -490,10 +490,15 @@ impl Wire {
     }
 }
 
-/// One client: a connection of its own, and its session on the session wire.
+/// One client: a connection of its own, and its session on the session wire. The connection is
+/// hyper's own (`client::conn::http1`), not a pool's: a pool (reqwest's) races an idle
+/// connection against a new one for each request and, when the response's end has not been
+/// read yet, opens another (one in 6 to 90 calls here): both servers then pay their
+/// per-connection costs at a rate no keep-alive client causes.
 struct Client {
-    http: reqwest::Client,
+    sender: hyper::client::conn::http1::SendRequest<http_body_util::Full<hyper::body::Bytes>>,
     url: String,
+    authority: String,
     wire: Wire,
     session: Option<String>,
     next_id: u64,
@@ -510,16 +515,28 @@ fn reply(text: &str, id: u64) -> Value {
     })
 }
 
+/// `http://HOST:PORT/...`'s `HOST:PORT`.
+fn authority(url: &str) -> String {
+    let rest = url.strip_prefix("http://").expect("an http:// URL");
+    rest.split('/').next().unwrap_or(rest).to_owned()
+}
+
 impl Client {
     async fn connect(url: &str, wire: Wire) -> Client {
-        let http = reqwest::Client::builder()
-            .pool_max_idle_per_host(1)
-            .tcp_nodelay(true)
-            .build()
-            .unwrap();
+        let authority = authority(url);
+        let stream = tokio::net::TcpStream::connect(&authority)
+            .await
+            .expect("connects");
+        stream.set_nodelay(true).unwrap();
+        let (sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+                .await
+                .expect("HTTP/1.1 handshake");
+        tokio::spawn(connection);
         let mut client = Client {
-            http,
+            sender,
             url: url.to_owned(),
+            authority,
             wire,
             session: None,
             next_id: 0,
@@ -530,18 +547,28 @@ impl Client {
         client
     }
 
-    fn post(&self, body: &Value, method: &str) -> reqwest::RequestBuilder {
+    /// Sends `method` with `body` (`None`: no body) and the wire's headers; the status, the
+    /// session id the answer names, and the whole body.
+    async fn send(
+        &mut self,
+        http_method: hyper::Method,
+        body: Option<&Value>,
+        method: &str,
+    ) -> (u16, Option<String>, String) {
+        use http_body_util::BodyExt as _;
         let version = match self.wire {
             Wire::Session => "2025-11-25",
             Wire::Stateless => "2026-07-28",
         };
-        let mut request = self
-            .http
-            .post(&self.url)
-            .header("content-type", "application/json")
+        let mut request = hyper::Request::builder()
+            .method(http_method)
+            .uri(&self.url)
+            .header("host", &self.authority)
             .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", version)
-            .body(body.to_string());
+            .header("mcp-protocol-version", version);
+        if body.is_some() {
+            request = request.header("content-type", "application/json");
+        }
         if self.wire == Wire::Stateless {
             request = request.header("mcp-method", method);
             if method == "tools/call" {
@@ -551,45 +578,47 @@ impl Client {
         if let Some(session) = &self.session {
             request = request.header("mcp-session-id", session);
         }
-        request
+        let bytes = body.map(|b| b.to_string()).unwrap_or_default();
+        let request = request
+            .body(http_body_util::Full::new(hyper::body::Bytes::from(bytes)))
+            .unwrap();
+        self.sender.ready().await.expect("the connection is open");
+        let response = self.sender.send_request(request).await.expect("answered");
+        let status = response.status().as_u16();
+        let session = response
+            .headers()
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let body = response.into_body().collect().await.expect("a whole body");
+        let text = String::from_utf8(body.to_bytes().to_vec()).expect("UTF-8");
+        (status, session, text)
     }
 
     async fn initialize(&mut self) {
         let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "http_load", "version": "0"}}});
-        let response = self
-            .post(&body, "initialize")
-            .send()
-            .await
-            .expect("initialize");
-        self.session = response
-            .headers()
-            .get("mcp-session-id")
-            .map(|v| v.to_str().unwrap().to_owned());
-        assert!(self.session.is_some(), "a session id");
-        let text = response.text().await.unwrap();
+        let (_, session, text) = self
+            .send(hyper::Method::POST, Some(&body), "initialize")
+            .await;
+        assert!(session.is_some(), "a session id");
+        self.session = session;
         assert!(reply(&text, 0)["result"].is_object(), "{text}");
         let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        let status = self
-            .post(&initialized, "notifications/initialized")
-            .send()
-            .await
-            .unwrap()
-            .status();
-        assert_eq!(status.as_u16(), 202);
+        let (status, _, _) = self
+            .send(
+                hyper::Method::POST,
+                Some(&initialized),
+                "notifications/initialized",
+            )
+            .await;
+        assert_eq!(status, 202);
     }
 
     /// Ends the session (a client that leaves), so sessions do not pile up over rounds.
-    async fn close(self) {
-        if let Some(session) = &self.session {
-            let _ = self
-                .http
-                .delete(&self.url)
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", "2025-11-25")
-                .send()
-                .await;
+    async fn close(mut self) {
+        if self.session.is_some() {
+            let _ = self.send(hyper::Method::DELETE, None, "").await;
         }
     }
 
@@ -608,14 +637,9 @@ impl Client {
         }
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
         let started = Instant::now();
-        let text = self
-            .post(&body, "tools/call")
-            .send()
-            .await
-            .expect("tools/call")
-            .text()
-            .await
-            .unwrap();
+        let (_, _, text) = self
+            .send(hyper::Method::POST, Some(&body), "tools/call")
+            .await;
         let elapsed = started.elapsed();
         let result = &reply(&text, id)["result"];
         assert_eq!(result["isError"], json!(false), "{text}");
