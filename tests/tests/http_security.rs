@@ -411,31 +411,7 @@ async fn an_event_stream_that_cannot_be_resumed_is_refused() {
 
     // A call still running: its stream's first event names it, and resuming there delivers the
     // call's answer on the new stream.
-    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 200}}});
-    let mut running = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "2025-11-25")
-        .body(call.to_string())
-        .send()
-        .await
-        .expect("the server answers");
-    assert_eq!(running.status().as_u16(), 200);
-    let first = running
-        .chunk()
-        .await
-        .expect("a first event")
-        .expect("a first event");
-    let first = String::from_utf8_lossy(&first).into_owned();
-    let event_id = first
-        .lines()
-        .find_map(|line| line.strip_prefix("id:"))
-        .map(str::trim)
-        .unwrap_or_else(|| panic!("the call's stream starts with an event id: {first}"))
-        .to_owned();
+    let (running, event_id) = running_move(&url, &session).await;
     let (status, text) = resume(&url, &session, &event_id).await;
     assert_eq!(status, 200, "{text}");
     assert!(text.contains(r#""id":1,"result""#), "{text}");
@@ -504,21 +480,7 @@ async fn with_replicas_a_stream_resumes_where_it_ran_and_elsewhere_fails_its_own
     let on_two = first_id(&text);
 
     // The session's first call on `one`, still running.
-    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 200}}});
-    let mut running = reqwest::Client::new()
-        .post(one.url())
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "2025-11-25")
-        .body(call.to_string())
-        .send()
-        .await
-        .expect("the server answers");
-    assert_eq!(running.status().as_u16(), 200);
-    let first = running.chunk().await.unwrap().expect("a first event");
-    let on_one = first_id(&String::from_utf8_lossy(&first));
+    let (running, on_one) = running_move(&one.url(), &session).await;
     assert_ne!(
         on_one, on_two,
         "two replicas' first streams of a session have one id"
@@ -555,6 +517,33 @@ async fn with_replicas_a_stream_resumes_where_it_ran_and_elsewhere_fails_its_own
     drop(running);
     one.shutdown().await.unwrap();
     two.shutdown().await.unwrap();
+}
+
+/// Calls a motion of 0.8 s (`move_arm_to_pose`, request id 1) in `session` and leaves it
+/// running: its response, being streamed, and the id of its stream's first event.
+async fn running_move(url: &str, session: &str) -> (reqwest::Response, String) {
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 200}}});
+    let mut running = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(call.to_string())
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(running.status().as_u16(), 200);
+    let first = running.chunk().await.unwrap().expect("a first event");
+    let first = String::from_utf8_lossy(&first).into_owned();
+    let event_id = first
+        .lines()
+        .find_map(|line| line.strip_prefix("id:"))
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("the call's stream starts with an event id: {first}"))
+        .to_owned();
+    (running, event_id)
 }
 
 /// Whether the server closes `stream` (reads end) within `within`.
