@@ -70,6 +70,21 @@ impl Marker {
     }
 }
 
+/// `stream`, its event ids marked by `marker` (none: the sessions are not shared, and the ids
+/// stay rmcp's).
+pub(crate) fn marked<S>(
+    marker: Option<Marker>,
+    stream: S,
+) -> impl Stream<Item = ServerSseMessage> + Send + Sync + 'static + use<S>
+where
+    S: Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+{
+    match marker {
+        Some(marker) => marker.mark(stream).left_stream(),
+        None => stream.right_stream(),
+    }
+}
+
 /// What a `Last-Event-ID` names.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Named<'a> {
@@ -249,6 +264,10 @@ mod tests {
             }
         );
         assert_eq!(one.name("0/0"), Named::Unmarked("0/0"));
+        // Sessions not shared: rmcp's ids as they are.
+        let plain = futures::stream::iter([ServerSseMessage::priming("0/3", Default::default())]);
+        let events: Vec<_> = futures::executor::block_on(super::marked(None, plain).collect());
+        assert_eq!(events[0].event_id.as_deref(), Some("0/3"));
         // The end of a lost answer, on any replica.
         let lost = one.lost(NumberOrString::Number(3));
         let lost_id = lost.event_id.as_deref().expect("an id");

@@ -17,7 +17,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use futures::{Stream, StreamExt as _, stream};
+use futures::{Stream, stream};
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_server::session::{
 
 use tokio::task::futures::TaskLocalFuture;
 
-use super::event_ids::{Named, Replica};
+use super::event_ids::{Named, Replica, marked};
 use super::principal::Principal;
 use crate::echo::echo;
 use crate::exec::arrival::{Arrivals, Ordered};
@@ -456,13 +456,7 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
         });
         // The session's transport stamps the request as it reads it.
         let stream = self.inner.create_stream(id, message);
-        async move {
-            let stream = stream.await.map_err(SessionError::Inner)?;
-            Ok(match marker {
-                Some(marker) => marker.mark(stream).left_stream(),
-                None => stream.right_stream(),
-            })
-        }
+        async move { Ok(marked(marker, stream.await.map_err(SessionError::Inner)?)) }
     }
 
     async fn accept_message(
@@ -487,13 +481,7 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
     > + Send {
         let marker = self.table.replica.get().map(|replica| replica.marker(None));
         let stream = self.inner.create_standalone_stream(id);
-        async move {
-            let stream = stream.await.map_err(SessionError::Inner)?;
-            Ok(match marker {
-                Some(marker) => marker.mark(stream).left_stream(),
-                None => stream.right_stream(),
-            })
-        }
+        async move { Ok(marked(marker, stream.await.map_err(SessionError::Inner)?)) }
     }
 
     /// A stream resumes where it ran (`event_ids.rs`). One another replica ran: a request's
