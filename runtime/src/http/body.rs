@@ -112,6 +112,17 @@ pub(crate) fn shape(bytes: &[u8]) -> Shape {
     }
 }
 
+/// The values `bytes` holds as [`shape`] counts them, when more than `limit`. A text counts at
+/// most one value more than its bytes (one for the text, one per `{`, `[` and `,`), so one that
+/// short is not read at all: the pass costs about 5 instructions a byte, and a call's body is
+/// hundreds of bytes against a limit of thousands of values.
+pub(crate) fn too_many_values(bytes: &[u8], limit: usize) -> Option<usize> {
+    if bytes.len() < limit {
+        return None;
+    }
+    Some(shape(bytes).values).filter(|&values| values > limit)
+}
+
 /// The parts of a JSON-RPC message the guard acts on.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Peek<'a> {
@@ -175,6 +186,34 @@ mod tests {
             }
         );
         assert_eq!(shape(&[b'['; 300]).depth, 300);
+    }
+
+    #[test]
+    fn a_body_shorter_than_the_limit_is_not_read_and_the_answer_is_the_same() {
+        // Texts made only of counted bytes hold the most values their length allows.
+        let dense = [
+            b"[".repeat(40),
+            b",".repeat(40),
+            b"[,".repeat(20),
+            b"{}".repeat(20),
+        ];
+        let mixed = br#"{"a": [1, 2, {"b": "x,y[{"}], "c": "\"]"}"#.to_vec();
+        for text in dense.iter().chain([&mixed, &Vec::new()]) {
+            let values = shape(text).values;
+            assert!(
+                values <= text.len() + 1,
+                "{values} values in {} bytes",
+                text.len()
+            );
+            for limit in 0..text.len() + 3 {
+                assert_eq!(
+                    too_many_values(text, limit),
+                    (values > limit).then_some(values),
+                    "limit {limit}, {:?}",
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
     }
 
     /// The byte-at-a-time measure `shape` replaced: the two agree on every input.

@@ -710,13 +710,12 @@ async fn read_message<'g>(
             return Err((StatusCode::BAD_REQUEST, format!("Bad Request: {e}")).into_response());
         }
     };
-    let shape = body::shape(&bytes);
-    if shape.values > guard.max_values {
+    if let Some(values) = body::too_many_values(&bytes, guard.max_values) {
         return Err((
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "Payload Too Large: the body holds about {} JSON values, more than the {} allowed",
-                shape.values, guard.max_values
+                "Payload Too Large: the body holds about {values} JSON values, more than the {} allowed",
+                guard.max_values
             ),
         )
             .into_response());
