@@ -3,7 +3,8 @@
 //! once and leave the arm usable; a motion that cannot finish in time is refused before it
 //! starts; a blocking body is answered at its deadline while other tools keep answering and the
 //! arm stays reserved until the body returns; calls on the arm run in arrival order, and a full
-//! queue refuses at once; a refusal with thousands of problems stays bounded.
+//! queue refuses at once; a refusal with thousands of problems stays bounded; over HTTP, a client
+//! gone mid-motion gets it halted on 2026-07-28 and left running (resumable) on 2025-11-25.
 
 mod common;
 
@@ -493,4 +494,149 @@ async fn a_client_gone_on_stdio_gets_the_arm_halted_before_the_process_ends() {
             && l.contains("halted at")),
         "the arm was halted before the process ended:\n{log}"
     );
+}
+
+/// A `plan_trajectory` that executes 10 waypoints 900 mm apart (about 0.1 s each at 1/20 of
+/// real time), POSTed to `url` with a progress token, on protocol `version` (`session`: the
+/// 2025-11-25 session it runs in); the response, once its head and first event have come.
+async fn streaming_motion(url: &str, version: &str, session: Option<&str>) -> reqwest::Response {
+    let waypoints: Vec<Value> = (0..10)
+        .map(|i| json!({"x": if i % 2 == 0 { -600 } else { 300 }, "y": 0, "z": 300}))
+        .collect();
+    let mut params = json!({
+        "name": "plan_trajectory",
+        "arguments": {"waypoints": waypoints, "execute": true},
+        "_meta": {"progressToken": "p"},
+    });
+    if session.is_none() {
+        let meta = params["_meta"].as_object_mut().unwrap();
+        meta.insert(
+            "io.modelcontextprotocol/protocolVersion".into(),
+            json!(version),
+        );
+        meta.insert(
+            "io.modelcontextprotocol/clientInfo".into(),
+            json!({"name": "raw", "version": "0"}),
+        );
+        meta.insert(
+            "io.modelcontextprotocol/clientCapabilities".into(),
+            json!({}),
+        );
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", version)
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "plan_trajectory")
+        .body(body.to_string());
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let mut response = request.send().await.expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200);
+    let first = response.chunk().await.unwrap().expect("a first event");
+    let first = String::from_utf8_lossy(&first).into_owned();
+    assert!(
+        first.contains("notifications/progress") || first.contains("id: "),
+        "{first}"
+    );
+    response
+}
+
+/// Over HTTP, a client that goes away while its motion streams (its answer's head and first
+/// events already written, through the guard's yield before the head): on protocol 2026-07-28
+/// nothing can resume the stream, so the motion is halted once and the arm stays usable; on
+/// 2025-11-25 the stream belongs to a session and can be resumed, so the motion runs to its
+/// end, not halted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_resumable_on_2025()
+{
+    let toolbox = sim(0.05, 1.0).build().unwrap();
+    let arm = toolbox.clone();
+    let server = toolbox
+        .serve_http_with(toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()))
+        .await
+        .expect("serves");
+    let url = server.url();
+    let state = arm.state().clone();
+
+    // 2026-07-28: the client reads the first event and hangs up.
+    let response = streaming_motion(&url, "2026-07-28", None).await;
+    drop(response);
+    assert!(
+        eventually(|| state.halts() == 1).await,
+        "the safe stop ran when the client went away"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(state.halts(), 1, "exactly once");
+    // The arm takes the next motion.
+    let response = streaming_motion(&url, "2026-07-28", None).await;
+    let text = response.text().await.unwrap();
+    assert!(text.contains(r#""id":7,"result""#), "{text}");
+    assert!(text.contains(r#""executed_waypoints":10"#), "{text}");
+    assert_eq!(state.halts(), 1);
+
+    // 2025-11-25: the same hang-up leaves a session's motion running (its stream can be
+    // resumed with `Last-Event-ID`).
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(initialize.to_string())
+        .send()
+        .await
+        .unwrap();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    drop(response.text().await);
+    let initialized = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", &session)
+        .body(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(initialized.status().as_u16(), 202);
+    let started = Instant::now();
+    drop(streaming_motion(&url, "2025-11-25", Some(&session)).await);
+    // The whole path takes about 1 s; well after it, the arm is at the last waypoint.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    assert_eq!(
+        state.halts(),
+        1,
+        "not halted: {:?} after",
+        started.elapsed()
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+        "params": {"name": "get_arm_state", "arguments": {}}});
+    let text = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", &session)
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains(r#""moving":false"#)
+            && text.contains(r#""position":{"x":300.0,"y":0.0,"z":300.0}"#),
+        "the motion ran to its last waypoint: {text}"
+    );
+    server.shutdown().await.unwrap();
 }
