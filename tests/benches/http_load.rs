@@ -20,8 +20,9 @@
 //!   `Mcp-Session-Id`); `stateless` is protocol 2026-07-28 (no session: each `tools/call` carries
 //!   the version and the client's capabilities in its `_meta`).
 //! - **The clients** are tasks of this process, each with a connection of its own (HTTP/1.1
-//!   keep-alive, hyper's client connection: no pool opening more), calling in a loop; every answer is checked (`isError: false`, the echoed
-//!   pose). Both servers get the same clients, so the ratio is the servers' difference.
+//!   keep-alive, hyper's client connection: no pool opening more), calling in a loop; every
+//!   answer is checked (`isError: false`, the echoed pose). Both servers get the same clients,
+//!   so the ratio is the servers' difference.
 //! - **Rounds** alternate the two servers (floor, toolwright, floor, …), and the ratios are
 //!   medians over rounds. Server CPU comes from `/proc/PID/stat` (user + system) around each
 //!   round, resident memory from `/proc/PID/status` after it.
@@ -515,15 +516,10 @@ fn reply(text: &str, id: u64) -> Value {
     })
 }
 
-/// `http://HOST:PORT/...`'s `HOST:PORT`.
-fn authority(url: &str) -> String {
-    let rest = url.strip_prefix("http://").expect("an http:// URL");
-    rest.split('/').next().unwrap_or(rest).to_owned()
-}
-
 impl Client {
     async fn connect(url: &str, wire: Wire) -> Client {
-        let authority = authority(url);
+        let uri: hyper::Uri = url.parse().expect("the server's URL");
+        let authority = uri.authority().expect("host and port").to_string();
         let stream = tokio::net::TcpStream::connect(&authority)
             .await
             .expect("connects");

@@ -471,13 +471,7 @@ async fn with_replicas_a_stream_resumes_where_it_ran_and_elsewhere_fails_its_own
     let state = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_arm_state"}});
     let (status, _, _, text) = post_json(&two.url(), &state, &in_session).await;
     assert_eq!(status, 200, "{text}");
-    let first_id = |text: &str| {
-        text.lines()
-            .find_map(|line| line.strip_prefix("id:"))
-            .map(|id| id.trim().to_owned())
-            .unwrap_or_else(|| panic!("the stream starts with an event id: {text}"))
-    };
-    let on_two = first_id(&text);
+    let on_two = first_event_id(&text);
 
     // The session's first call on `one`, still running.
     let (running, on_one) = running_move(&one.url(), &session).await;
@@ -505,7 +499,7 @@ async fn with_replicas_a_stream_resumes_where_it_ran_and_elsewhere_fails_its_own
     );
     // That stream ends there: resuming it again, anywhere, is refused (the TypeScript SDK
     // resumes a stream that ended without a result, error or not, a bounded number of times).
-    let end = first_id(&text);
+    let end = first_event_id(&text);
     for server in [&one, &two] {
         let (status, text) = resume(&server.url(), &session, &end).await;
         assert_eq!(status, 400, "{text}");
@@ -536,14 +530,16 @@ async fn running_move(url: &str, session: &str) -> (reqwest::Response, String) {
         .expect("the server answers");
     assert_eq!(running.status().as_u16(), 200);
     let first = running.chunk().await.unwrap().expect("a first event");
-    let first = String::from_utf8_lossy(&first).into_owned();
-    let event_id = first
-        .lines()
-        .find_map(|line| line.strip_prefix("id:"))
-        .map(str::trim)
-        .unwrap_or_else(|| panic!("the call's stream starts with an event id: {first}"))
-        .to_owned();
+    let event_id = first_event_id(&String::from_utf8_lossy(&first));
     (running, event_id)
+}
+
+/// The id of the first event in an event stream's text.
+fn first_event_id(text: &str) -> String {
+    text.lines()
+        .find_map(|line| line.strip_prefix("id:"))
+        .map(|id| id.trim().to_owned())
+        .unwrap_or_else(|| panic!("the stream starts with an event id: {text}"))
 }
 
 /// Whether the server closes `stream` (reads end) within `within`.
