@@ -159,11 +159,16 @@ impl OAuthVerifier {
         .map_err(|e| format!("cannot set up TLS for the OAuth issuer: {e}"))?
         .with_root_certificates(roots)
         .with_no_client_auth();
+        // What `build()` makes, with `TCP_NODELAY` (hyper leaves Nagle's algorithm on): a
+        // request's head and a TLS handshake's records go out as written.
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
         let https = hyper_rustls::HttpsConnectorBuilder::new()
             .with_tls_config(tls)
             .https_or_http()
             .enable_http1()
-            .build();
+            .wrap_connector(http);
         let client = Client::builder(TokioExecutor::new()).build(https);
         Ok(Self {
             config,

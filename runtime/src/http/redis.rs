@@ -72,11 +72,25 @@ end
 return {0, 0}
 ";
 
+/// Where Redis is and how to reach it, from its URL: with `TCP_NODELAY` set (redis-rs leaves
+/// Nagle's algorithm on). Calls from many requests share one multiplexed connection, so a
+/// command often goes out while the one before is still unanswered; with Nagle's algorithm the
+/// kernel would hold it back until that answer's ACK came.
+fn connection_info(url: &str) -> Result<redis::ConnectionInfo, String> {
+    use redis::IntoConnectionInfo;
+    let info = url
+        .into_connection_info()
+        .map_err(|e| format!("--redis {url}: {e}"))?;
+    let tcp = info.tcp_settings().clone().set_nodelay(true);
+    Ok(info.set_tcp_settings(tcp))
+}
+
 impl Redis {
     /// Connects (`redis://host:6379/0`, `rediss://` for TLS is not built in); fails at once if
     /// Redis cannot be reached.
     pub(crate) async fn connect(url: &str) -> Result<Arc<Self>, String> {
-        let client = redis::Client::open(url).map_err(|e| format!("--redis {url}: {e}"))?;
+        let client = redis::Client::open(connection_info(url)?)
+            .map_err(|e| format!("--redis {url}: {e}"))?;
         let connection =
             tokio::time::timeout(Duration::from_secs(10), ConnectionManager::new(client))
                 .await
@@ -378,5 +392,23 @@ impl SharedStore for Redis {
         id: &'a str,
     ) -> futures::future::BoxFuture<'a, Option<(Option<String>, serde_json::Value)>> {
         Box::pin(Redis::get_task(self, id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_connection_sets_tcp_nodelay_and_keeps_the_urls_address_and_database() {
+        let info = connection_info("redis://127.0.0.1:6390/3").unwrap();
+        assert!(info.tcp_settings().nodelay());
+        assert_eq!(info.addr().to_string(), "127.0.0.1:6390");
+        assert_eq!(info.redis_settings().db(), 3);
+        let refused = connection_info("http://127.0.0.1/").unwrap_err();
+        assert!(
+            refused.starts_with("--redis http://127.0.0.1/: "),
+            "{refused}"
+        );
     }
 }
