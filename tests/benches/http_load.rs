@@ -35,7 +35,8 @@
 //!   current-thread one: wall and CPU time per call, medians of alternating rounds.
 //! - **`--task-memory N`**: instead of the table, toolwright's resident memory per live task
 //!   (protocol 2026-07-28, the tasks extension, `N` tasks held open); the floor has no tasks.
-//! - **`HTTP_LOAD_PAIR=A,B`**: the two servers a table compares (`floor,floor` for an A/A run).
+//! - **`HTTP_LOAD_PAIR=A,B`**: the two servers a table compares (`floor,floor` for an A/A run;
+//!   `toolwright,toolwright-ct` for the multi-thread runtime against a current-thread one).
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -201,15 +202,24 @@ impl ServerHandler for Floor {
 // ---------------------------------------------------------------------------------------------
 
 /// `--serve toolwright|floor`: serves on a free loopback port, prints `listening URL`, and
-/// serves until killed.
+/// serves until killed: on a multi-thread runtime (one worker per core), or with `-ct`
+/// (`toolwright-ct`, `floor-ct`) on a current-thread one.
 fn serve(which: &str) -> ! {
     if let Some(stdio) = which.strip_suffix("-stdio") {
         serve_stdio(stdio);
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let (which, current_thread) = match which.strip_suffix("-ct") {
+        Some(which) => (which, true),
+        None => (which, false),
+    };
+    let runtime = if current_thread {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    }
+    .enable_all()
+    .build()
+    .expect("runtime");
     runtime.block_on(async {
         let url = match which {
             "toolwright" => {
@@ -861,12 +871,17 @@ fn ts_latency(o: &Options) {
 
 /// The two servers a table compares: `floor` and `toolwright`, unless `HTTP_LOAD_PAIR=A,B`
 /// names others (`floor,floor` or `toolwright,toolwright`: an A/A run, which shows how far
-/// apart two rounds of the same server land on this machine).
+/// apart two rounds of the same server land on this machine; `toolwright,toolwright-ct`:
+/// the multi-thread runtime against a current-thread one).
 fn pair() -> (&'static str, &'static str) {
     let kind = |k: &str| match k {
         "floor" => "floor",
         "toolwright" => "toolwright",
-        other => panic!("HTTP_LOAD_PAIR: unknown server {other:?} (floor or toolwright)"),
+        "floor-ct" => "floor-ct",
+        "toolwright-ct" => "toolwright-ct",
+        other => panic!(
+            "HTTP_LOAD_PAIR: unknown server {other:?} (floor, toolwright, floor-ct, toolwright-ct)"
+        ),
     };
     match std::env::var("HTTP_LOAD_PAIR") {
         Ok(p) => {
