@@ -410,6 +410,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// session shares this toolbox (tools, state, resource queues). Refuses (before binding) a
     /// non-loopback address without authentication, and an unspecified one (`0.0.0.0`) without
     /// an allowed host.
+    ///
+    /// Which runtime: a multi-thread one (`#[tokio::main]`, a worker per core). Against a
+    /// current-thread runtime on two cores (BENCHMARKS.md, issue 26), the current-thread one
+    /// answered a single client calling in sequence 8–20 % faster, but served 0.57–0.92× the
+    /// calls at 16 to 256 clients on protocol 2025-11-25 (0.85–1.03× on 2026-07-28's stateless
+    /// wire); and on a multi-thread runtime a body
+    /// that holds its worker does not hold up other clients' calls, a stop among them.
+    /// `ToolboxBuilder::run_cli_main` (feature `cli`) builds it for `serve --http`.
+    ///
+    /// Every accepted connection has `TCP_NODELAY` set, so an answer's small writes leave at
+    /// once. A proxy in front needs the same (HAProxy: `option http-no-delay`; README, "Running
+    /// several replicas"), or it holds a call's progress events back.
     pub async fn serve_http_with(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
         self.serve_http_as(options, |toolbox| toolbox).await
     }
