@@ -208,18 +208,7 @@ fn serve(which: &str) -> ! {
     if let Some(stdio) = which.strip_suffix("-stdio") {
         serve_stdio(stdio);
     }
-    let (which, current_thread) = match which.strip_suffix("-ct") {
-        Some(which) => (which, true),
-        None => (which, false),
-    };
-    let runtime = if current_thread {
-        tokio::runtime::Builder::new_current_thread()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-    }
-    .enable_all()
-    .build()
-    .expect("runtime");
+    let (which, runtime) = server_runtime(which);
     runtime.block_on(async {
         let url = match which {
             "toolwright" => {
@@ -266,22 +255,21 @@ async fn serve_http_forever<S: Send + Sync + 'static>(
     url
 }
 
+/// A server's name without its `-ct` suffix, and its runtime: current-thread with the suffix,
+/// multi-thread (one worker per core) without.
+fn server_runtime(kind: &str) -> (&str, tokio::runtime::Runtime) {
+    let (server, mut builder) = match kind.strip_suffix("-ct") {
+        Some(server) => (server, tokio::runtime::Builder::new_current_thread()),
+        None => (kind, tokio::runtime::Builder::new_multi_thread()),
+    };
+    (server, builder.enable_all().build().expect("runtime"))
+}
+
 /// `--serve KIND-stdio`: serves over stdin/stdout until the client leaves. KIND: `floor` and
 /// `toolwright` on a multi-thread runtime (one worker per core, what `#[tokio::main]` builds),
 /// `floor-ct` and `toolwright-ct` on a current-thread one.
 fn serve_stdio(kind: &str) -> ! {
-    let (server, current_thread) = match kind.strip_suffix("-ct") {
-        Some(server) => (server, true),
-        None => (kind, false),
-    };
-    let runtime = if current_thread {
-        tokio::runtime::Builder::new_current_thread()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-    }
-    .enable_all()
-    .build()
-    .expect("runtime");
+    let (server, runtime) = server_runtime(kind);
     runtime.block_on(async {
         match server {
             "toolwright" => Toolbox::new(Probe).serve_stdio().await.expect("serves"),

@@ -597,16 +597,12 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
         .unwrap()
         .to_owned();
     drop(response.text().await);
-    let initialized = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", &session)
-        .body(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string())
-        .send()
-        .await
-        .unwrap();
+    let initialized = post_in_session(
+        &url,
+        &session,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
     assert_eq!(initialized.status().as_u16(), 202);
     let started = Instant::now();
     drop(streaming_motion(&url, "2025-11-25", Some(&session)).await);
@@ -620,16 +616,8 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
     );
     let call = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
         "params": {"name": "get_arm_state", "arguments": {}}});
-    let text = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", &session)
-        .body(call.to_string())
-        .send()
+    let text = post_in_session(&url, &session, call)
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();
@@ -639,4 +627,18 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
         "the motion ran to its last waypoint: {text}"
     );
     server.shutdown().await.unwrap();
+}
+
+/// `message` POSTed to `url` in the 2025-11-25 session `session`.
+async fn post_in_session(url: &str, session: &str, message: Value) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", session)
+        .body(message.to_string())
+        .send()
+        .await
+        .expect("the server answers")
 }
