@@ -1,7 +1,9 @@
 // The robot_arm example driven over stdio by the official TypeScript MCP SDK client
 // (npm @modelcontextprotocol/sdk, pinned in package-lock.json). Its client validates each
 // structuredContent against the tool's outputSchema itself (with Ajv); this file also checks every
-// schema against the JSON Schema 2020-12 meta-schema with Ajv's 2020-12 build.
+// schema against the JSON Schema 2020-12 meta-schema with Ajv's 2020-12 build. Over streamable
+// HTTP, on 2025-11-25's session wire, calls that stream their progress answer far below the
+// 40 ms of a delayed-ACK stall (client_v2.test.mjs does the same on 2026-07-28).
 //
 //   ROBOT_ARM_BIN=target/debug/examples/robot_arm node --test tests/interop/node
 //
@@ -15,8 +17,11 @@ import { fileURLToPath } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
+
+import { serveForTiming, STALL_BOUND_MS, upperQuartileMs } from "./robot_arm_http.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const BIN = process.env.ROBOT_ARM_BIN ?? path.join(REPO, "target/debug/examples/robot_arm");
@@ -301,4 +306,22 @@ test("projections, summaries, an invalid projection and an over-budget result ar
     r = await client.callTool({ name: "find_parts", arguments: { jmespath: "length(parts)" } });
     assert.deepEqual(accepted(tools, "find_parts", r), { projection: 6 });
   }, CATALOG);
+});
+
+test("on 2025-11-25 over HTTP a call in a session answers without a delayed-ACK stall (TCP_NODELAY)", async () => {
+  assert.ok(existsSync(BIN), `${BIN} does not exist: cargo build --examples`);
+  const { url, child } = await serveForTiming(BIN);
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: "toolwright-interop", version: "0.1.0" });
+  try {
+    await client.connect(transport);
+    assert.equal(transport.protocolVersion, "2025-11-25");
+    assert.ok(transport.sessionId, "the server gave the client a session");
+    const call = (params, onprogress) => client.callTool(params, CallToolResultSchema, { onprogress });
+    const { quartile, all } = await upperQuartileMs(call, assert);
+    assert.ok(quartile < STALL_BOUND_MS, `upper quartile ${quartile.toFixed(2)} ms per call: ${all}`);
+  } finally {
+    await client.close().catch(() => {});
+    child.kill();
+  }
 });
