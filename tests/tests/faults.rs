@@ -9,9 +9,10 @@
 mod common;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::http::{Wire, result_text};
 use common::raw::Raw;
 use common::{call, connect, eventually, text};
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
@@ -497,45 +498,19 @@ async fn a_client_gone_on_stdio_gets_the_arm_halted_before_the_process_ends() {
 }
 
 /// A `plan_trajectory` that executes 10 waypoints 900 mm apart (about 0.1 s each at 1/20 of
-/// real time), POSTed to `url` with a progress token, on protocol `version` (`session`: the
-/// 2025-11-25 session it runs in); the response, once its head and first event have come.
-async fn streaming_motion(url: &str, version: &str, session: Option<&str>) -> reqwest::Response {
+/// real time), POSTed to `url` on `wire` with a progress token; the response, once its head and
+/// first event have come.
+async fn streaming_motion(url: &str, wire: &Wire) -> reqwest::Response {
     let waypoints: Vec<Value> = (0..10)
         .map(|i| json!({"x": if i % 2 == 0 { -600 } else { 300 }, "y": 0, "z": 300}))
         .collect();
-    let mut params = json!({
-        "name": "plan_trajectory",
-        "arguments": {"waypoints": waypoints, "execute": true},
-        "_meta": {"progressToken": "p"},
-    });
-    if session.is_none() {
-        let meta = params["_meta"].as_object_mut().unwrap();
-        meta.insert(
-            "io.modelcontextprotocol/protocolVersion".into(),
-            json!(version),
-        );
-        meta.insert(
-            "io.modelcontextprotocol/clientInfo".into(),
-            json!({"name": "raw", "version": "0"}),
-        );
-        meta.insert(
-            "io.modelcontextprotocol/clientCapabilities".into(),
-            json!({}),
-        );
-    }
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", version)
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", "plan_trajectory")
-        .body(body.to_string());
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let mut response = request.send().await.expect("the server answers");
+    let call = wire.call(
+        7,
+        "plan_trajectory",
+        json!({"waypoints": waypoints, "execute": true}),
+        json!({"progressToken": "p"}),
+    );
+    let mut response = wire.post(url, &call).await;
     assert_eq!(response.status().as_u16(), 200);
     let first = response.chunk().await.unwrap().expect("a first event");
     let first = String::from_utf8_lossy(&first).into_owned();
@@ -564,8 +539,8 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
     let state = arm.state().clone();
 
     // 2026-07-28: the client reads the first event and hangs up.
-    let response = streaming_motion(&url, "2026-07-28", None).await;
-    drop(response);
+    let stateless = Wire::open(&url, "2026-07-28").await;
+    drop(streaming_motion(&url, &stateless).await);
     assert!(
         eventually(|| state.halts() == 1).await,
         "the safe stop ran when the client went away"
@@ -573,39 +548,20 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(state.halts(), 1, "exactly once");
     // The arm takes the next motion.
-    let response = streaming_motion(&url, "2026-07-28", None).await;
-    let text = response.text().await.unwrap();
+    let text = streaming_motion(&url, &stateless)
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(text.contains(r#""id":7,"result""#), "{text}");
     assert!(text.contains(r#""executed_waypoints":10"#), "{text}");
     assert_eq!(state.halts(), 1);
 
     // 2025-11-25: the same hang-up leaves a session's motion running (its stream can be
     // resumed with `Last-Event-ID`).
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}});
-    let response = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(initialize.to_string())
-        .send()
-        .await
-        .unwrap();
-    let session = response.headers()["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    drop(response.text().await);
-    let initialized = post_in_session(
-        &url,
-        &session,
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    )
-    .await;
-    assert_eq!(initialized.status().as_u16(), 202);
+    let session = Wire::open(&url, "2025-11-25").await;
     let started = Instant::now();
-    drop(streaming_motion(&url, "2025-11-25", Some(&session)).await);
+    drop(streaming_motion(&url, &session).await);
     // The whole path takes about 1 s; well after it, the arm is at the last waypoint.
     tokio::time::sleep(Duration::from_millis(2000)).await;
     assert_eq!(
@@ -614,31 +570,185 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
         "not halted: {:?} after",
         started.elapsed()
     );
-    let call = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
-        "params": {"name": "get_arm_state", "arguments": {}}});
-    let text = post_in_session(&url, &session, call)
-        .await
-        .text()
-        .await
-        .unwrap();
-    assert!(
-        text.contains(r#""moving":false"#)
-            && text.contains(r#""position":{"x":300.0,"y":0.0,"z":300.0}"#),
-        "the motion ran to its last waypoint: {text}"
+    let result = session
+        .call_result(&url, 8, "get_arm_state", json!({}))
+        .await;
+    assert_eq!(
+        result["structuredContent"]["moving"],
+        json!(false),
+        "{result}"
+    );
+    assert_eq!(
+        result["structuredContent"]["position"],
+        json!({"x": 300.0, "y": 0.0, "z": 300.0}),
+        "the motion ran to its last waypoint"
     );
     server.shutdown().await.unwrap();
 }
 
-/// `message` POSTed to `url` in the 2025-11-25 session `session`.
-async fn post_in_session(url: &str, session: &str, message: Value) -> reqwest::Response {
-    reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", session)
-        .body(message.to_string())
-        .send()
-        .await
-        .expect("the server answers")
+static HTTP_DRIVER_RUNNING: AtomicBool = AtomicBool::new(false);
+static HTTP_DRIVER_RETURNS: AtomicUsize = AtomicUsize::new(0);
+
+/// Read the joint encoders over the serial bus (a blocking driver call that ignores its
+/// deadline), for the HTTP test: `read_encoders` with flags of its own, as tests run at once.
+#[tool(resource = "arm", timeout = "500ms", grace = "100ms", read_only)]
+fn read_encoders_http() -> String {
+    HTTP_DRIVER_RUNNING.store(true, Ordering::SeqCst);
+    std::thread::sleep(Duration::from_millis(2500));
+    HTTP_DRIVER_RUNNING.store(false, Ordering::SeqCst);
+    HTTP_DRIVER_RETURNS.fetch_add(1, Ordering::SeqCst);
+    "encoders read".into()
+}
+
+/// Drive servo 3 (its driver faults: the body panics while it holds the arm).
+#[tool(resource = "arm")]
+fn drive_servo() -> String {
+    panic!("servo 3 overcurrent")
+}
+
+/// Over HTTP, on each protocol revision, every early end of a call that holds the arm leaves it
+/// halted once and usable, and its answer says so: a deadline, a body that panics, a body that
+/// blocks past its deadline (answered at the deadline and grace while other calls answer; the
+/// arm stays reserved until it returns), and a client's cancel (2025-11-25; on 2026-07-28 a
+/// cancel is the client hanging up, above).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_deadlines_panics_blocking_bodies_and_cancels_leave_the_arm_halted_once_on_both_revisions()
+ {
+    for version in ["2026-07-28", "2025-11-25"] {
+        // 1/50 of real time (the 30 s deadline is 600 ms); the motor lags 40 times behind.
+        let toolbox = sim(0.02, 40.0)
+            .with_tools(tool_defs![read_encoders_http, drive_servo])
+            .build()
+            .unwrap();
+        let state = toolbox.state().clone();
+        let server = toolbox
+            .serve_http_with(toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()))
+            .await
+            .expect("serves");
+        let url = server.url();
+        let wire = Wire::open(&url, version).await;
+
+        // A deadline.
+        let far = json!({"x": -600, "y": 0, "z": 300, "speed": 0.5});
+        let r = wire
+            .call_result(&url, 1, "move_arm_to_pose", far.clone())
+            .await;
+        assert_eq!(r["isError"], json!(true), "{version}: {r}");
+        let t = result_text(&r);
+        assert!(
+            t.starts_with("Tool `move_arm_to_pose` did not finish within its 600 ms deadline"),
+            "{version}: {t}"
+        );
+        assert!(
+            t.contains("Safe stop of `arm`: halted at ("),
+            "{version}: {t}"
+        );
+        assert_eq!(state.halts(), 1, "{version}");
+
+        // A panic.
+        let r = wire.call_result(&url, 2, "drive_servo", json!({})).await;
+        assert_eq!(r["isError"], json!(true), "{version}: {r}");
+        let t = result_text(&r);
+        assert!(
+            t.starts_with(
+                "Tool `drive_servo` failed with an internal error and did not complete: servo 3 \
+                 overcurrent. Safe stop of `arm`: halted at ("
+            ),
+            "{version}: {t}"
+        );
+        assert_eq!(state.halts(), 2, "{version}");
+
+        // A body that blocks past its deadline; another tool answers meanwhile.
+        let returns = HTTP_DRIVER_RETURNS.load(Ordering::SeqCst);
+        let started = Instant::now();
+        let blocking = {
+            let (wire, url) = (wire.clone(), url.clone());
+            tokio::spawn(async move {
+                wire.call_result(&url, 3, "read_encoders_http", json!({}))
+                    .await
+            })
+        };
+        assert!(eventually(|| HTTP_DRIVER_RUNNING.load(Ordering::SeqCst)).await);
+        let asked = Instant::now();
+        let s = wire.call_result(&url, 4, "get_arm_state", json!({})).await;
+        assert_eq!(s["isError"], json!(false), "{version}: {s}");
+        assert!(
+            asked.elapsed() < Duration::from_millis(400),
+            "{version}: {:?}",
+            asked.elapsed()
+        );
+        let r = blocking.await.unwrap();
+        let answered_at = started.elapsed();
+        assert!(
+            HTTP_DRIVER_RUNNING.load(Ordering::SeqCst),
+            "{version}: answered before the body returned"
+        );
+        assert!(
+            answered_at >= Duration::from_millis(500) && answered_at < Duration::from_millis(1400),
+            "{version}: answered at its deadline plus grace: {answered_at:?}"
+        );
+        let t = result_text(&r);
+        assert!(
+            t.starts_with(
+                "Tool `read_encoders_http` did not finish within its 500 ms deadline; it was told \
+                 to stop and is still running after its 100 ms grace period"
+            ) && t.contains("`arm` stays reserved until the call returns"),
+            "{version}: {t}"
+        );
+        assert_eq!(state.halts(), 3, "{version}");
+        // The arm stays reserved until the body returns: a motion meanwhile waits, and its
+        // 600 ms deadline passes before the body's 2.5 s are up.
+        let near = json!({"x": 300, "y": 0, "z": 390, "speed": 1.0});
+        let r = wire
+            .call_result(&url, 5, "move_arm_to_pose", near.clone())
+            .await;
+        assert_eq!(
+            result_text(&r),
+            "Tool `move_arm_to_pose` timed out after 600 ms while waiting for `arm`, which other \
+             calls are using; it did not run. Call it again once they have finished.",
+            "{version}"
+        );
+        assert!(
+            eventually(|| HTTP_DRIVER_RETURNS.load(Ordering::SeqCst) == returns + 1).await,
+            "{version}: the body returned"
+        );
+        let r = wire.call_result(&url, 6, "move_arm_to_pose", near).await;
+        assert_eq!(r["isError"], json!(false), "{version}: {r}");
+
+        // A cancel (2025-11-25): the motion is halted once.
+        if let Wire::Session(_) = wire {
+            let running = wire
+                .post(&url, &wire.call(60, "move_arm_to_pose", far, json!({})))
+                .await;
+            assert_eq!(running.status().as_u16(), 200);
+            let mut moving = false;
+            for id in 100..300 {
+                let s = wire.call_result(&url, id, "get_arm_state", json!({})).await;
+                moving = s["structuredContent"]["moving"] == json!(true);
+                if moving {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            assert!(moving, "the motion started");
+            let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 60, "reason": "the operator changed their mind"}});
+            assert_eq!(wire.post(&url, &cancel).await.status().as_u16(), 202);
+            assert!(
+                eventually(|| state.halts() == 4).await,
+                "halted on the cancel"
+            );
+            let s = wire.call_result(&url, 61, "get_arm_state", json!({})).await;
+            assert_eq!(s["structuredContent"]["moving"], json!(false), "{s}");
+            drop(running);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let halts = if version == "2025-11-25" { 4 } else { 3 };
+        assert_eq!(
+            state.halts(),
+            halts,
+            "{version}: each early end halted once"
+        );
+        server.shutdown().await.unwrap();
+    }
 }

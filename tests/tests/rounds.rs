@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use common::http::{Wire, reply};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
@@ -879,41 +880,16 @@ async fn a_pending_confirmation_blocks_no_queue_and_a_cancel_runs_nothing() {
 /// POSTs a 2026-07-28 `tools/call` of `confirmed_move` (no session: the version and the client
 /// are in the request's `_meta`); the JSON-RPC reply.
 async fn post_call(url: &str, id: u64, extra: Value) -> Value {
-    let mut params = json!({
-        "name": "confirmed_move",
-        "arguments": {"target": 120},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
-        },
-    });
-    params
+    let wire = Wire::Stateless;
+    let capabilities =
+        json!({"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}});
+    let mut call = wire.call(id, "confirmed_move", json!({"target": 120}), capabilities);
+    call["params"]
         .as_object_mut()
         .unwrap()
         .extend(extra.as_object().unwrap().clone());
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
-    let text = reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", "confirmed_move")
-        .body(body.to_string())
-        .send()
-        .await
-        .expect("the server answers")
-        .text()
-        .await
-        .unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|_| {
-        text.lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-            .find(|m| m["id"] == json!(id))
-            .unwrap_or_else(|| panic!("no reply in {text:?}"))
-    })
+    let text = wire.post(url, &call).await.text().await.unwrap();
+    reply(&text, id)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,8 +5,11 @@
 //! the published schema); a call whose headers agree runs, also from rmcp's own client, which
 //! keeps only tools whose annotations are valid and sends the headers itself.
 
+mod common;
+
 use std::sync::Mutex;
 
+use common::http::{Wire, reply};
 use rmcp::ClientServiceExt as _;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::ClientLifecycleMode;
@@ -94,21 +97,10 @@ async fn an_integer_beyond_what_a_header_carries_is_refused_before_the_tool_runs
     assert!(!ran("too-far"));
 }
 
-/// The parameters of a `tools/call` of `run_query` on protocol 2026-07-28 (no session: the
-/// version and the client are in each request's `_meta`).
+/// A `tools/call` of `run_query` on protocol 2026-07-28 (no session: the version and the
+/// client are in each request's `_meta`).
 fn call(id: u64, arguments: Value) -> Value {
-    json!({
-        "jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {
-            "name": "run_query",
-            "arguments": arguments,
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-                "io.modelcontextprotocol/clientCapabilities": {},
-            },
-        },
-    })
+    Wire::Stateless.call(id, "run_query", arguments, json!({}))
 }
 
 /// Headers to send, besides the standard ones.
@@ -131,15 +123,10 @@ async fn post(url: &str, body: &Value, extra: &[(&str, &str)]) -> (u16, Value) {
     let response = request.send().await.expect("the server answers");
     let status = response.status().as_u16();
     let text = response.text().await.unwrap();
-    let reply = serde_json::from_str(&text).unwrap_or_else(|_| {
-        // An event stream: the reply is the data of the event that carries the request's id.
-        text.lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-            .find(|m| m.get("id") == body.get("id"))
-            .unwrap_or_else(|| panic!("no reply in {text:?}"))
-    });
-    (status, reply)
+    (
+        status,
+        reply(&text, body["id"].as_u64().expect("a request id")),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
