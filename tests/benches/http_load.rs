@@ -862,14 +862,12 @@ fn ts_latency(o: &Options) {
 /// apart two rounds of the same server land on this machine; `toolwright,toolwright-ct`:
 /// the multi-thread runtime against a current-thread one).
 fn pair() -> (&'static str, &'static str) {
-    let kind = |k: &str| match k {
-        "floor" => "floor",
-        "toolwright" => "toolwright",
-        "floor-ct" => "floor-ct",
-        "toolwright-ct" => "toolwright-ct",
-        other => panic!(
-            "HTTP_LOAD_PAIR: unknown server {other:?} (floor, toolwright, floor-ct, toolwright-ct)"
-        ),
+    const SERVERS: [&str; 4] = ["floor", "toolwright", "floor-ct", "toolwright-ct"];
+    let kind = |k: &str| {
+        SERVERS
+            .into_iter()
+            .find(|s| *s == k)
+            .unwrap_or_else(|| panic!("HTTP_LOAD_PAIR: unknown server {k:?} (one of {SERVERS:?})"))
     };
     match std::env::var("HTTP_LOAD_PAIR") {
         Ok(p) => {
