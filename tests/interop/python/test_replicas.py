@@ -400,6 +400,11 @@ def test_progress_passes_the_load_balancer_as_it_is_sent(mode: str) -> None:
 
         async def go() -> Any:
             async with sdk(f"http://127.0.0.1:{lb_port}/mcp", mode) as s:
+                if MCP_MAJOR > 1:
+                    # Both revisions: `auto` stays on 2026-07-28 (rmcp answers server/discover).
+                    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+                    modern = s.protocol_version in MODERN_PROTOCOL_VERSIONS
+                    assert modern == (mode == "auto"), (mode, s.protocol_version)
                 waypoints = [{"x": 300, "y": 0, "z": 200 + 50 * (i % 2)} for i in range(12)]
                 return await s.call_tool("plan_trajectory",
                                          {"waypoints": waypoints, "execute": True},
