@@ -304,6 +304,42 @@ async fn on_2025_11_25_and_without_the_extension_a_task_tool_is_a_plain_call() {
     }
 }
 
+/// The MCP Inspector's handshake (issue 33): protocol 2025-11-25, with the tasks extension in
+/// its `initialize` capabilities. A plain `tools/call` that outlasts the promotion window is
+/// answered as a plain call with its structured result, never as a 2026-07-28 task
+/// (`resultType: "task"`, which a 2025-11-25 client cannot read), and the `initialize` answer
+/// does not offer the extension: on 2025-11-25 tasks are the `tasks` capability's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_11_25_client_that_lists_the_extension_gets_plain_calls() {
+    let client = connect_client(arm(), TaskClient, false).await;
+    let info = client.peer_info().expect("initialized");
+    assert_eq!(
+        info.protocol_version,
+        rmcp::model::ProtocolVersion::V_2025_11_25
+    );
+    assert!(
+        !info.capabilities.supports_tasks(),
+        "the 2025-11-25 initialize result offered the 2026-07-28 tasks extension: {:?}",
+        info.capabilities.extensions
+    );
+    let Value::Object(args) = long_move() else {
+        unreachable!()
+    };
+    // The move takes 200 ms, ten times the promotion window (20 ms).
+    let answer = client
+        .call_tool_once(CallToolRequestParams::new("move_arm_to_pose").with_arguments(args))
+        .await
+        .expect("tools/call answers");
+    let CallToolResponse::Complete(moved) = answer else {
+        panic!("a 2025-11-25 plain call became {answer:?}");
+    };
+    assert_eq!(moved.is_error, Some(false), "{}", text(&moved));
+    assert_eq!(
+        moved.structured_content.unwrap()["position"]["z"],
+        json!(800.0)
+    );
+}
+
 /// `stop_arm` (`stop_for = "arm"`) ends every task on the arm `cancelled`: the one moving it
 /// and the one waiting for its turn, which never moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,7 +8,9 @@
 //!
 //! [`LegacyOut`] publishes the tasks on the server's side: each task tool's
 //! `execution.taskSupport` in `tools/list`, and the `tasks` capability in the `initialize`
-//! result, which rmcp's types have no field for (protocol 2026-07-28 has neither).
+//! result, which rmcp's types have no field for (protocol 2026-07-28 has neither). The
+//! `initialize` result never carries the tasks *extension* (the handler leaves it out): on
+//! 2025-11-25 a task exists only for a task-augmented request.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -144,15 +146,19 @@ pub(crate) struct LegacyOut<W> {
     out: Vec<u8>,
     /// How much of `out` was written.
     at: usize,
+    /// Whether some tool may run as a task: the `initialize` result declares the `tasks`
+    /// capability.
+    tasks: bool,
 }
 
 impl<W> LegacyOut<W> {
-    pub(crate) fn new(inner: W) -> Self {
+    pub(crate) fn new(inner: W, tasks: bool) -> Self {
         LegacyOut {
             inner,
             line: Vec::new(),
             out: Vec::new(),
             at: 0,
+            tasks,
         }
     }
 }
@@ -193,7 +199,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for LegacyOut<W> {
         this.line.extend_from_slice(buf);
         while let Some(end) = this.line.iter().position(|&b| b == b'\n') {
             let line: Vec<u8> = this.line.drain(..=end).collect();
-            match publish(&line) {
+            match publish(&line, this.tasks) {
                 Some(published) => {
                     this.out.extend_from_slice(&published);
                     this.out.push(b'\n');
@@ -229,14 +235,14 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for LegacyOut<W> {
 }
 
 /// The line with protocol 2025-11-25's task declarations added: `execution.taskSupport` on the
-/// tools of a `tools/list` result whose `_meta` declares it, and the `tasks` capability in an
-/// `initialize` result that advertises the tasks extension.
-pub(crate) fn publish(line: &[u8]) -> Option<Vec<u8>> {
+/// tools of a `tools/list` result whose `_meta` declares it, and (with `tasks`) the `tasks`
+/// capability in an `initialize` result.
+pub(crate) fn publish(line: &[u8], tasks: bool) -> Option<Vec<u8>> {
     const SUPPORT: &[u8] = super::TASK_SUPPORT_META.as_bytes();
-    const EXTENSION: &[u8] = b"io.modelcontextprotocol/tasks";
+    const INITIALIZE: &[u8] = b"\"protocolVersion\"";
     let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
     let tools = has(SUPPORT);
-    if !tools && !has(EXTENSION) {
+    if !tools && !(tasks && has(INITIALIZE)) {
         return None;
     }
     let mut message: Value = serde_json::from_slice(line).ok()?;
@@ -259,18 +265,17 @@ pub(crate) fn publish(line: &[u8]) -> Option<Vec<u8>> {
             }
         }
     }
+    // Only `initialize` answers a `protocolVersion` (2026-07-28's `server/discover` answers
+    // `supportedVersions`), and only up to 2025-11-25.
     let initialize = result
         .get("protocolVersion")
         .and_then(Value::as_str)
         .is_some_and(|v| v < "2026-07-28");
-    if initialize
+    if tasks
+        && initialize
         && let Some(capabilities) = result
             .get_mut("capabilities")
             .and_then(Value::as_object_mut)
-        && capabilities
-            .get("extensions")
-            .and_then(|e| e.get("io.modelcontextprotocol/tasks"))
-            .is_some()
     {
         capabilities.insert(
             "tasks".to_owned(),
@@ -310,23 +315,25 @@ mod tests {
     #[test]
     fn the_2025_declarations_are_added_to_tools_and_capabilities() {
         let list = br#"{"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"move","inputSchema":{},"_meta":{"io.toolwright/taskSupport":"optional"}},{"name":"read","inputSchema":{}}]}}"#;
-        let listed: Value = serde_json::from_slice(&publish(list).unwrap()).unwrap();
+        let listed: Value = serde_json::from_slice(&publish(list, true).unwrap()).unwrap();
         assert_eq!(
             listed["result"]["tools"][0]["execution"]["taskSupport"],
             "optional"
         );
         assert!(listed["result"]["tools"][1].get("execution").is_none());
-        let init = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"serverInfo":{"name":"a","version":"1"}}}"#;
-        let init: Value = serde_json::from_slice(&publish(init).unwrap()).unwrap();
+        let init = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"a","version":"1"}}}"#;
+        let published: Value = serde_json::from_slice(&publish(init, true).unwrap()).unwrap();
         assert_eq!(
-            init["result"]["capabilities"]["tasks"]["requests"]["tools"]["call"],
+            published["result"]["capabilities"]["tasks"]["requests"]["tools"]["call"],
             serde_json::json!({})
         );
+        // A toolbox without task tools declares no `tasks` capability.
+        assert!(publish(init, false).is_none());
         let discover = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2026-07-28","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}"#;
-        assert!(publish(discover).is_none());
-        assert!(publish(br#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#).is_none());
+        assert!(publish(discover, true).is_none());
+        assert!(publish(br#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#, true).is_none());
         let list_2026 = br#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","tools":[{"name":"move","inputSchema":{},"_meta":{"io.toolwright/taskSupport":"optional"}}],"ttlMs":0}}"#;
-        assert!(publish(list_2026).is_none());
+        assert!(publish(list_2026, true).is_none());
     }
 
     #[tokio::test]

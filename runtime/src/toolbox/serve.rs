@@ -79,7 +79,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         // Protocol 2025-11-25's task requests, renamed as they are read (see `tasks/legacy.rs`).
         let stdio = (
             crate::tasks::legacy::Legacy::new(tokio::io::stdin()),
-            crate::tasks::legacy::LegacyOut::new(tokio::io::stdout()),
+            crate::tasks::legacy::LegacyOut::new(tokio::io::stdout(), self.serves_tasks()),
         );
         let running = match self.serve_as(handler, stdio).await {
             Ok(running) => running,
@@ -251,6 +251,26 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
             server = server.with_instructions(instructions.clone());
         }
         server
+    }
+
+    /// `initialize` (protocol 2025-11-25 and earlier; 2026-07-28 has `server/discover`): rmcp's
+    /// negotiation, without the tasks extension. On those revisions a task exists only for a
+    /// task-augmented request, declared by the `tasks` capability (stdio adds it, see
+    /// `crate::tasks::legacy`); the extension's server-directed tasks are 2026-07-28's.
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Some(extensions) = &mut result.capabilities.extensions {
+            extensions.remove(rmcp::model::TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                result.capabilities.extensions = None;
+            }
+        }
+        Ok(result)
     }
 
     async fn list_tools(

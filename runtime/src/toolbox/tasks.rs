@@ -281,13 +281,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .any(|e| e.meta.task != TaskSupport::Forbidden)
     }
 
-    /// What a `tools/call` request may run as a task, protocol 2026-07-28: when its client
-    /// declared the tasks extension (for the session, or in the request's `_meta`).
+    /// What a plain `tools/call` request may run as a server-directed task: only a protocol
+    /// 2026-07-28 request whose own `_meta` declares the tasks extension (SEP-2663).
+    ///
+    /// A 2025-11-25 session never gets one, whatever extensions its `initialize` listed: on
+    /// that revision a task exists only for a task-augmented request (`params.task`, see
+    /// `crate::tasks::legacy`), and its clients cannot read a `resultType: "task"` answer
+    /// (the MCP Inspector declares the extension in its 2025-11-25 handshake).
     pub(super) fn task_ask(&self, context: &RequestContext<RoleServer>) -> Option<TaskAsk> {
-        let declared = context
-            .client_capabilities()
-            .is_some_and(|c| c.supports_tasks());
-        declared.then(|| TaskAsk {
+        declares_tasks_2026(&context.meta).then(|| TaskAsk {
             owner: task_owner(context, Some(&self.session)),
             promote_after: Some(self.inner.tasks.limits().promote_after),
         })
@@ -351,6 +353,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         record.cancel.cancel();
         Ok(())
     }
+}
+
+/// Whether a request's own `_meta` speaks protocol 2026-07-28 (or later) and declares the tasks
+/// extension among its client capabilities. Read from the raw `_meta`, not the session's
+/// handshake: rmcp's `RequestContext::client_capabilities` falls back to a 2025-11-25
+/// session's `initialize`, whose extensions promise nothing about 2026-07-28 tasks.
+fn declares_tasks_2026(meta: &rmcp::model::RequestMetaObject) -> bool {
+    use rmcp::model::ProtocolVersion;
+    const CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    meta.protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        && meta
+            .0
+            .get(CAPABILITIES)
+            .and_then(|c| c.get("extensions"))
+            .and_then(Value::as_object)
+            .is_some_and(|e| e.contains_key(rmcp::model::TASKS_EXTENSION_ID))
 }
 
 /// A task as protocol 2025-11-25 shows it (`ttl` and `pollInterval`, in milliseconds).
@@ -473,5 +492,41 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             _ => Err(unknown()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::declares_tasks_2026;
+    use rmcp::model::RequestMetaObject;
+
+    fn meta(value: serde_json::Value) -> RequestMetaObject {
+        serde_json::from_value(value).unwrap()
+    }
+
+    /// Server-directed tasks need a 2026-07-28 request that declared the extension itself:
+    /// the MCP Inspector's 2025-11-25 handshake lists the extension, and its plain calls must
+    /// stay plain (issue 33).
+    #[test]
+    fn only_a_2026_request_declaring_the_extension_may_become_a_task() {
+        let tasks = serde_json::json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        assert!(declares_tasks_2026(&meta(serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": tasks,
+        }))));
+        // A 2026-07-28 request without the extension.
+        assert!(!declares_tasks_2026(&meta(serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }))));
+        // The capabilities without a 2026-07-28 version (a 2025-11-25 session's request).
+        assert!(!declares_tasks_2026(&meta(serde_json::json!({
+            "io.modelcontextprotocol/clientCapabilities": tasks,
+        }))));
+        assert!(!declares_tasks_2026(&meta(serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2025-11-25",
+            "io.modelcontextprotocol/clientCapabilities": tasks,
+        }))));
+        assert!(!declares_tasks_2026(&meta(serde_json::json!({}))));
     }
 }
