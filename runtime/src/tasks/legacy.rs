@@ -242,7 +242,7 @@ pub(crate) fn publish(line: &[u8], tasks: bool) -> Option<Vec<u8>> {
     const INITIALIZE: &[u8] = b"\"protocolVersion\"";
     let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
     let tools = has(SUPPORT);
-    if !tools && !(tasks && has(INITIALIZE)) {
+    if !(tools || tasks && has(INITIALIZE)) {
         return None;
     }
     let mut message: Value = serde_json::from_slice(line).ok()?;

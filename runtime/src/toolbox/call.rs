@@ -1,6 +1,7 @@
-//! The call path: find the tool (or refuse it as unknown), refuse oversized or invalid arguments,
-//! the full queue and the rate limit, run the body through [`crate::exec`], and shape its output
-//! into the `tools/call` result with its `_meta` keys.
+//! The call path: find the tool (or refuse it as unknown), take the call through its gates
+//! (`gates/`: the order in which a call is refused, confirmed or started as a task), run the
+//! body through [`crate::exec`], and shape its output into the `tools/call` result with its
+//! `_meta` keys.
 
 use std::sync::Arc;
 
@@ -14,17 +15,13 @@ use tracing::Instrument as _;
 
 #[cfg(feature = "http")]
 use super::Requester;
-use super::confirm::{self, Decision};
-use super::describe::{self, DESCRIBE_TOOL};
-use super::size::{json_size, json_size_upper_bound};
+use super::describe::DESCRIBE_TOOL;
 use super::{Entry, Inner, Toolbox, read};
 use crate::audit::Receipt;
-use crate::context::{Context, Link, Returned, Round, Session, StateRefused, new_trace_id};
-use crate::contract::{RETRY_AFTER_META, RETRYABLE_META, TRACE_ID_META};
+use crate::context::{Link, Returned, Round, Session, new_trace_id};
+use crate::contract::{RETRYABLE_META, TRACE_ID_META};
 use crate::exec::arrival::{Arrival, Arrivals, Stamp};
 use crate::exec::{self, Outcome};
-use crate::output::Refused;
-use crate::validate::refusals::{arguments_too_large, invalid_arguments};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Runs one tool in-process, exactly as a `tools/call` would: unknown tools give the same
@@ -57,28 +54,6 @@ pub(super) enum Response {
     Task(Box<rmcp::model::CreateTaskResult>),
 }
 
-/// What `Inner::run` leaves: the call's answer, or a validated call for `Inner::execute`.
-enum Next {
-    Done(&'static str, Response),
-    Execute(Ready),
-}
-
-impl From<(&'static str, Response)> for Next {
-    fn from((outcome, response): (&'static str, Response)) -> Self {
-        Next::Done(outcome, response)
-    }
-}
-
-/// A validated call, its turn taken, ready for `Inner::execute`.
-struct Ready {
-    map: serde_json::Map<String, Value>,
-    request: crate::output::ResultRequest,
-    site: CallSite,
-    trace_id: String,
-    round: Option<Arc<Round>>,
-    claimed: Option<String>,
-}
-
 impl From<CallToolResult> for Response {
     fn from(result: CallToolResult) -> Self {
         Response::Result(result)
@@ -100,33 +75,6 @@ impl<S: Send + Sync + 'static> Arrivals for Inner<S> {
 }
 
 impl<S: Send + Sync + 'static> Inner<S> {
-    /// Counts a call of `client` against the tool's and the client's rate limits: in this
-    /// process, or in the Redis the replicas share.
-    async fn check_limits(
-        &self,
-        client: &Arc<str>,
-        entry: &Entry<S>,
-    ) -> Result<(), crate::rate::Limited> {
-        #[cfg(feature = "redis")]
-        if let Some(redis) = self.shared.get() {
-            return redis
-                .check(
-                    client,
-                    &entry.name,
-                    entry.meta.rate_limit,
-                    self.config.client_rate_limit,
-                )
-                .await;
-        }
-        self.limiter.check(
-            client,
-            entry.index,
-            entry.meta.rate_limit,
-            self.config.client_rate_limit,
-            std::time::Instant::now(),
-        )
-    }
-
     /// A call to a tool that changes something, on a read-only server: refused, and nothing ran.
     #[cold]
     fn read_only_refusal(&self, name: &str) -> CallToolResult {
@@ -203,12 +151,13 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 return Ok(result.with_meta(Some(traced(None, trace_value))).into());
             }
         };
-        let next = Self::run(this, entry, arguments, site, trace_id, &mut receipt)
+        let admitted = Self::admit(this, entry, arguments, site, trace_id, &mut receipt)
             .instrument(span.clone())
             .await;
-        let (outcome, mut result) = match next {
-            Next::Done(outcome, result) => (outcome, result),
-            Next::Execute(mut ready) => {
+        let (outcome, mut result) = match admitted {
+            Err(stop) => stop,
+            // Executed once `admit`'s future is gone, so the two never share the call's future.
+            Ok(mut ready) => {
                 Self::execute(
                     this,
                     entry,
@@ -287,206 +236,6 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
     }
 
-    /// Validates the call and takes its turn: the answer when it ends here (with the outcome's
-    /// name for the span), else what `execute` runs.
-    async fn run(
-        this: &Arc<Self>,
-        entry: &Entry<S>,
-        arguments: Option<JsonObject>,
-        mut site: CallSite,
-        trace_id: String,
-        receipt: &mut Option<Box<Receipt>>,
-    ) -> Next {
-        let name = &*entry.name;
-        if let Some(refused) = super::tasks::refuse_without_tasks(entry, &site) {
-            return Next::Done("tasks_required", Response::Refused(Box::new(refused)));
-        }
-        let limit = this.config.max_argument_bytes;
-        if json_size_upper_bound(arguments.as_ref()) > limit {
-            let size = json_size(arguments.as_ref());
-            if size > limit {
-                tracing::debug!(size, limit, "arguments too large");
-                return Next::Done("too_large", arguments_too_large(name, size, limit).into());
-            }
-        }
-        let mut value = Value::Object(arguments.unwrap_or_default());
-        if let Err(violations) = entry.validator.validate(&mut value, this.config.coercion) {
-            if let Some(receipt) = receipt {
-                receipt.arguments(&value, false);
-            }
-            tracing::debug!(problems = violations.len(), "invalid arguments");
-            return Next::Done(
-                "invalid_arguments",
-                invalid_arguments(name, &violations).into(),
-            );
-        }
-        if let Some(receipt) = receipt {
-            receipt.arguments(&value, true);
-        }
-        // Protocol 2026-07-28: the answers the client brought, checked against the state it
-        // echoed, which must be one sealed for this tool, these arguments and this caller.
-        let round = match site.returned.take() {
-            Some(returned) => {
-                match Round::open(&this.config.request_state, name, &value, *returned) {
-                    Ok(round) => Some(Arc::new(round)),
-                    Err(StateRefused) => {
-                        return Next::Done(
-                            "state_refused",
-                            Response::Refused(Box::new(ErrorData::invalid_params(
-                                StateRefused::message(name),
-                                None,
-                            ))),
-                        );
-                    }
-                }
-            }
-            None => None,
-        };
-        // `confirm = ".."`: the question, from the validated arguments in their published units.
-        let confirm_on = this.confirm.load(std::sync::atomic::Ordering::Relaxed);
-        let question = match (entry.meta.confirm, confirm_on) {
-            (Some(template), true) => value
-                .as_object()
-                .map(|args| confirm::fill(template, args, &entry.tool.input_schema)),
-            _ => None,
-        };
-        if let Some(adapter) = &entry.input_adapter
-            && let Err(path) = adapter.to_serde(&mut value)
-        {
-            let violation = crate::validate::Violation {
-                path,
-                message: "is too large to convert to the unit the tool works in (it overflows)"
-                    .to_owned(),
-                hint: Some("send a number the tool can use; see its range".to_owned()),
-            };
-            return Next::Done(
-                "invalid_arguments",
-                invalid_arguments(name, &[violation]).into(),
-            );
-        }
-        let Value::Object(mut map) = value else {
-            // The validator only accepts objects at the root.
-            return Next::Done("invalid_arguments", invalid_arguments(name, &[]).into());
-        };
-        if name == DESCRIBE_TOOL && this.describe.is_some() {
-            let (outcome, result) = describe::answer(&this.listed, &map, this.is_read_only());
-            return Next::Done(outcome, result.into());
-        }
-        // What the call asks of its result: taken out of the arguments before the body sees them.
-        let request = match entry.results.take_request(&mut map).await {
-            Ok(request) => request,
-            Err(Refused::Conflict(violation)) => {
-                return Next::Done(
-                    "invalid_arguments",
-                    invalid_arguments(name, &[violation]).into(),
-                );
-            }
-            Err(Refused::Expression(envelope)) => {
-                return Next::Done(
-                    "invalid_arguments",
-                    CallToolResult::structured_error(envelope).into(),
-                );
-            }
-        };
-        // A call its queue refused is refused as such, before it is counted against a limit.
-        if let Some(Err(full)) = &site.arrival {
-            let text = exec::messages::queue_full(name, &full.resource, full.waiting);
-            let mut meta = MetaObject::new();
-            meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
-            return Next::Done(
-                "queue_full",
-                CallToolResult::error(vec![ContentBlock::text(text)])
-                    .with_meta(Some(meta))
-                    .into(),
-            );
-        }
-        // A stop tool (`stop_for`) is never rate-limited, confirmed or held back by the
-        // server's concurrency limit: it must get through when everything else is stuck.
-        let stop = !entry.policy.stops.is_empty();
-        let limited = if !stop
-            && (entry.meta.rate_limit.is_some() || this.config.client_rate_limit.is_some())
-        {
-            let client = site.client.key().unwrap_or_else(|| Arc::from(LOCAL_CLIENT));
-            Some(this.check_limits(&client, entry).await)
-        } else {
-            None
-        };
-        if let Some(Err(limited)) = limited {
-            tracing::debug!(?limited, "rate limited");
-            let text = crate::rate::limited_message(name, &limited);
-            let mut meta = MetaObject::new();
-            meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));
-            meta.0.insert(
-                RETRY_AFTER_META.to_owned(),
-                Value::from(limited.wait.as_millis() as u64),
-            );
-            return Next::Done(
-                "rate_limited",
-                CallToolResult::error(vec![ContentBlock::text(text)])
-                    .with_meta(Some(meta))
-                    .into(),
-            );
-        }
-        // The user confirms before anything runs (and before the call takes its turn). Boxed:
-        // inline, its state would grow every call's future (`a_call_future_stays_small`).
-        let claimed = match question.filter(|_| !stop) {
-            Some(question) => {
-                // The places the call took on arrival are given up while a person decides (up
-                // to `CLIENT_ANSWER_LIMIT`): the calls behind it go on, and an approved call
-                // queues from when it was approved.
-                site.arrival = None;
-                let stops: Vec<u64> = entry.policy.queues.iter().map(|q| q.stops()).collect();
-                let claimed = match Box::pin(
-                    this.confirmed(entry, question, &site, &trace_id, &round, receipt),
-                )
-                .await
-                {
-                    Ok(claimed) => claimed,
-                    Err(refused) => return refused.into(),
-                };
-                // A stop tool ran while the user decided: the approval came before the stop.
-                if let Some((queue, by)) = entry
-                    .policy
-                    .queues
-                    .iter()
-                    .zip(stops)
-                    .find_map(|(q, n)| q.stopped_since(n).map(|by| (q, by)))
-                {
-                    let text = exec::messages::did_not_start(
-                        name,
-                        exec::messages::Why::Stopped(by),
-                        Some(queue.name()),
-                    );
-                    return Next::Done(
-                        "stopped",
-                        CallToolResult::error(vec![ContentBlock::text(text)]).into(),
-                    );
-                }
-                claimed
-            }
-            None => None,
-        };
-        if entry.meta.task != crate::tasks::TaskSupport::Forbidden
-            && let Some(ask) = site.task.take()
-        {
-            // Boxed: rare, and inline it would grow every call's future.
-            return Box::pin(Self::start_task(
-                this, entry, map, request, site, trace_id, round, claimed, *ask,
-            ))
-            .await
-            .into();
-        }
-        // Executed by `call` once this future is gone, so the two never share the call's future.
-        Next::Execute(Ready {
-            map,
-            request,
-            site,
-            trace_id,
-            round,
-            claimed,
-        })
-    }
-
     /// Runs the body of a validated call (as `task`, if it is one) and shapes its result.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn execute(
@@ -544,7 +293,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
         if let (Some(id), Outcome::InputRequired(_)) = (claimed, &ran.1) {
             // The body asked its user too: the approval carries the call's next round.
-            this.release_approval(id).await;
+            super::gates::release_approval(this, id).await;
         }
         match ran {
             (
@@ -586,141 +335,6 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 (outcome, result.into())
             }
         }
-    }
-}
-
-impl<S: Send + Sync + 'static> Inner<S> {
-    /// Asks the user to confirm a call of a tool declared with `confirm`: `Ok` with the
-    /// approval claimed for it (protocol 2026-07-28), or the answer that nothing ran.
-    async fn confirmed(
-        &self,
-        entry: &Entry<S>,
-        question: String,
-        site: &CallSite,
-        trace_id: &str,
-        round: &Option<Arc<Round>>,
-        receipt: &mut Option<Box<Receipt>>,
-    ) -> Result<Option<String>, (&'static str, Response)> {
-        let context = Context::new(
-            Arc::clone(&entry.name),
-            trace_id.to_owned(),
-            site.link.clone(),
-            None,
-            Some(site.cancel.clone()),
-            None,
-            round.clone(),
-        );
-        let asked = async {
-            match round {
-                Some(round) => round.asked().await,
-                None => std::future::pending().await,
-            }
-        };
-        let answer = tokio::select! {
-            biased;
-            answer = context.confirm(question) => answer,
-            () = asked => {
-                let round = round.as_ref().expect("only a round asks");
-                if let Some(receipt) = receipt {
-                    receipt.confirmation("asked");
-                }
-                return Err(("input_required", Response::InputRequired(Box::new(round.input_required()))));
-            }
-        };
-        let decision = Decision::of(answer);
-        tracing::info!(decision = decision.as_str(), "confirmation");
-        if let Some(receipt) = receipt {
-            receipt.confirmation(decision.as_str());
-        }
-        if !matches!(decision, Decision::Accepted) {
-            let resources: Vec<Arc<str>> = entry
-                .policy
-                .resources
-                .iter()
-                .map(|r| Arc::clone(r.queue.name()))
-                .collect();
-            let text = confirm::refusal(&entry.name, &resources, &decision);
-            return Err((
-                "not_confirmed",
-                CallToolResult::error(vec![ContentBlock::text(text)]).into(),
-            ));
-        }
-        // On protocol 2026-07-28 the approval travels in the sealed state: one call each.
-        let Some(round) = round else {
-            return Ok(None);
-        };
-        // A stop tool ran since the call's first round: the approval given in it is void.
-        if let Some((queue, by)) = entry
-            .policy
-            .queues
-            .iter()
-            .find_map(|q| q.stopped_after(round.born()).map(|by| (q, by)))
-        {
-            let text = format!(
-                "cancelled by `{by}`: the user approved `{}` before `{by}` stopped `{}`, so the \
-                 approval no longer counts; it did not run. Call it again (without requestState) \
-                 only if it is still wanted: the user is asked again",
-                entry.name,
-                queue.name()
-            );
-            return Err((
-                "stopped",
-                CallToolResult::error(vec![ContentBlock::text(text)]).into(),
-            ));
-        }
-        let (id, expires) = round.id();
-        let claimed = match self.claim_approval(id, expires).await {
-            Ok(claimed) => claimed,
-            Err(e) => {
-                tracing::error!(error = %e, "approval not checked: Redis failed");
-                return Err((
-                    "approval_unchecked",
-                    Response::Refused(Box::new(ErrorData::internal_error(
-                        format!(
-                            "the approval for `{}` could not be checked against the other \
-                             replicas (their shared store failed); nothing ran. Call again in \
-                             a moment",
-                            entry.name
-                        ),
-                        None,
-                    ))),
-                ));
-            }
-        };
-        if !claimed {
-            return Err((
-                "approval_reused",
-                Response::Refused(Box::new(ErrorData::invalid_params(
-                    format!(
-                        "requestState refused: the approval it carries was already used by a call \
-                         of `{}` (an approval runs one call); nothing ran. Call again without \
-                         requestState and inputResponses to ask the user again",
-                        entry.name
-                    ),
-                    None,
-                ))),
-            ));
-        }
-        Ok(Some(id.to_owned()))
-    }
-
-    /// Claims approval `id` for one call: in this process, or with Redis for every replica.
-    async fn claim_approval(&self, id: &str, expires: std::time::Instant) -> Result<bool, String> {
-        #[cfg(feature = "redis")]
-        if let Some(redis) = self.shared.get() {
-            let ttl = expires.saturating_duration_since(std::time::Instant::now());
-            return redis.claim_approval(id, ttl).await;
-        }
-        Ok(self.approvals.claim(id, expires))
-    }
-
-    /// Gives a claim back: the same approval carries the call's next round.
-    async fn release_approval(&self, id: &str) {
-        #[cfg(feature = "redis")]
-        if let Some(redis) = self.shared.get() {
-            return redis.release_approval(id).await;
-        }
-        self.approvals.release(id);
     }
 }
 
@@ -785,7 +399,7 @@ fn required_capability(capability: &str) -> rmcp::model::ClientCapabilities {
 }
 
 /// The client of calls that come with no identity (stdio, in-process).
-const LOCAL_CLIENT: &str = "local";
+pub(super) const LOCAL_CLIENT: &str = "local";
 
 /// Where a call came from: the client connection, its progress token and cancellation.
 #[derive(Default)]
@@ -800,10 +414,10 @@ pub(super) struct CallSite {
     /// The tool's index, found when the transport read the call.
     stamped_tool: Option<usize>,
     /// Who is calling, for rate limits.
-    client: Client,
+    pub(super) client: Client,
     /// On protocol 2026-07-28: the answers and state the request brought (`None`: an earlier
     /// protocol, or a handler that does not run rounds).
-    returned: Option<Box<Returned>>,
+    pub(super) returned: Option<Box<Returned>>,
     /// The call may run as a task (`None`: it may not, the client does not take tasks).
     pub(super) task: Option<Box<super::tasks::TaskAsk>>,
 }
@@ -873,7 +487,7 @@ impl CallSite {
 /// Who is calling, as the transport said; its key (for rate limits, the audit log) is written
 /// only when one is needed.
 #[derive(Default)]
-enum Client {
+pub(super) enum Client {
     /// The local client (stdio, in-process).
     #[default]
     Local,
@@ -890,7 +504,7 @@ enum Client {
 
 impl Client {
     /// The key rate limits count under (`None`: the local client).
-    fn key(&self) -> Option<Arc<str>> {
+    pub(super) fn key(&self) -> Option<Arc<str>> {
         match self {
             Client::Local => None,
             Client::Principal(p) => Some(Arc::clone(p)),
@@ -1026,6 +640,9 @@ mod tests {
                 unreachable!(),
             )
         });
+        eprintln!(
+            "future sizes (debug build): Inner::call {call} bytes, handle_request {request} bytes"
+        );
         assert!(call <= 3 * 1024, "Inner::call's future is {call} bytes");
         assert!(
             request <= 4 * 1024 + 512,

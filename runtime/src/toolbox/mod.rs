@@ -8,7 +8,10 @@
 //!   definitions: each tool's schemas, validator, annotations and policy;
 //! - `config.rs`: the toolbox-wide settings (the builder's `with_*`), frozen when it builds;
 //! - `groups.rs`: which tools are listed and callable (groups, `list_changed`);
-//! - `call.rs`: the call path: look the tool up, refuse, validate, run, shape the output;
+//! - `call.rs`: the call path: look the tool up, take it through its gates, run it, shape the
+//!   output;
+//! - `gates/`: the gates a call passes before its body runs, one file each, in the order
+//!   `gates/mod.rs` lists (refusals, confirmation, starting as a task);
 //! - `size.rs`: how large arguments are (what refused arguments are told is
 //!   `crate::validate::refusals`);
 //! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
@@ -26,6 +29,7 @@ mod compose;
 mod config;
 mod confirm;
 mod describe;
+mod gates;
 mod groups;
 #[cfg(feature = "http")]
 mod requester;

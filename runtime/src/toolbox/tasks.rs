@@ -16,9 +16,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{
-    CancelTaskParams, ClientCapabilities, ErrorCode, GetTaskParams, GetTaskResult, UpdateTaskParams,
-};
+use rmcp::model::{CancelTaskParams, ErrorCode, GetTaskParams, GetTaskResult, UpdateTaskParams};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Map, Value};
@@ -35,29 +33,6 @@ pub(crate) struct TaskAsk {
     pub(crate) owner: Option<Arc<str>>,
     /// `None`: a task at once (the client asked for one).
     pub(crate) promote_after: Option<Duration>,
-}
-
-/// The error for a call of a tool declared `task = "required"` from a client that cannot run
-/// it as a task: `-32021` naming the extension on protocol 2026-07-28.
-pub(super) fn refuse_without_tasks<S>(entry: &Entry<S>, site: &CallSite) -> Option<ErrorData> {
-    if entry.meta.task != TaskSupport::Required || site.task.is_some() {
-        return None;
-    }
-    let link = site.link.as_ref()?;
-    if link.on_2026_protocol() {
-        return Some(ErrorData::missing_required_client_capability(
-            ClientCapabilities::builder().enable_tasks().build(),
-        ));
-    }
-    Some(ErrorData::new(
-        ErrorCode::METHOD_NOT_FOUND,
-        format!(
-            "`{}` runs only as a task (execution.taskSupport \"required\"): call it with `task` \
-             in the request's params",
-            entry.name
-        ),
-        None,
-    ))
 }
 
 impl<S: Send + Sync + 'static> Inner<S> {

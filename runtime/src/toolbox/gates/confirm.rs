@@ -1,0 +1,211 @@
+//! Gate 10: the user confirms a call of a tool declared with `confirm` before anything runs,
+//! and before the call takes its turn (`toolbox/confirm.rs` words the question and the
+//! refusals). A stop tool is never confirmed.
+//!
+//! The places the call took in its resources' queues on arrival are given up while a person
+//! decides (up to `CLIENT_ANSWER_LIMIT`): the calls behind it go on, and an approved call
+//! queues from when it was approved. A stop tool that ran while the user decided voids the
+//! approval: it came before the stop.
+
+use std::sync::Arc;
+
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::Value;
+
+use super::Stop;
+use crate::audit::Receipt;
+use crate::context::{Context, Round};
+use crate::exec;
+use crate::toolbox::call::{CallSite, Response};
+use crate::toolbox::confirm::{self, Decision};
+use crate::toolbox::{Entry, Inner};
+
+/// The question to ask, filled in from the validated arguments in their published units, when
+/// the tool declares one, confirmation is on and it is not a stop tool.
+#[inline]
+pub(super) fn question<S>(inner: &Inner<S>, entry: &Entry<S>, value: &Value) -> Option<String> {
+    let template = entry.meta.confirm?;
+    if !entry.policy.stops.is_empty() || !inner.confirm.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    value
+        .as_object()
+        .map(|args| confirm::fill(template, args, &entry.tool.input_schema))
+}
+
+/// Asks `question` (when there is one): `Ok` with the approval claimed for the call (protocol
+/// 2026-07-28), or the answer that nothing ran.
+pub(super) async fn confirmed<S: Send + Sync + 'static>(
+    inner: &Arc<Inner<S>>,
+    entry: &Entry<S>,
+    question: Option<String>,
+    site: &mut CallSite,
+    trace_id: &str,
+    round: &Option<Arc<Round>>,
+    receipt: &mut Option<Box<Receipt>>,
+) -> Result<Option<String>, Stop> {
+    let Some(question) = question else {
+        return Ok(None);
+    };
+    site.arrival = None;
+    let stops: Vec<u64> = entry.policy.queues.iter().map(|q| q.stops()).collect();
+    // Boxed: inline, its state would grow every call's future (`a_call_future_stays_small`).
+    let claimed = Box::pin(ask(inner, entry, question, site, trace_id, round, receipt)).await?;
+    // A stop tool ran while the user decided: the approval came before the stop.
+    if let Some((queue, by)) = entry
+        .policy
+        .queues
+        .iter()
+        .zip(stops)
+        .find_map(|(q, n)| q.stopped_since(n).map(|by| (q, by)))
+    {
+        let text = exec::messages::did_not_start(
+            &entry.name,
+            exec::messages::Why::Stopped(by),
+            Some(queue.name()),
+        );
+        return Err((
+            "stopped",
+            CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+        ));
+    }
+    Ok(claimed)
+}
+
+/// Asks the user: elicitation on protocol 2025-11-25, the call's round on 2026-07-28 (whose
+/// approval is then claimed for this one call).
+async fn ask<S: Send + Sync + 'static>(
+    inner: &Inner<S>,
+    entry: &Entry<S>,
+    question: String,
+    site: &CallSite,
+    trace_id: &str,
+    round: &Option<Arc<Round>>,
+    receipt: &mut Option<Box<Receipt>>,
+) -> Result<Option<String>, Stop> {
+    let context = Context::new(
+        Arc::clone(&entry.name),
+        trace_id.to_owned(),
+        site.link.clone(),
+        None,
+        Some(site.cancel.clone()),
+        None,
+        round.clone(),
+    );
+    let asked = async {
+        match round {
+            Some(round) => round.asked().await,
+            None => std::future::pending().await,
+        }
+    };
+    let answer = tokio::select! {
+        biased;
+        answer = context.confirm(question) => answer,
+        () = asked => {
+            let round = round.as_ref().expect("only a round asks");
+            if let Some(receipt) = receipt {
+                receipt.confirmation("asked");
+            }
+            return Err(("input_required", Response::InputRequired(Box::new(round.input_required()))));
+        }
+    };
+    let decision = Decision::of(answer);
+    tracing::info!(decision = decision.as_str(), "confirmation");
+    if let Some(receipt) = receipt {
+        receipt.confirmation(decision.as_str());
+    }
+    if !matches!(decision, Decision::Accepted) {
+        let resources: Vec<Arc<str>> = entry
+            .policy
+            .resources
+            .iter()
+            .map(|r| Arc::clone(r.queue.name()))
+            .collect();
+        let text = confirm::refusal(&entry.name, &resources, &decision);
+        return Err((
+            "not_confirmed",
+            CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+        ));
+    }
+    // On protocol 2026-07-28 the approval travels in the sealed state: one call each.
+    let Some(round) = round else {
+        return Ok(None);
+    };
+    // A stop tool ran since the call's first round: the approval given in it is void.
+    if let Some((queue, by)) = entry
+        .policy
+        .queues
+        .iter()
+        .find_map(|q| q.stopped_after(round.born()).map(|by| (q, by)))
+    {
+        let text = format!(
+            "cancelled by `{by}`: the user approved `{}` before `{by}` stopped `{}`, so the \
+             approval no longer counts; it did not run. Call it again (without requestState) \
+             only if it is still wanted: the user is asked again",
+            entry.name,
+            queue.name()
+        );
+        return Err((
+            "stopped",
+            CallToolResult::error(vec![ContentBlock::text(text)]).into(),
+        ));
+    }
+    let (id, expires) = round.id();
+    let claimed = match claim_approval(inner, id, expires).await {
+        Ok(claimed) => claimed,
+        Err(e) => {
+            tracing::error!(error = %e, "approval not checked: Redis failed");
+            return Err((
+                "approval_unchecked",
+                Response::Refused(Box::new(ErrorData::internal_error(
+                    format!(
+                        "the approval for `{}` could not be checked against the other \
+                         replicas (their shared store failed); nothing ran. Call again in \
+                         a moment",
+                        entry.name
+                    ),
+                    None,
+                ))),
+            ));
+        }
+    };
+    if !claimed {
+        return Err((
+            "approval_reused",
+            Response::Refused(Box::new(ErrorData::invalid_params(
+                format!(
+                    "requestState refused: the approval it carries was already used by a call \
+                     of `{}` (an approval runs one call); nothing ran. Call again without \
+                     requestState and inputResponses to ask the user again",
+                    entry.name
+                ),
+                None,
+            ))),
+        ));
+    }
+    Ok(Some(id.to_owned()))
+}
+
+/// Claims approval `id` for one call: in this process, or with Redis for every replica.
+async fn claim_approval<S>(
+    inner: &Inner<S>,
+    id: &str,
+    expires: std::time::Instant,
+) -> Result<bool, String> {
+    #[cfg(feature = "redis")]
+    if let Some(redis) = inner.shared.get() {
+        let ttl = expires.saturating_duration_since(std::time::Instant::now());
+        return redis.claim_approval(id, ttl).await;
+    }
+    Ok(inner.approvals.claim(id, expires))
+}
+
+/// Gives a claim back: the same approval carries the call's next round.
+pub(in crate::toolbox) async fn release_approval<S>(inner: &Inner<S>, id: &str) {
+    #[cfg(feature = "redis")]
+    if let Some(redis) = inner.shared.get() {
+        return redis.release_approval(id).await;
+    }
+    inner.approvals.release(id);
+}
