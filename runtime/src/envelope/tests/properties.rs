@@ -1,11 +1,13 @@
 //! Property tests: the exact segment distances against a dense-sampling oracle (random
-//! segments, and grazing ones built on purpose), and containment against the distances.
+//! segments, and grazing ones built on purpose), containment against the distances, and
+//! checks (and what their refusals suggest) against the rules.
 
 use proptest::array::{uniform2, uniform3};
 use proptest::prelude::*;
 
 use super::super::geometry::{add, at, dot, norm, scale, sub, unit};
-use super::super::{Point, Solid};
+use super::super::{Envelope, Kind, Point, ProblemKind, Solid};
+use super::{cube, named, open_space};
 
 /// Samples along a segment for the oracle.
 const SAMPLES: usize = 20_000;
@@ -215,6 +217,65 @@ proptest! {
         for probe in [add(q, [1.0, 0.0, 0.0]), add(q, [0.0, -1.0, 0.5]), add(q, [0.0, 0.0, 1.0])] {
             let inside = solid.closest_point(probe);
             prop_assert!(norm(sub(p, inside)) >= d - eps);
+        }
+    }
+
+    #[test]
+    fn checks_follow_the_rules_and_their_suggestions_pass(
+        keep_out in proptest::collection::vec(solid(), 1..3),
+        r in prop_oneof![Just(0.0), 0.0..10.0f64],
+        start in point(),
+        target in point(),
+        max_step in prop_oneof![Just(None), (50.0..250.0f64).prop_map(Some)],
+    ) {
+        let mut envelope: Envelope = open_space(
+            keep_out.iter().enumerate().map(|(i, s)| named(&format!("k{i}"), *s)).collect(),
+        );
+        envelope.allow = vec![named("room", cube([-90.0; 3], [90.0; 3]))];
+        envelope.tool_radius = r;
+        envelope.max_step = max_step;
+        prop_assume!(envelope.validate().is_ok());
+        let eps = 1e-9 * 300.0;
+        let spacing = norm(sub(target, start)) / (SAMPLES - 1) as f64;
+        match envelope.check(Some(start), &[target], Kind::Target) {
+            Ok(()) => {
+                for solid in &keep_out {
+                    if solid.distance(start) > r {
+                        prop_assert!(sampled(solid, start, target) > r - eps);
+                    }
+                }
+            }
+            Err(refusal) => {
+                prop_assert!(refusal.to_string().len() < 2048);
+                let point_problems = refusal.problems().iter().any(|p| matches!(
+                    p.kind(),
+                    ProblemKind::OutsideAllow { .. } | ProblemKind::InKeepOut { .. }
+                ));
+                for problem in refusal.problems() {
+                    let kind = problem.kind();
+                    if let ProblemKind::PathCrossesKeepOut { shape, .. } = kind {
+                        let k: usize = shape[1..].parse().unwrap();
+                        prop_assert!(sampled(&keep_out[k], start, target) <= r + spacing / 2.0 + eps);
+                    }
+                    let Some(w) = problem.suggestion() else { continue };
+                    prop_assert!(
+                        problem.message().contains(&format!("({}, {}, {}) mm",
+                            super::super::refusal::number(w[0], 2),
+                            super::super::refusal::number(w[1], 2),
+                            super::super::refusal::number(w[2], 2))),
+                        "{} does not print {w:?}", problem.message()
+                    );
+                    let after = match kind {
+                        ProblemKind::OutsideAllow { .. } => envelope.check(None, &[w], Kind::Target),
+                        ProblemKind::PathCrossesKeepOut { .. } if !point_problems => {
+                            envelope.check(Some(start), &[w, target], Kind::Path)
+                        }
+                        ProblemKind::PathCrossesKeepOut { .. } => continue,
+                        _ => envelope.check(Some(start), &[w], Kind::Target),
+                    };
+                    prop_assert!(after.is_ok(), "{kind:?}: {}\n{}", problem.message(), after.unwrap_err());
+                }
+            }
         }
     }
 }
