@@ -16,7 +16,9 @@
 //! - `check.rs`: [`Envelope::check`], allocation-free when the motion passes;
 //! - `refusal.rs`: [`Refusal`], what a refused motion is told (built only on refusal), and the
 //!   suggestions it makes (each checked, as printed, before it is suggested);
-//! - `declare.rs`: [`Envelope::validate`] and [`Envelope::bounding_box`].
+//! - `declare.rs`: [`Envelope::validate`] and [`Envelope::bounding_box`];
+//! - `json.rs`: the published form ([`Envelope::to_json`], [`Envelope::from_json`]);
+//! - `narrow.rs`: an operator's narrowing ([`Envelope::narrow`], [`narrow_file`]).
 
 // Nothing calls this module yet outside its tests: the call path, the macros and the drift gate
 // take it up in issue 34 (then this line goes).
@@ -25,6 +27,8 @@
 mod check;
 mod declare;
 mod geometry;
+mod json;
+mod narrow;
 mod refusal;
 #[cfg(test)]
 mod tests;
@@ -32,6 +36,8 @@ mod tests;
 // (What the call path will name; unused until then, like the rest.)
 #[allow(unused_imports)]
 pub(crate) use geometry::Closest;
+#[allow(unused_imports)]
+pub(crate) use narrow::narrow_file;
 #[allow(unused_imports)]
 pub(crate) use refusal::{Problem, ProblemKind, Refusal};
 

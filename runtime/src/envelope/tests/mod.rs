@@ -1,14 +1,17 @@
 //! The envelope's tests, by topic: `geometry.rs` (distances, exact cases), `check.rs` (the
 //! rules and their boundaries), `messages.rs` (what a refusal says, and that what it suggests
-//! passes), `declare.rs` (validation, bounding box) and `properties.rs` (exact distances
-//! against dense sampling, checks and their suggestions against the rules).
+//! passes), `declare.rs` (validation, bounding box), `json.rs` (the published form),
+//! `narrow.rs` (the operator's file) and `properties.rs` (exact distances against dense
+//! sampling, checks and their suggestions against the rules).
 
 use super::{Envelope, Point, Shape, Solid};
 
 mod check;
 mod declare;
 mod geometry;
+mod json;
 mod messages;
+mod narrow;
 mod properties;
 
 fn named(name: &str, solid: Solid) -> Shape {
