@@ -500,10 +500,19 @@ impl<'s> Best<'s> {
                 (true, false) => self.consider(t_axis.clamp(t0, t1)),
                 // |z − cap|, linear: smallest at an end, both considered.
                 (false, true) => {}
-                // Beyond a rim: convex, bracketed.
+                // Beyond a rim: convex, bracketed; skipped when no point of the piece can
+                // beat the best so far: there, the distance is at least
+                // `hypot(min dr, min dz)`, `dr` smallest at the closest horizontal approach
+                // and `dz` (linear) at an end.
                 (true, true) => {
-                    let (t, _) = golden(|t| self.eval(t), t0, t1);
-                    self.consider(t);
+                    let (p0, p1) = (at(a, self.b, t0), at(a, self.b, t1));
+                    let dr =
+                        (radial(at(a, self.b, t_axis.clamp(t0, t1)), center) - radius).max(0.0);
+                    let dz = excess(p0[2], z_min, z_max).min(excess(p1[2], z_min, z_max));
+                    if dr.hypot(dz) < self.distance {
+                        let (t, _) = golden(|t| self.eval(t), t0, t1);
+                        self.consider(t);
+                    }
                 }
             }
         }
