@@ -10,6 +10,7 @@ mod content;
 mod context;
 mod contract;
 mod echo;
+mod envelope;
 mod error;
 mod exec;
 pub mod export;
