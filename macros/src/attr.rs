@@ -149,6 +149,16 @@ pub struct ToolAttr {
     /// `over_budget = "envelope"` (or `"cut"`, the default): what a result over
     /// `max_output_bytes` becomes
     pub over_budget: Option<SpannedValue<String>>,
+    /// `target = (x, y, z)` (three number parameters) or `target = position` (one point
+    /// parameter): where the tool moves its resource, checked against the resource's envelope
+    pub target: Option<syn::Expr>,
+    /// `path = waypoints`: a list parameter of points the tool moves its resource through, each
+    /// straight segment checked against the resource's envelope
+    pub path: Option<syn::Expr>,
+    /// `check = drive_limits`: a method of the `#[toolbox]` impl taking `&self` and some of the
+    /// tool's parameters by name, returning `Result<(), E>`; run before the user is asked and
+    /// again at the call's turn, its `Err` refuses the call
+    pub check: Option<syn::Path>,
     // Compile-time check settings (see `Allow`).
     /// `allow(many_params, deep_nesting, long_name)`: checks turned off for this tool
     pub allow: Option<Allow>,
@@ -195,6 +205,81 @@ pub struct ResourceAttr {
     /// `max_waiting = 8` (default 16): calls that may wait for it behind the one using it
     #[darling(default)]
     pub max_waiting: Option<SpannedValue<usize>>,
+    /// `position = tool_point`: a method of the impl taking only `&self` that says where the
+    /// resource is now, in its envelope's frame and unit
+    #[darling(default)]
+    pub position: Option<syn::Path>,
+    /// `envelope(frame = "base", unit = "mm", allow(..), keep_out(..), ..)`: where it may go
+    #[darling(default)]
+    pub envelope: Option<SpannedValue<EnvelopeAttr>>,
+}
+
+/// `envelope(..)` on a `resource(..)`.
+#[derive(FromMeta)]
+pub struct EnvelopeAttr {
+    /// `frame = "base"`: the frame every coordinate is in
+    pub frame: SpannedValue<String>,
+    /// `unit = "mm"`: the unit of every coordinate, radius and length
+    pub unit: SpannedValue<String>,
+    /// `tool_radius = 15`: the radius of the ball around the tool point that must stay inside
+    /// (default 0, a point)
+    #[darling(default)]
+    pub tool_radius: Option<syn::Expr>,
+    /// `allow(box(..))`, `allow(name = "reach", sphere(..))`: the tool must be inside every one
+    #[darling(multiple)]
+    pub allow: Vec<SpannedValue<ShapeAttr>>,
+    /// `keep_out(name = "camera_mast", cylinder(..))`: the tool must not meet any
+    #[darling(multiple)]
+    pub keep_out: Vec<SpannedValue<ShapeAttr>>,
+    /// `max_step = 600`: the longest one straight motion may be
+    #[darling(default)]
+    pub max_step: Option<syn::Expr>,
+}
+
+/// One shape of an envelope: its name and one solid.
+#[derive(FromMeta)]
+pub struct ShapeAttr {
+    /// `name = "camera_mast"` (required on a keep-out)
+    #[darling(default)]
+    pub name: Option<SpannedValue<String>>,
+    /// `box(min = (x, y, z), max = (x, y, z))`: an axis-aligned box
+    #[darling(default, rename = "box")]
+    pub cuboid: Option<SpannedValue<BoxAttr>>,
+    /// `sphere(center = (x, y, z), radius = r)`
+    #[darling(default)]
+    pub sphere: Option<SpannedValue<SphereAttr>>,
+    /// `cylinder(center = (x, y), radius = r, z = (bottom, top))`: a vertical cylinder
+    #[darling(default)]
+    pub cylinder: Option<SpannedValue<CylinderAttr>>,
+}
+
+/// `box(min = (x, y, z), max = (x, y, z))`.
+#[derive(FromMeta)]
+pub struct BoxAttr {
+    /// The corner with the smallest coordinates.
+    pub min: syn::Expr,
+    /// The corner with the largest coordinates.
+    pub max: syn::Expr,
+}
+
+/// `sphere(center = (x, y, z), radius = r)`.
+#[derive(FromMeta)]
+pub struct SphereAttr {
+    /// Its centre.
+    pub center: syn::Expr,
+    /// Its radius.
+    pub radius: syn::Expr,
+}
+
+/// `cylinder(center = (x, y), radius = r, z = (bottom, top))`.
+#[derive(FromMeta)]
+pub struct CylinderAttr {
+    /// Its axis's x and y.
+    pub center: syn::Expr,
+    /// Its radius.
+    pub radius: syn::Expr,
+    /// Its bottom and top.
+    pub z: syn::Expr,
 }
 
 /// `allow(..)`: compile-time checks turned off on purpose.

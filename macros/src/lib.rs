@@ -26,6 +26,7 @@ mod units;
 
 // The macros, each parse → model → check → codegen.
 mod derive;
+mod envelope;
 mod list;
 mod tool;
 mod toolbox;

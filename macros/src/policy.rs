@@ -94,14 +94,14 @@ fn duration_ms(
 }
 
 /// `resource = "arm"` or `resource = ["arm", "gripper"]`.
-pub fn resources(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<String> {
+pub fn resources(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<(String, proc_macro2::Span)> {
     let Some(expr) = value.as_ref().map(|v| &v.0) else {
         return Vec::new();
     };
     let one = |e: &Expr| match e {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
-        }) if !s.value().trim().is_empty() => Some(s.value()),
+        }) if !s.value().trim().is_empty() => Some((s.value(), s.span())),
         other => {
             cx.error_spanned_by(
                 other,
@@ -140,8 +140,9 @@ pub fn stop_for(cx: &Ctxt, value: &Option<PreservedStrExpr>) -> Vec<(String, pro
 }
 
 /// `&["arm", "gripper"]`.
-pub fn resources_tokens(resources: &[String]) -> TokenStream {
-    quote!(&[#(#resources),*])
+pub fn resources_tokens(resources: &[(String, proc_macro2::Span)]) -> TokenStream {
+    let names = resources.iter().map(|(n, _)| n);
+    quote!(&[#(#names),*])
 }
 
 /// `rate_limit = "10/min"` as a `Rate` expression, evaluated in `const` (a rate that does not

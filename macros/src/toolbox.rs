@@ -3,7 +3,7 @@
 
 use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, ReturnType, Type};
 
@@ -124,6 +124,24 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         models.push(model);
     }
     let resources = resources(&cx, &toolbox_attr.resources, &models, &item);
+    let checks_of: Vec<Option<TokenStream>> = models
+        .iter()
+        .map(|m| m.check().and_then(|path| check_fn(&cx, path, m, &item)))
+        .collect();
+    let mut envelope_checks = resources.checks;
+    for model in &models {
+        // The one resource of the tool with an envelope (the runtime's build says when it has
+        // none or several).
+        let mut with = model
+            .resources()
+            .iter()
+            .filter_map(|(name, _)| resources.envelopes.iter().find(|(n, _)| n == name));
+        if let (Some((_, ident)), None) = (with.next(), with.next()) {
+            envelope_checks.extend(crate::envelope::range_checks(model, &item.self_ty, ident));
+        }
+    }
+    let envelope_items = resources.items;
+    let resources = resources.defs;
     if models.is_empty() && !cx.has_errors() {
         cx.error_spanned_by(
             &item.self_ty,
@@ -157,10 +175,14 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let state = quote!(Self);
-        let defs = models.iter().filter(|m| m.servable()).map(|m| {
-            let ident = m.fn_ident();
-            m.def_expr(&state, &quote!(Self::#ident), Some(self_ty))
-        });
+        let defs = models
+            .iter()
+            .zip(&checks_of)
+            .filter(|(m, _)| m.servable())
+            .map(|(m, check)| {
+                let ident = m.fn_ident();
+                m.def_expr(&state, &quote!(Self::#ident), Some(self_ty), check.clone())
+            });
         quote! {
             #[allow(unused_qualifications, clippy::all)]
             impl #k::ToolSet for #self_ty {
@@ -185,32 +207,85 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             }
         }
     });
+    let envelope_items = impl_ok.then_some(envelope_items);
+    let envelope_checks = if impl_ok { envelope_checks } else { Vec::new() };
     quote! {
         #errors
         #item
         #tool_set
+        #envelope_items
         #(#checks)*
+        #(#envelope_checks)*
     }
 }
 
+/// What the `resource(..)` declarations make: the `ResourceDef` expressions, the envelopes'
+/// constants (by resource name) and their compile-time checks.
+struct Resources {
+    defs: Vec<TokenStream>,
+    envelopes: Vec<(String, syn::Ident)>,
+    items: TokenStream,
+    checks: Vec<TokenStream>,
+}
+
 /// The `resource(..)` declarations, checked, as `ResourceDef` expressions: each names a resource
-/// a tool of the impl uses, once; a safe stop is a method of the impl taking only `&self`.
+/// a tool of the impl uses, once; every resource a tool names (`resource`, `stop_for`) is
+/// declared; a safe stop and a position are methods of the impl taking only `&self`.
 fn resources(
     cx: &Ctxt,
     attrs: &[ResourceAttr],
     models: &[ToolModel],
     item: &ItemImpl,
-) -> Vec<TokenStream> {
+) -> Resources {
     let p = crate::runtime::private();
     let used: Vec<&str> = {
         let mut used: Vec<&str> = models
             .iter()
-            .flat_map(|m| m.resources().iter().map(String::as_str))
+            .flat_map(|m| m.resources().iter().map(|(n, _)| n.as_str()))
             .collect();
         used.sort_unstable();
         used.dedup();
         used
     };
+    let declared: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
+    // Every name a tool gives must be declared: a misspelt one would make a queue of its own,
+    // which no stop tool stops.
+    let undeclared = |name: &str, span: proc_macro2::Span, key: &str| {
+        if declared.contains(&name) {
+            return;
+        }
+        let hint = match crate::util::closest(name, declared.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`? "),
+            None => String::new(),
+        };
+        let known = if declared.is_empty() {
+            "this toolbox declares no resource".to_owned()
+        } else {
+            format!(
+                "this toolbox declares {}",
+                declared
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        cx.error_at(
+            span,
+            format!(
+                "`{key} = \"{name}\"` names a resource that is not declared ({known}): {hint}declare \
+                 it with `#[toolbox(resource(name = \"{name}\", safe_stop = ..))]`"
+            ),
+        );
+    };
+    for model in models {
+        for (name, span) in model.resources() {
+            undeclared(name, *span, "resource");
+        }
+        for (name, span) in model.stop_for() {
+            undeclared(name, *span, "stop_for");
+        }
+    }
     // What the tools use, for the errors naming a resource none uses.
     let tools_use = if used.is_empty() {
         "no tool of this impl declares a resource (`#[tool(resource = \"..\")]`)".to_owned()
@@ -223,15 +298,12 @@ fn resources(
                 .join(", ")
         )
     };
-    for (name, span) in models.iter().flat_map(|m| m.stop_for()) {
-        if !used.contains(&name.as_str()) {
-            cx.error_at(
-                *span,
-                format!("`stop_for`: no tool of this toolbox uses resource `{name}`: {tools_use}; a stop tool stops the calls on a resource the other tools use"),
-            );
-        }
-    }
-    let mut defs = Vec::new();
+    let mut out = Resources {
+        defs: Vec::new(),
+        envelopes: Vec::new(),
+        items: TokenStream::new(),
+        checks: Vec::new(),
+    };
     for (i, attr) in attrs.iter().enumerate() {
         let name = &*attr.name;
         if attrs[..i].iter().any(|a| *a.name == *name) {
@@ -262,11 +334,201 @@ fn resources(
                 None => continue,
             },
         };
-        defs.push(quote! {
-            #p::ResourceDef { name: #name, max_waiting: #max_waiting, safe_stop: #safe_stop }
+        let position = match &attr.position {
+            None => quote!(#p::None),
+            Some(path) => match position(cx, path, item) {
+                Some(f) => quote!({ let f: #p::Position<Self> = #f; #p::Some(f) }),
+                None => continue,
+            },
+        };
+        let envelope = match &attr.envelope {
+            None => quote!(#p::None),
+            Some(envelope) => {
+                if attr.position.is_none() {
+                    cx.error_at(
+                        envelope.span(),
+                        format!(
+                            "an envelope needs to know where resource `{name}` is: a motion's first \
+                             straight segment starts there. Add `position = method` naming a method \
+                             of this impl that takes `&self` and returns `[f64; 3]`, \
+                             `(f64, f64, f64)`, a nalgebra `Point3<f64>` or an `Option` of one"
+                        ),
+                    );
+                }
+                let tokens = crate::envelope::declare(cx, envelope, i, &item.self_ty);
+                let ident = tokens.ident;
+                out.items.extend(tokens.item);
+                out.checks.extend(tokens.checks);
+                out.envelopes.push((name.clone(), ident.clone()));
+                quote!(#p::Some(Self::#ident))
+            }
+        };
+        out.defs.push(quote! {
+            #p::ResourceDef {
+                name: #name,
+                max_waiting: #max_waiting,
+                safe_stop: #safe_stop,
+                position: #position,
+                envelope: #envelope,
+            }
         });
     }
-    defs
+    out
+}
+
+/// The method of the impl that `path` names, with what must be said when there is none.
+fn method<'i>(
+    cx: &Ctxt,
+    path: &syn::Path,
+    item: &'i ItemImpl,
+    what: &str,
+) -> Option<&'i ImplItemFn> {
+    let ident = match path.segments.iter().collect::<Vec<_>>().as_slice() {
+        [one] if path.leading_colon.is_none() => &one.ident,
+        [s, one] if s.ident == "Self" && path.leading_colon.is_none() => &one.ident,
+        _ => {
+            cx.error_spanned_by(
+                path,
+                format!("{what} is a method of this `#[toolbox] impl`: write its name"),
+            );
+            return None;
+        }
+    };
+    let found = item.items.iter().find_map(|i| match i {
+        ImplItem::Fn(f) if f.sig.ident == *ident => Some(f),
+        _ => None,
+    });
+    if found.is_none() {
+        cx.error_spanned_by(
+            path,
+            format!(
+                "no method `{ident}` in this `#[toolbox] impl`: {what} is a method of the impl"
+            ),
+        );
+    }
+    found
+}
+
+/// The position `path` names: a sync method of the impl taking only `&self`, whose return
+/// type says where the resource is (checked by the `IntoPosition` bound, at the name).
+fn position(cx: &Ctxt, path: &syn::Path, item: &ItemImpl) -> Option<TokenStream> {
+    let p = crate::runtime::private();
+    let method = method(cx, path, item, "a position (`position = tool_point`)")?;
+    let sig = &method.sig;
+    let by_ref = matches!(
+        sig.inputs.first(),
+        Some(FnArg::Receiver(r)) if matches!(r.kind, syn::ReceiverKind::Reference(_, _, None))
+    );
+    if !by_ref
+        || sig.inputs.len() != 1
+        || !sig.generics.params.is_empty()
+        || sig.asyncness.is_some()
+    {
+        cx.error_spanned_by(
+            &sig.inputs,
+            format!(
+                "the position `{}` must be a sync method taking only `&self`: the runtime asks it \
+                 where the resource is before each motion, and again when the motion gets its turn",
+                sig.ident
+            ),
+        );
+        return None;
+    }
+    let ident = &sig.ident;
+    let at = crate::runtime::private_at(path.span());
+    let read = quote_spanned!(path.span()=> #at::position_of(Self::#ident(__tw_state)));
+    Some(quote!(|__tw_state: &Self| -> #p::Option<[f64; 3]> { #read }))
+}
+
+/// The `Check` of a tool's `check = ..`: a sync method of the impl taking `&self` and some of
+/// the tool's parameters, by name (each read from the validated arguments), and returning a
+/// `Result<(), E>` (checked by the `CheckOutput` bound, at its return type).
+fn check_fn(
+    cx: &Ctxt,
+    path: &syn::Path,
+    model: &ToolModel,
+    item: &ItemImpl,
+) -> Option<TokenStream> {
+    let p = crate::runtime::private();
+    let method = method(cx, path, item, "a check (`check = limits`)")?;
+    let sig = &method.sig;
+    let mut ok = true;
+    let by_ref = matches!(
+        sig.inputs.first(),
+        Some(FnArg::Receiver(r)) if matches!(r.kind, syn::ReceiverKind::Reference(_, _, None))
+    );
+    if !by_ref || sig.asyncness.is_some() || !sig.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &sig.ident,
+            format!(
+                "the check `{}` must be a sync method taking `&self`, then parameters of the tool \
+                 `{}` by name (`fn {}(&self, speed: f64) -> Result<(), String>`): it runs before the \
+                 user is asked, and again at the call's turn",
+                sig.ident,
+                model.name(),
+                sig.ident
+            ),
+        );
+        return None;
+    }
+    let mut reads = Vec::new();
+    let mut idents = Vec::new();
+    for input in sig.inputs.iter().skip(1) {
+        let FnArg::Typed(pt) = input else { continue };
+        let syn::Pat::Ident(pi) = &*pt.pat else {
+            cx.error_spanned_by(
+                &pt.pat,
+                "a check's parameters are the tool's, by name: write a plain name",
+            );
+            ok = false;
+            continue;
+        };
+        let ident = &pi.ident;
+        let Some(json) = model.param_named(&ident.to_string()) else {
+            let names = model.param_idents();
+            cx.error_spanned_by(
+                ident,
+                format!(
+                    "`{ident}` is not a parameter of the tool `{}`: a check takes the tool's \
+                     parameters by name ({})",
+                    model.name(),
+                    if names.is_empty() {
+                        "it has none".to_owned()
+                    } else {
+                        names
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ),
+            );
+            ok = false;
+            continue;
+        };
+        let ty = &pt.ty;
+        let at = crate::runtime::private_at(ty.span());
+        let local = format_ident!("__tw_check_{}", idents.len());
+        reads.push(quote_spanned!(ty.span()=> let #local: #ty = #at::check_arg(__tw_map, #json)?;));
+        idents.push(local);
+    }
+    if !ok {
+        return None;
+    }
+    let ident = &sig.ident;
+    let ret_span = match &sig.output {
+        ReturnType::Default => sig.ident.span(),
+        ReturnType::Type(_, ty) => ty.span(),
+    };
+    let at = crate::runtime::private_at(ret_span);
+    let call = quote_spanned!(ret_span=> #at::check_result(Self::#ident(__tw_state, #(#idents),*)));
+    Some(quote! {
+        |__tw_state: &Self, __tw_map: &#p::serde_json::Map<#p::String, #p::serde_json::Value>| -> #p::Result<(), #p::String> {
+            let _ = __tw_map;
+            #(#reads)*
+            #call
+        }
+    })
 }
 
 /// The safe stop `path` names: a method of the impl taking only `&self`, sync (run on the

@@ -16,6 +16,17 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The candidate `got` was most likely meant to be: the nearest by edit distance, within 2
+/// edits and less than its own length.
+pub fn closest<'c>(got: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    candidates
+        .into_iter()
+        .map(|c| (levenshtein(got, c), c))
+        .filter(|&(d, c)| d <= 2 && d < c.chars().count())
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -370,7 +370,7 @@ fn outcome_of(detail: &str) -> &'static str {
         "timeout" => "deadline passed",
         "input_required" => "input required",
         "too_large" | "invalid_arguments" | "state_refused" | "queue_full" | "rate_limited"
-        | "not_confirmed" | "approval_reused" => "refused",
+        | "not_confirmed" | "approval_reused" | "outside_envelope" | "check_refused" => "refused",
         _ => "error",
     }
 }
@@ -816,6 +816,8 @@ mod tests {
             ("invalid_arguments", "refused"),
             ("queue_full", "refused"),
             ("rate_limited", "refused"),
+            ("outside_envelope", "refused"),
+            ("check_refused", "refused"),
             ("input_required", "input required"),
         ] {
             assert_eq!(outcome_of(detail), outcome, "{detail}");

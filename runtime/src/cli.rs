@@ -24,6 +24,7 @@
 //! | `serve --read-only` | serves only the tools declared `read_only`; a call to another is refused | |
 //! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
+//! | `serve --envelope /etc/arm/envelope.json` | narrows the declared envelopes (more allow shapes and keep-outs, a shorter `maxStep`, a larger tool radius; by resource, in the published unit and frame); published in `tools/list` | 1 when the file would widen an envelope, names an unknown resource, or is not an envelope |
 //! | `serve --audit-log /var/log/arm/audit.jsonl` | one JSON line per call of a tool that is not `read_only` (arguments, caller, confirmation, outcome), hash-chained, fsynced before the answer ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify or cannot be opened |
 //! | `audit verify PATH` | checks an audit log's hash chain | 0 intact (prints the number of lines), 1 naming the first bad line (a torn last line included), 2 when it cannot be read |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
@@ -139,6 +140,13 @@ struct ServeArgs {
     /// outcome, hash-chained and fsynced before each answer. Check it with `audit verify PATH`.
     #[arg(long, value_name = "PATH")]
     audit_log: Option<PathBuf>,
+    /// Narrow the declared envelopes (where each resource may go): a JSON file
+    /// `{"arm": {"allow": [..], "keepOut": [..], "maxStep": 400}}`, by resource, in the
+    /// published unit and frame. It may only tighten: a file that would widen an envelope,
+    /// names an unknown resource, or gives another unit or frame stops `serve`, naming the
+    /// limit. The narrowed envelope is what `tools/list` publishes.
+    #[arg(long, value_name = "FILE")]
+    envelope: Option<PathBuf>,
 }
 
 fn parse_switch(s: &str) -> Result<bool, String> {
@@ -496,6 +504,20 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                 Ok(log) => builder = builder.with_audit_log(log),
                 Err(e) => {
                     eprintln!("--audit-log: {e}");
+                    return Err(1);
+                }
+            }
+        }
+        if let Some(path) = &args.envelope {
+            let read = std::fs::read(path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| {
+                    serde_json::from_slice::<serde_json::Value>(&bytes).map_err(|e| e.to_string())
+                });
+            match read {
+                Ok(narrowing) => builder = builder.with_envelopes(narrowing),
+                Err(e) => {
+                    eprintln!("--envelope {}: {e}", path.display());
                     return Err(1);
                 }
             }

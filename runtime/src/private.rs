@@ -20,19 +20,24 @@ pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
 pub use crate::contract::{
-    Args, Body, CallError, Handler, HandlerFuture, OverBudget, Params, ResourceDef, ResultOptions,
-    SafeStop, SafeStopResult, ToolDef, ToolMeta,
+    Args, Body, CallError, Check, Handler, HandlerFuture, OverBudget, Params, Position,
+    ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
+};
+pub use crate::envelope::{
+    EnvelopeDef, ShapeDef, Solid, envelope_bounds, envelope_problem, range_wider,
+    range_wider_message, shape_problem,
 };
 pub use crate::error::ToolError;
 pub use crate::probe::prelude;
 pub use crate::probe::{
-    AcceptsError, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget, Id, ItemsTarget,
-    LengthTarget, OutputSchema, OutputSerialize, ParamContext, ParamDeserialize, ParamOptional,
-    ParamPlain, ParamSchema, PatternTarget, Probe, ProbeFallback, RECURSIVE, RangeTarget,
-    ReturnPlain, ReturnResult, RosList, RosOptional, RosPlain, RosResult, SafeStopOutput,
-    SchemaShape, UnitTarget, Width, assert_field, assert_param, header_target, items_target,
-    length_target, max, num_above, pattern_target, range_target, run_async, run_blocking,
-    safe_stop_async, safe_stop_blocking, take_flattened, to_json, unit_target,
+    AcceptsError, CheckOutput, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget, Id,
+    IntoPosition, ItemsTarget, LengthTarget, OutputSchema, OutputSerialize, ParamContext,
+    ParamDeserialize, ParamOptional, ParamPlain, ParamSchema, PatternTarget, Probe, ProbeFallback,
+    RECURSIVE, RangeTarget, ReturnPlain, ReturnResult, RosList, RosOptional, RosPlain, RosResult,
+    SafeStopOutput, SchemaShape, UnitTarget, Width, assert_field, assert_param, check_arg,
+    check_result, header_target, items_target, length_target, max, num_above, pattern_target,
+    position_of, range_target, run_async, run_blocking, safe_stop_async, safe_stop_blocking,
+    take_flattened, to_json, unit_target,
 };
 pub use crate::rate::Rate;
 pub use crate::schema::derive::{

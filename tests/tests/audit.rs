@@ -170,21 +170,52 @@ async fn a_session_leaves_receipts_that_say_what_happened() {
     client.cancel().await.unwrap();
 
     // 7. Protocol 2026-07-28: the question is a round (a line of its own, `input required`),
-    // and the call that brings the answer runs, here failing (the gripper is empty).
+    // and the call that brings the answer runs: a move of 10 mm from where the arm halted,
+    // well within the deadline at 12 times its planned length.
     let client = common::connect_client(toolbox, operator.clone(), true).await;
-    let failed = client
+    let at = client
+        .call_tool(params("get_arm_state", json!({})))
+        .await
+        .unwrap()
+        .structured_content
+        .unwrap()["position"]
+        .clone();
+    let z = at["z"].as_f64().unwrap() - 10.0;
+    let moved = client
+        .call_tool(params(
+            "move_arm_to_pose",
+            json!({"x": at["x"], "y": at["y"], "z": z, "speed": 1.0}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(moved.is_error, Some(false), "{}", text(&moved));
+    // 8. Refused by the tool's check (the gripper is empty), then by the arm's envelope (out of
+    // reach): neither asked anyone, both recorded as refused with the reason.
+    let empty = client
         .call_tool(params("release_object", json!({})))
         .await
         .unwrap();
     assert!(
-        text(&failed).contains("gripper is empty"),
+        text(&empty).contains("gripper is empty"),
         "{}",
-        text(&failed)
+        text(&empty)
+    );
+    let far = client
+        .call_tool(params(
+            "move_arm_to_pose",
+            json!({"x": 800, "y": 800, "z": 100}),
+        ))
+        .await
+        .unwrap();
+    assert!(
+        text(&far).contains("outside the allowed sphere `reach`"),
+        "{}",
+        text(&far)
     );
     client.cancel().await.unwrap();
 
     let verified = verify(&path).unwrap();
-    assert_eq!(verified.lines, 8);
+    assert_eq!(verified.lines, 10);
     let log = lines(&path);
     let summary: Vec<(&str, &str, &str, &str)> = log
         .iter()
@@ -212,13 +243,37 @@ async fn a_session_leaves_receipts_that_say_what_happened() {
             ("move_arm_to_pose", "accepted", "deadline passed", "timeout"),
             ("stop_arm", "not required", "ok", "ok"),
             (
-                "release_object",
+                "move_arm_to_pose",
                 "asked",
                 "input required",
                 "input_required"
             ),
-            ("release_object", "accepted", "error", "tool_error"),
+            ("move_arm_to_pose", "accepted", "ok", "ok"),
+            ("release_object", "not asked", "refused", "check_refused"),
+            (
+                "move_arm_to_pose",
+                "not asked",
+                "refused",
+                "outside_envelope"
+            ),
         ]
+    );
+    // The reasons, as the model was told them.
+    assert!(
+        log[8]["text"]
+            .as_str()
+            .unwrap()
+            .contains("the gripper is empty"),
+        "{}",
+        log[8]["text"]
+    );
+    assert!(
+        log[9]["text"]
+            .as_str()
+            .unwrap()
+            .contains("outside the allowed sphere `reach`"),
+        "{}",
+        log[9]["text"]
     );
     // The validated arguments, defaults filled in; refused ones as sent.
     assert_eq!(
@@ -267,7 +322,7 @@ async fn a_session_leaves_receipts_that_say_what_happened() {
         done.meta.as_ref().unwrap().0[toolwright::TRACE_ID_META]
     );
     assert_eq!(log[0]["prev"], toolwright::audit::GENESIS);
-    assert_eq!(log[7]["hash"], verified.last_hash.as_str());
+    assert_eq!(log[9]["hash"], verified.last_hash.as_str());
 
     // Any line altered: verification names it.
     let bytes = std::fs::read(&path).unwrap();

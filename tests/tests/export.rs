@@ -151,7 +151,7 @@ fn markdown_documents_every_tool_in_declaration_order() {
         "| `force` | number | no | `15` | N | 5 to 30 | Grip force to apply once the fingers touch, in newtons (N). |",
         "| `target_position.x` | number | yes |  | mm | -850 to 850 |",
         "`suction`: vacuum cup, for smooth flat tops (not for porous objects)",
-        "| `waypoints[].z` | number | yes |  | mm | 0 to 950 |",
+        "| `waypoints[].z` | number | yes |  | mm | 15 to 950 |",
         "| `readings[].axis` | string | yes |  |",
         "| `gripper.held_object` | string | no |  | The object held, if any. |",
         "Also takes `jmespath` and `summary` for its result (see [Result arguments](#result-arguments)).",

@@ -186,8 +186,11 @@ async fn a_cancelled_motion_is_halted_once_and_the_next_motion_succeeds() {
 
 #[tokio::test]
 async fn a_motion_that_cannot_finish_in_time_is_refused_before_it_starts() {
-    // At 1/20 of real time the deadline is 1.5 s: 30 simulated seconds, as on the real arm.
-    let toolbox = sim(0.05, 1.0).build().unwrap();
+    // At 1/20 of real time, a 0.75 s deadline is 15 simulated seconds.
+    let toolbox = sim(0.05, 1.0)
+        .with_default_timeout(Duration::from_millis(750))
+        .build()
+        .unwrap();
     let arm = toolbox.clone();
     let client = connect(toolbox).await;
     let r = call(
@@ -197,25 +200,25 @@ async fn a_motion_that_cannot_finish_in_time_is_refused_before_it_starts() {
     )
     .await;
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
-    // The issue's case: 1600 mm at 50 mm/s needs 32 s.
+    // 950 mm (within the arm's longest straight motion, 1000 mm) at 50 mm/s needs 19 s.
     let r = call(
         &client,
         "move_arm_to_pose",
-        json!({"x": -800, "y": 0, "z": 300, "speed": 0.1}),
+        json!({"x": -150, "y": 0, "z": 300, "speed": 0.1}),
     )
     .await;
     assert_eq!(r.is_error, Some(true));
     let t = text(&r);
     assert!(
         t.starts_with(
-            "this move (1600 mm at speed 0.1) would take 32.0 s, and the call's deadline leaves \
+            "this move (950 mm at speed 0.1) would take 19.0 s, and the call's deadline leaves \
              "
         ),
         "{t}"
     );
     assert!(
         t.ends_with(
-            " s; it was not started\nHint: raise speed (at 1.0 it takes 3.2 s), or split the \
+            " s; it was not started\nHint: raise speed (at 1.0 it takes 1.9 s), or split the \
              move into shorter ones"
         ),
         "{t}"
@@ -247,6 +250,7 @@ fn read_encoders() -> String {
 async fn a_blocking_body_is_answered_at_its_deadline_and_keeps_the_arm_until_it_returns() {
     let toolbox = arm(0.05)
         .with_tools(tool_defs![read_encoders])
+        .with_resource("arm")
         .build()
         .unwrap();
     let arm = toolbox.clone();
@@ -618,6 +622,7 @@ async fn over_http_deadlines_panics_blocking_bodies_and_cancels_leave_the_arm_ha
         // 1/50 of real time (the 30 s deadline is 600 ms); the motor lags 40 times behind.
         let toolbox = sim(0.02, 40.0)
             .with_tools(tool_defs![read_encoders_http, drive_servo])
+            .with_resource("arm")
             .build()
             .unwrap();
         let state = toolbox.state().clone();

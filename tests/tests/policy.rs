@@ -77,6 +77,7 @@ async fn calls_sharing_a_resource_never_overlap_and_others_do() {
     let toolbox = ToolboxBuilder::new(())
         .with_tools(defs)
         .with_tools(tool_defs![sense])
+        .with_resource("arm")
         .with_max_waiting("arm", 1000)
         .build()
         .unwrap();
@@ -127,7 +128,12 @@ async fn hold(
 #[tokio::test(flavor = "current_thread")]
 async fn a_resource_serves_calls_in_arrival_order() {
     let defs = with(tool_defs![hold], |d| d.meta.resources = &["gripper"]);
-    let client = Arc::new(common::connect(Toolbox::from_tools((), defs)).await);
+    let toolbox = ToolboxBuilder::new(())
+        .with_tools(defs)
+        .with_resource("gripper")
+        .build()
+        .unwrap();
+    let client = Arc::new(common::connect(toolbox).await);
     let mut calls = Vec::new();
     for i in 0..12u32 {
         let client = Arc::clone(&client);
@@ -191,6 +197,7 @@ async fn a_timeout_while_waiting_for_a_resource_says_so() {
     let toolbox = ToolboxBuilder::new(())
         .with_tools(slow)
         .with_tools(occupy)
+        .with_resource("arm")
         .build()
         .unwrap();
     let busy = toolbox.clone();

@@ -161,15 +161,22 @@ async fn tool_errors_say_why_and_what_to_do() {
     )
     .await;
     assert_eq!(r.is_error, Some(true));
+    // Out of reach: the arm's envelope (declared on its resource) refuses it before the body
+    // runs, names the shape, and says where the nearest allowed point is.
     assert_eq!(
         text(&r),
-        "(800, 800, 100) mm is out of reach: it is 1131 mm from the shoulder and the arm reaches at most 850 mm\n\
-         Hint: choose a point between 150 and 850 mm from the shoulder (which is 100 mm above the base); call get_arm_state to see where the arm is"
+        "Motion of `move_arm_to_pose` refused by the envelope of `arm` (frame `base`; 1 problem):\n\
+         - the target (800, 800, 100) mm is outside the allowed sphere `reach` (centre (0, 0, 100) mm, radius 865 mm): \
+         it is 1131.4 mm from the centre, the most allowed is 850 mm with the tool's 15 mm radius. \
+         The nearest allowed point is (601, 601, 100) mm.\n\
+         `move_arm_to_pose` did not run: nothing moved, and the user was not asked. Change the motion as above and call it again."
     );
+    // The tool's own check (`check = gripper_holds_something`), before the user is asked.
     let r = call(&client, "release_object", json!({})).await;
     assert_eq!(
         text(&r),
-        "the gripper is empty; there is nothing to release\nHint: call get_arm_state to see what the arm holds"
+        "`release_object` did not run: the gripper is empty: there is nothing to release; \
+         get_arm_state says what is on the table. Nothing moved, and the user was not asked"
     );
     let r = call(
         &client,
@@ -208,7 +215,7 @@ fn invalid_calls() -> Vec<(&'static str, Value, &'static str)> {
             json!({"target_position": {"x": "a", "y": 0, "z": -5}}),
             "Invalid arguments for tool `grasp_object_force_control` (2 problems):\n\
              - target_position.x: must be a number in mm, got string \"a\"\n\
-             - target_position.z: must be between 0 and 950 mm, got -5\n\
+             - target_position.z: must be between 15 and 950 mm, got -5\n\
              The tool did not run. Fix the arguments above and call it again.",
         ),
         (
@@ -275,7 +282,7 @@ fn invalid_calls() -> Vec<(&'static str, Value, &'static str)> {
             "Invalid arguments for tool `move_arm_to_pose` (3 problems):\n\
              - x: must be between -850 and 850 mm, got 9000\n\
              - y: must be between -850 and 850 mm, got -9000\n\
-             - z: must be between 0 and 950 mm, got 1000000\n\
+             - z: must be between 15 and 950 mm, got 1000000\n\
              The tool did not run. Fix the arguments above and call it again.",
         ),
         (

@@ -66,18 +66,30 @@ pub use sim::{GRASP_TOLERANCE, HOME, MAX_SPEED, RobotArm, SimConfig};
 
 /// Distance from the base to the shoulder joint, mm.
 pub const SHOULDER_HEIGHT: f64 = 100.0;
-/// Closest reachable distance from the shoulder, mm.
+/// Closest reachable distance of the tool point from the shoulder, mm.
 pub const MIN_REACH: f64 = 150.0;
-/// Farthest reachable distance from the shoulder, mm.
+/// Farthest reachable distance of the tool point from the shoulder, mm.
 pub const MAX_REACH: f64 = 850.0;
 /// Highest point the tool can reach above the table, mm.
 pub const MAX_HEIGHT: f64 = SHOULDER_HEIGHT + MAX_REACH;
-/// The box every position lies in, per coordinate (x, y, z), mm: what `range = WORKSPACE`
-/// publishes and checks on every point of the robot base frame.
+/// The radius of the ball around the tool point that the fingers (and a small object held in
+/// them) fit in, mm: the envelope keeps that whole ball inside it and clear of the keep-outs.
+pub const TOOL_RADIUS: f64 = 15.0;
+/// Where the overhead camera's mast stands (x, y), mm: a vertical post of radius
+/// [`MAST_RADIUS`] from the floor to above the arm's reach.
+pub const MAST: [f64; 2] = [-450.0, 450.0];
+/// The camera mast's radius, mm.
+pub const MAST_RADIUS: f64 = 50.0;
+/// The longest one straight motion may be, mm.
+pub const MAX_STEP: f64 = 1000.0;
+/// The box every position of the tool point lies in, per coordinate (x, y, z), mm: what
+/// `range = WORKSPACE` publishes and checks on every point of the robot base frame. It is the
+/// envelope's bounding box (the reach and the table, less the tool's radius), which the build
+/// holds it to: a published range never promises what the envelope refuses.
 pub const WORKSPACE: [RangeInclusive<f64>; 3] = [
     -MAX_REACH..=MAX_REACH,
     -MAX_REACH..=MAX_REACH,
-    0.0..=MAX_HEIGHT,
+    TOOL_RADIUS..=MAX_HEIGHT,
 ];
 
 /// How the gripper holds an object.
@@ -360,9 +372,44 @@ pub fn server(config: SimConfig) -> ToolboxBuilder<RobotArm> {
         )
 }
 
+// Where the arm may go, declared once: its tool point (the centre of a ball of TOOL_RADIUS)
+// must stay within reach of the shoulder (850 mm) and above the table, clear of the base column
+// it cannot fold into (150 mm from the shoulder) and of the overhead camera's mast, and move at
+// most MAX_STEP in one straight line. Motions are refused before the user is asked, and again
+// when they get their turn, by the runtime.
 #[toolbox(
     timeout = "30s",
-    resource(name = "arm", safe_stop = halt, max_waiting = 16)
+    resource(
+        name = "arm",
+        safe_stop = halt,
+        max_waiting = 16,
+        position = tool_point,
+        envelope(
+            frame = "base",
+            unit = "mm",
+            tool_radius = TOOL_RADIUS,
+            allow(
+                name = "reach",
+                sphere(center = (0, 0, SHOULDER_HEIGHT), radius = MAX_REACH + TOOL_RADIUS)
+            ),
+            allow(
+                name = "above_table",
+                box(
+                    min = (-MAX_REACH - TOOL_RADIUS, -MAX_REACH - TOOL_RADIUS, 0),
+                    max = (MAX_REACH + TOOL_RADIUS, MAX_REACH + TOOL_RADIUS, MAX_HEIGHT + TOOL_RADIUS)
+                )
+            ),
+            keep_out(
+                name = "base_column",
+                sphere(center = (0, 0, SHOULDER_HEIGHT), radius = MIN_REACH - TOOL_RADIUS)
+            ),
+            keep_out(
+                name = "camera_mast",
+                cylinder(center = (MAST[0], MAST[1]), radius = MAST_RADIUS, z = (0, 1400))
+            ),
+            max_step = MAX_STEP
+        )
+    )
 )]
 impl RobotArm {
     /// The safe stop of the resource `arm`: halts any motion where it is and leaves the arm not
@@ -373,12 +420,42 @@ impl RobotArm {
         self.halt_motion()
     }
 
+    /// Where the arm's tool point is now (the envelope's `position`): a motion's first straight
+    /// segment starts here.
+    fn tool_point(&self) -> Point3<f64> {
+        self.state().position
+    }
+
+    /// The check of `grasp_object_force_control`: the gripper must be empty, or nothing is
+    /// asked and nothing moves.
+    fn gripper_empty(&self) -> Result<(), String> {
+        match self.state().gripper.held_object {
+            Some(object) => Err(format!(
+                "the gripper already holds {object}; call release_object to put it down first"
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The check of `release_object`: the gripper must hold something.
+    fn gripper_holds_something(&self) -> Result<(), String> {
+        match self.state().gripper.held_object {
+            Some(_) => Ok(()),
+            None => Err(
+                "the gripper is empty: there is nothing to release; get_arm_state says what is \
+                 on the table"
+                    .to_owned(),
+            ),
+        }
+    }
+
     /// Move the arm's tool point in a straight line to a Cartesian position in the robot base
     /// frame, keeping the gripper pointing down.
     ///
     /// Use it to approach, retreat or carry a held object. Do not use it to pick something up
     /// (grasp_object_force_control moves there itself) or to follow several points
-    /// (check them first with plan_trajectory). Fails if the position is out of reach.
+    /// (check them first with plan_trajectory). Refused before anything moves (and before the
+    /// user is asked) when the position, or the straight path to it, leaves the arm's envelope.
     #[tool(
         idempotent,
         destructive = false,
@@ -387,7 +464,8 @@ impl RobotArm {
         group = "arm",
         scopes = ["arm:move"],
         confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?",
-        task = "optional"
+        task = "optional",
+        target = (x, y, z)
     )]
     async fn move_arm_to_pose(
         &self,
@@ -398,7 +476,7 @@ impl RobotArm {
         #[param(unit = "mm", range = -MAX_REACH..=MAX_REACH)]
         y: f64,
         /// Target Z coordinate (up from the table surface).
-        #[param(unit = "mm", range = 0.0..=MAX_HEIGHT)]
+        #[param(unit = "mm", range = TOOL_RADIUS..=MAX_HEIGHT)]
         z: f64,
         /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
         #[param(range = 0.1..=1.0, default = 0.5)]
@@ -421,7 +499,9 @@ impl RobotArm {
         group = "arm",
         scopes = ["arm:move"],
         confirm = "Grasp the object at {target_position} with {force} ({grasp_strategy} grasp)?",
-        task = "optional"
+        task = "optional",
+        target = target_position,
+        check = gripper_empty
     )]
     async fn grasp_object_force_control(
         &self,
@@ -461,7 +541,8 @@ impl RobotArm {
         // should leave `blocking` out so it runs on tokio's blocking pool.
         blocking = false,
         scopes = ["arm:move"],
-        confirm = "Open the gripper and put the held object down where the arm is?"
+        confirm = "Open the gripper and put the held object down where the arm is?",
+        check = gripper_holds_something
     )]
     fn release_object(&self) -> Result<ReleaseResult, ToolError> {
         self.release()
@@ -526,7 +607,8 @@ impl RobotArm {
         scopes = ["arm:move"],
         projection,
         summary,
-        task = "optional"
+        task = "optional",
+        path = waypoints
     )]
     async fn plan_trajectory(
         &self,

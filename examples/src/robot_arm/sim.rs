@@ -11,8 +11,7 @@ use toolwright::{Context, ToolError};
 
 use super::{
     ArmState, Axis, AxisReading, FtFilter, FtReading, GraspResult, GraspStrategy, GripperState,
-    MAX_REACH, MIN_REACH, MoveResult, ReleaseResult, SHOULDER_HEIGHT, Segment, StopResult,
-    TableObject, TrajectoryPlan,
+    MoveResult, ReleaseResult, Segment, StopResult, TableObject, TrajectoryPlan,
 };
 
 /// Tool speed at `speed = 1.0`, mm/s.
@@ -89,27 +88,6 @@ pub struct RobotArm {
     noise: AtomicU64,
     halts: AtomicU64,
     config: SimConfig,
-}
-
-/// The shoulder joint, in the base frame (mm).
-const SHOULDER: Point3<f64> = Point3::new(0.0, 0.0, SHOULDER_HEIGHT);
-
-/// Why the arm cannot reach `p`, if it cannot.
-pub fn unreachable_reason(p: &Point3<f64>) -> Option<String> {
-    let r = nalgebra::distance(p, &SHOULDER);
-    if r > MAX_REACH {
-        Some(format!(
-            "({:.0}, {:.0}, {:.0}) mm is out of reach: it is {r:.0} mm from the shoulder and the arm reaches at most {MAX_REACH:.0} mm",
-            p.x, p.y, p.z
-        ))
-    } else if r < MIN_REACH {
-        Some(format!(
-            "({:.0}, {:.0}, {:.0}) mm is too close to the base: it is {r:.0} mm from the shoulder and the arm cannot fold closer than {MIN_REACH:.0} mm",
-            p.x, p.y, p.z
-        ))
-    } else {
-        None
-    }
 }
 
 impl RobotArm {
@@ -212,11 +190,6 @@ impl RobotArm {
         speed: f64,
         ctx: &Context,
     ) -> Result<MoveResult, ToolError> {
-        if let Some(reason) = unreachable_reason(&target) {
-            return Err(ToolError::new(reason).with_hint(
-                "choose a point between 150 and 850 mm from the shoulder (which is 100 mm above the base); call get_arm_state to see where the arm is",
-            ));
-        }
         let start = self.sim().position;
         let distance = nalgebra::distance(&start, &target);
         let duration = distance / (MAX_SPEED * speed);
@@ -487,15 +460,6 @@ impl RobotArm {
         execute: bool,
         ctx: &Context,
     ) -> Result<TrajectoryPlan, ToolError> {
-        let problems: Vec<String> = waypoints
-            .iter()
-            .enumerate()
-            .filter_map(|(i, w)| unreachable_reason(w).map(|r| format!("waypoint {i}: {r}")))
-            .collect();
-        if !problems.is_empty() {
-            return Err(ToolError::new(problems.join("; "))
-                .with_hint("move those waypoints between 150 and 850 mm from the shoulder"));
-        }
         let segments: Vec<Segment> = waypoints
             .windows(2)
             .enumerate()

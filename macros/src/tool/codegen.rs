@@ -14,12 +14,14 @@ use super::model::{Receiver, ToolModel};
 
 impl ToolModel {
     /// A `ToolDef<#state>` expression; `callee` is the path that calls the fn; `self_ty` is the
-    /// type of a `#[toolbox]` impl (it replaces `Self` in the types).
+    /// type of a `#[toolbox]` impl (it replaces `Self` in the types); `check` is the `Check`
+    /// expression of its `check = ..` (made by the `#[toolbox]`, which sees the method).
     pub fn def_expr(
         &self,
         state: &TokenStream,
         callee: &TokenStream,
         self_ty: Option<&Type>,
+        check: Option<TokenStream>,
     ) -> TokenStream {
         let p = crate::runtime::private();
         // Each type is named once, by an alias (`type __TwT0 = ..;`), and the code below uses the
@@ -81,6 +83,21 @@ impl ToolModel {
             Some("required") => Some(quote!(task: #p::TaskSupport::Required,)),
             Some(_) => Some(quote!(task: #p::TaskSupport::Optional,)),
             None => None,
+        };
+        let target = self.target.as_ref().map(|t| match t {
+            super::model::TargetModel::Params([x, y, z]) => {
+                quote!(target: #p::Some(#p::TargetDecl::Params([#x, #y, #z])),)
+            }
+            super::model::TargetModel::Point(name) => {
+                quote!(target: #p::Some(#p::TargetDecl::Point(#name)),)
+            }
+            super::model::TargetModel::Path(name) => {
+                quote!(target: #p::Some(#p::TargetDecl::Path(#name)),)
+            }
+        });
+        let check = match check {
+            Some(check) => quote!(#p::Some(#check)),
+            None => quote!(#p::None),
         };
         let (projection, summary) = (self.projection, self.summary);
         let projection_from_toolbox = self.projection_from_toolbox;
@@ -188,6 +205,7 @@ impl ToolModel {
                         #confirm
                         #stop_for
                         #task
+                        #target
                         deep_nesting: #deep_nesting,
                         results: #p::ResultOptions {
                             projection: #projection,
@@ -203,6 +221,7 @@ impl ToolModel {
                         let _ = &__tw_state;
                         #run
                     },
+                    check: #check,
                 }
             }
         }

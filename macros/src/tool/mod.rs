@@ -21,7 +21,7 @@ use syn::{Attribute, Ident, ItemFn};
 use crate::attr::ToolAttr;
 use crate::ctxt::Ctxt;
 
-pub use model::ToolModel;
+pub use model::{TargetModel, ToolModel};
 
 /// Where the fn is declared.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     // On error, the definition is still generated when the signature allows it (so type errors
     // show in the same compile), else a stub, so `tools![f]` adds no error of its own.
     let def = if model.servable() {
-        model.def_expr(&quote!(__TwState), &quote!(#fn_ident), None)
+        model.def_expr(&quote!(__TwState), &quote!(#fn_ident), None, None)
     } else {
         let name = model.name();
         quote!(::core::unreachable!(

@@ -40,7 +40,8 @@ pub struct ToolModel {
     pub(super) description: Option<Doc>,
     pub(super) hints: [(&'static str, Option<bool>); 4],
     pub(super) timeout_ms: Option<u64>,
-    pub(super) resources: Vec<String>,
+    /// `resource = ".."`: the resources it uses, each where it was written.
+    pub(super) resources: Vec<(String, Span)>,
     pub(super) retry: u32,
     pub(super) max_output_bytes: Option<usize>,
     pub(super) group: Option<String>,
@@ -76,6 +77,20 @@ pub struct ToolModel {
     pub(super) servable: bool,
     /// Type-dependent checks, as `const` items.
     pub(super) checks: Checks,
+    /// `target = ..` / `path = ..`: where it moves its resource.
+    pub(super) target: Option<TargetModel>,
+    /// `check = ..`: its own check, a method of its `#[toolbox]` impl.
+    pub(super) check: Option<syn::Path>,
+}
+
+/// Which arguments say where a tool moves its resource.
+pub enum TargetModel {
+    /// `target = (x, y, z)`: three parameters (their published names).
+    Params([String; 3]),
+    /// `target = position`: one point parameter.
+    Point(String),
+    /// `path = waypoints`: a list of points.
+    Path(String),
 }
 
 /// The check settings of a tool: its own keys, else its toolbox's, else the defaults.
@@ -327,6 +342,16 @@ impl ToolModel {
             check_stop_for(cx, &expr.0, &attr, &resources, site);
         }
         let task = check_task(cx, &attr.task, envelope);
+        let target = target_model(cx, &attr, &params, &resources);
+        if let Some(check) = &attr.check
+            && site == Site::Free
+        {
+            cx.error_spanned_by(
+                check,
+                "`check` is a method of a `#[toolbox]` impl (a check of the arguments against the \
+                 state): declare the tool as a method of the impl, or check in its body",
+            );
+        }
         let (ret, ret_ok) = return_type(cx, &sig.output);
         ToolModel {
             fn_ident,
@@ -359,6 +384,8 @@ impl ToolModel {
             ret,
             servable: servable && ret_ok,
             checks,
+            target,
+            check: attr.check.clone(),
         }
     }
 
@@ -382,9 +409,40 @@ impl ToolModel {
         &self.name
     }
 
-    /// The resources the tool declares (`resource = ".."`).
-    pub fn resources(&self) -> &[String] {
+    /// The resources the tool declares (`resource = ".."`), each where it was written.
+    pub fn resources(&self) -> &[(String, Span)] {
         &self.resources
+    }
+
+    /// Where the tool moves its resource (`target`, `path`).
+    pub fn target(&self) -> Option<&TargetModel> {
+        self.target.as_ref()
+    }
+
+    /// `check = ..`.
+    pub fn check(&self) -> Option<&syn::Path> {
+        self.check.as_ref()
+    }
+
+    /// The parameter published as `json_name`: its type and its `#[param]`.
+    pub fn param(&self, json_name: &str) -> Option<(&Type, &Property)> {
+        self.params
+            .iter()
+            .find(|p| p.json_name == json_name)
+            .map(|p| (&p.ty, &p.decl))
+    }
+
+    /// The published name of the parameter whose ident is `ident`.
+    pub fn param_named(&self, ident: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|p| p.ident == ident)
+            .map(|p| p.json_name.as_str())
+    }
+
+    /// The parameters' idents, in order.
+    pub fn param_idents(&self) -> Vec<String> {
+        self.params.iter().map(|p| p.ident.to_string()).collect()
     }
 
     /// The resources the tool stops (`stop_for = ".."`), each where it was written.
@@ -466,10 +524,114 @@ fn param_model(
     (param, servable && type_ok)
 }
 
+/// `target = ..` / `path = ..`: the parameters named exist, the tool uses a resource, and only
+/// one of the two keys is given.
+fn target_model(
+    cx: &Ctxt,
+    attr: &ToolAttr,
+    params: &[ParamModel],
+    resources: &[(String, Span)],
+) -> Option<TargetModel> {
+    use syn::spanned::Spanned;
+    let param = |e: &syn::Expr| -> Option<String> {
+        let ident = match e {
+            syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+            _ => None,
+        };
+        let Some(ident) = ident else {
+            cx.error_spanned_by(e, "name a parameter of the tool here");
+            return None;
+        };
+        match params.iter().find(|p| p.ident == *ident) {
+            Some(p) => Some(p.json_name.clone()),
+            None => {
+                let names: Vec<String> = params.iter().map(|p| format!("`{}`", p.ident)).collect();
+                cx.error_spanned_by(
+                    ident,
+                    format!(
+                        "`{ident}` is not a parameter of this tool; its parameters are: {}",
+                        if names.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                );
+                None
+            }
+        }
+    };
+    let (expr, is_path) = match (&attr.target, &attr.path) {
+        (None, None) => return None,
+        (Some(t), Some(_)) => {
+            cx.error_spanned_by(
+                t,
+                "a tool moves to one `target` or along one `path`, not both: keep one",
+            );
+            return None;
+        }
+        (Some(t), None) => (t, false),
+        (None, Some(p)) => (p, true),
+    };
+    if resources.is_empty() {
+        cx.error_spanned_by(
+            expr,
+            "a target is checked against the envelope of the resource the tool moves: declare it \
+             with `resource = \"..\"` (a resource of the toolbox with an `envelope(..)`)",
+        );
+    }
+    let target = match expr {
+        syn::Expr::Tuple(t) if !is_path => {
+            let coordinates: Vec<Option<String>> = t.elems.iter().map(param).collect();
+            if coordinates.len() != 3 {
+                cx.error_spanned_by(
+                    t,
+                    "`target = (x, y, z)` names three parameters: the x, y and z of the target",
+                );
+                return None;
+            }
+            let mut out = Vec::new();
+            for c in coordinates {
+                out.push(c?);
+            }
+            let [x, y, z]: [String; 3] = out.try_into().ok()?;
+            TargetModel::Params([x, y, z])
+        }
+        syn::Expr::Path(_) => {
+            let name = param(expr)?;
+            if is_path {
+                TargetModel::Path(name)
+            } else {
+                TargetModel::Point(name)
+            }
+        }
+        other => {
+            cx.error_at(
+                other.span(),
+                if is_path {
+                    "`path = waypoints` names one parameter: a list of points"
+                } else {
+                    "`target` names the arguments that say where the tool moves its resource: \
+                     three number parameters, `target = (x, y, z)`, or one point parameter, \
+                     `target = position`"
+                },
+            );
+            return None;
+        }
+    };
+    Some(target)
+}
+
 /// `stop_for = ".."`: a stop tool gets through when everything else is stuck, so it uses no
 /// resource itself, asks no one and has no rate limit; it changes something, so it is not
 /// `read_only`; and it names resources of a `#[toolbox]` impl.
-fn check_stop_for(cx: &Ctxt, expr: &syn::Expr, attr: &ToolAttr, resources: &[String], site: Site) {
+fn check_stop_for(
+    cx: &Ctxt,
+    expr: &syn::Expr,
+    attr: &ToolAttr,
+    resources: &[(String, Span)],
+    site: Site,
+) {
     if site == Site::Free {
         cx.error_spanned_by(
             expr,

@@ -207,6 +207,7 @@ fn __toolwright_tool_move_arm_to_pose<
                     }
                 })
             },
+            check: ::toolwright::__private::None,
         }
     }
 }

@@ -72,6 +72,7 @@ impl ::toolwright::ToolSet for RobotArm {
                             }
                         })
                     },
+                    check: ::toolwright::__private::None,
                 }
             },
             {
@@ -183,6 +184,7 @@ impl ::toolwright::ToolSet for RobotArm {
                             }
                         })
                     },
+                    check: ::toolwright::__private::None,
                 }
             },
         ])
@@ -214,6 +216,8 @@ impl ::toolwright::ToolSet for RobotArm {
                     ));
                     ::toolwright::__private::Some(f)
                 },
+                position: ::toolwright::__private::None,
+                envelope: ::toolwright::__private::None,
             },
         ])
     }

@@ -33,3 +33,10 @@ pub const TRUNCATED_META: &str = "io.toolwright/truncated";
 
 /// The `_meta` key of a result that carries the call's trace id.
 pub const TRACE_ID_META: &str = "io.toolwright/traceId";
+
+/// `_meta` key of a tool that moves a resource within its declared envelope
+/// (`#[toolbox(resource(.., envelope(..)))]`, `#[tool(target = ..)]` or `path = ..`): the
+/// envelope as checked (after an operator's narrowing), its resource, and which arguments are
+/// the target (`target`: JSON pointers to x, y and z) or the path (`path`: the array and the
+/// pointers into one of its items).
+pub const ENVELOPE_META: &str = "io.toolwright/envelope";

@@ -24,8 +24,8 @@ mod meta;
 mod options;
 
 pub use meta::{
-    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META,
-    SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
+    CONFIRM_META, CONTENT_META, ENVELOPE_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META,
+    RETRYABLE_META, SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
 };
 pub use options::{OverBudget, ResultOptions};
 
@@ -76,6 +76,24 @@ pub struct ToolMeta {
     pub deep_nesting: bool,
     /// `projection`, `summary`, `over_budget = ".."`: what the tool offers around its results.
     pub results: ResultOptions,
+    /// `target = (x, y, z)`, `target = point` or `path = waypoints`: the arguments that say
+    /// where the tool moves its resource, checked against the resource's envelope before the
+    /// user is asked and again when the call gets its turn.
+    pub target: Option<TargetDecl>,
+}
+
+/// Which arguments of a tool say where it moves its resource (`#[tool(target = ..)]`,
+/// `#[tool(path = ..)]`), in the resource's envelope (its frame and unit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetDecl {
+    /// Three number parameters: x, y and z.
+    Params([&'static str; 3]),
+    /// One parameter holding a point: an object with `x`, `y` and `z` (a nalgebra `Point3`, a
+    /// struct of yours, a ROS `geometry_msgs/Point`) or a pose's `position` (ROS `Pose`).
+    Point(&'static str),
+    /// A list parameter of such points, in order: the waypoints of a path, each straight
+    /// segment checked, the first from where the resource is.
+    Path(&'static str),
 }
 
 impl ToolMeta {
@@ -278,6 +296,15 @@ pub type SafeStopResult = Result<Option<String>, String>;
 /// safe_stop = halt))]`).
 pub type SafeStop<S> = fn(Arc<S>) -> Body<SafeStopResult>;
 
+/// Where a resource is now, in its envelope's frame and unit (`#[toolbox(resource(..,
+/// position = tool_point))]`); `None` when it does not know.
+pub type Position<S> = fn(&S) -> Option<[f64; 3]>;
+
+/// A tool's own check of its validated arguments against the state (`#[tool(check = ..)]`),
+/// run before the user is asked and again when the call gets its turn: `Err` is what the
+/// model is told. The arguments are those the body reads (in the units serde reads).
+pub type Check<S> = fn(&S, &serde_json::Map<String, serde_json::Value>) -> Result<(), String>;
+
 /// A resource as `#[toolbox(resource(..))]` declares it.
 pub struct ResourceDef<S> {
     /// The name tools use in `resource = ".."`.
@@ -286,6 +313,24 @@ pub struct ResourceDef<S> {
     pub max_waiting: Option<usize>,
     /// What brings it to a known state when a call holding it is abandoned.
     pub safe_stop: Option<SafeStop<S>>,
+    /// Where it is now (`position = ..`): the start of a motion's first straight segment.
+    pub position: Option<Position<S>>,
+    /// Where it may go (`envelope(..)`).
+    pub envelope: Option<crate::envelope::EnvelopeDef>,
+}
+
+impl<S> ResourceDef<S> {
+    /// A resource named `name` with no safe stop, position or envelope, and the default queue
+    /// bound.
+    pub fn new(name: &'static str) -> Self {
+        ResourceDef {
+            name,
+            max_waiting: None,
+            safe_stop: None,
+            position: None,
+            envelope: None,
+        }
+    }
 }
 
 impl<S> fmt::Debug for ResourceDef<S> {
@@ -294,6 +339,8 @@ impl<S> fmt::Debug for ResourceDef<S> {
             .field("name", &self.name)
             .field("max_waiting", &self.max_waiting)
             .field("safe_stop", &self.safe_stop.is_some())
+            .field("position", &self.position.is_some())
+            .field("envelope", &self.envelope)
             .finish()
     }
 }
@@ -327,6 +374,9 @@ pub struct ToolDef<S> {
     /// The code that runs the tool.
     #[doc(hidden)]
     pub handler: Handler<S>,
+    /// `#[tool(check = ..)]`: the tool's own check of its arguments against the state.
+    #[doc(hidden)]
+    pub check: Option<Check<S>>,
 }
 
 impl<S> fmt::Debug for ToolDef<S> {

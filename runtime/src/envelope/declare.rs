@@ -130,14 +130,18 @@ impl Envelope {
         }
     }
 
-    /// The axis-aligned box around every allowed point: the intersection of the allow shapes'
-    /// bounding boxes (not shrunk by the tool radius). `None` when there is no allow shape or
-    /// the boxes have nothing in common.
+    /// The axis-aligned box around every point the tool's centre may be at: the intersection
+    /// of the allow shapes' bounding boxes, each shape shrunk by the tool radius first (the
+    /// same box as [`super::envelope_bounds`] of the declaration). `None` when there is no
+    /// allow shape or nothing is left.
     pub(crate) fn bounding_box(&self) -> Option<(Point, Point)> {
-        let mut shapes = self.allow.iter();
-        let (mut lo, mut hi) = shapes.next()?.solid.aabb();
-        for shape in shapes {
-            let (min, max) = shape.solid.aabb();
+        let mut lo = [f64::NEG_INFINITY; 3];
+        let mut hi = [f64::INFINITY; 3];
+        if self.allow.is_empty() {
+            return None;
+        }
+        for shape in &self.allow {
+            let (min, max) = shape.solid.eroded(self.tool_radius)?.aabb();
             for i in 0..3 {
                 lo[i] = lo[i].max(min[i]);
                 hi[i] = hi[i].min(max[i]);

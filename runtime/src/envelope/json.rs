@@ -380,7 +380,7 @@ pub(super) fn shown(value: &Value) -> String {
 
 /// The candidate `got` was probably meant to be: equal ignoring case, else the closest within
 /// edit distance 2 and under half its length.
-pub(super) fn suggest<'c>(got: &str, candidates: &[&'c str]) -> Option<&'c str> {
+pub(crate) fn suggest<'c>(got: &str, candidates: &[&'c str]) -> Option<&'c str> {
     if let Some(c) = candidates.iter().find(|c| c.eq_ignore_ascii_case(got)) {
         return Some(c);
     }

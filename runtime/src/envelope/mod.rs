@@ -1,7 +1,8 @@
 //! Envelopes: where a robot resource (an arm) may go, declared once on the resource, published
 //! in its tools' `_meta` and checked before a motion runs (and before the user is asked to
 //! confirm it). This module is the model, its geometry and its checks, a leaf: it imports
-//! nothing from the rest of the crate but [`crate::echo`]; the macros and the call path use it.
+//! nothing from the rest of the crate but [`crate::echo`] and `crate::schema::Msg` (the
+//! compile-time message builder); the macros and the call path use it.
 //!
 //! An [`Envelope`] is a list of *allow* shapes (the tool's centre, a ball of
 //! [`Envelope::tool_radius`], must lie inside every one of them), a list of named *keep-outs*
@@ -17,15 +18,14 @@
 //! - `refusal.rs`: [`Refusal`], what a refused motion is told (built only on refusal), and the
 //!   suggestions it makes (each checked, as printed, before it is suggested);
 //! - `declare.rs`: [`Envelope::validate`] and [`Envelope::bounding_box`];
+//! - `def.rs`: the declaration as generated code writes it ([`EnvelopeDef`]) and its
+//!   compile-time checks;
 //! - `json.rs`: the published form ([`Envelope::to_json`], [`Envelope::from_json`]);
 //! - `narrow.rs`: an operator's narrowing ([`Envelope::narrow`], [`narrow_file`]).
 
-// Nothing calls this module yet outside its tests: the call path, the macros and the drift gate
-// take it up in issue 34 (then this line goes).
-#![allow(dead_code)]
-
 mod check;
 mod declare;
+mod def;
 mod geometry;
 mod json;
 mod narrow;
@@ -33,20 +33,23 @@ mod refusal;
 #[cfg(test)]
 mod tests;
 
-// (What the call path will name; unused until then, like the rest.)
-#[allow(unused_imports)]
-pub(crate) use geometry::Closest;
-#[allow(unused_imports)]
+pub use def::{
+    EnvelopeDef, ShapeDef, envelope_bounds, envelope_problem, range_wider, range_wider_message,
+    shape_problem,
+};
+pub(crate) use json::suggest as closest_name;
 pub(crate) use narrow::narrow_file;
-#[allow(unused_imports)]
-pub(crate) use refusal::{Problem, ProblemKind, Refusal};
+#[cfg(test)]
+pub(crate) use refusal::ProblemKind;
+pub(crate) use refusal::Refusal;
 
 /// A point (or vector) in the envelope's frame and unit: `[x, y, z]`.
 pub(crate) type Point = [f64; 3];
 
 /// A convex solid, in the envelope's frame and unit.
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Solid {
+pub enum Solid {
     /// An axis-aligned box from `min` to `max` (each `min[i] <= max[i]`).
     Box {
         /// The corner with the smallest coordinates.

@@ -28,6 +28,7 @@ impl Envelope {
     /// each naming its key or limit, joined by `; ` (a larger `maxStep`, a smaller
     /// `toolRadius`, another `unit` or `frame`, unknown keys, malformed shapes, or a narrowed
     /// envelope that fails [`Envelope::validate`], e.g. allowing nothing).
+    #[cfg(test)]
     pub(crate) fn narrow(&self, entry: &Value) -> Result<Envelope, String> {
         self.narrow_as(entry, None)
     }

@@ -20,6 +20,8 @@ const MAX_LINE_BYTES: usize = 420;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Refusal {
     resource: Option<String>,
+    /// The tool whose call was refused, and what its caller is told after the problems.
+    tool: Option<Box<(String, String)>>,
     frame: String,
     problems: Vec<Problem>,
     total: usize,
@@ -101,6 +103,7 @@ impl Problem {
     }
 
     /// The problem in words, for the model.
+    #[cfg(test)]
     pub(crate) fn message(&self) -> &str {
         &self.message
     }
@@ -108,6 +111,7 @@ impl Problem {
     /// The point the message suggests (a nearest allowed point, a point clear of a keep-out, a
     /// waypoint around one or in between), exactly as printed: it passes the checks the message
     /// says it does.
+    #[cfg(test)]
     pub(crate) fn suggestion(&self) -> Option<Point> {
         self.suggestion
     }
@@ -125,6 +129,7 @@ impl Refusal {
         let words = Words::new(envelope, start, points, kind);
         Refusal {
             resource: None,
+            tool: None,
             frame: envelope.frame.clone(),
             problems: found.kept.iter().map(|f| words.problem(f)).collect(),
             total: found.total,
@@ -137,12 +142,20 @@ impl Refusal {
         self
     }
 
+    /// The same refusal as the answer to a call of `tool`, ending with `footer` (what did not
+    /// happen, and what to do) instead of the generic last line.
+    pub(crate) fn for_tool(mut self, tool: &str, footer: String) -> Refusal {
+        self.tool = Some(Box::new((tool.to_owned(), footer)));
+        self
+    }
+
     /// The first problems found (at most [`super::check::MAX_PROBLEMS`]), in the motion's order.
     pub(crate) fn problems(&self) -> &[Problem] {
         &self.problems
     }
 
     /// How many problems were found in all.
+    #[cfg(test)]
     pub(crate) fn total(&self) -> usize {
         self.total
     }
@@ -152,7 +165,14 @@ impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const FOOTER: &str = "\nThe tool did not run: nothing moved. Change the motion as \
                               above and call it again.";
-        let mut text = String::from("Motion refused by the envelope");
+        let footer = match self.tool.as_deref() {
+            Some((_, footer)) => format!("\n{footer}"),
+            None => FOOTER.to_owned(),
+        };
+        let mut text = match self.tool.as_deref() {
+            Some((tool, _)) => format!("Motion of {} refused by the envelope", echo(tool)),
+            None => String::from("Motion refused by the envelope"),
+        };
         if let Some(resource) = &self.resource {
             let _ = write!(text, " of {}", echo(resource));
         }
@@ -167,7 +187,7 @@ impl fmt::Display for Refusal {
         for problem in &self.problems {
             let line = cut(&problem.message, MAX_LINE_BYTES);
             // Room for this line, the "… and n more" line and the footer.
-            if text.len() + line.len() + 3 + 120 + FOOTER.len() > MAX_REFUSAL_BYTES {
+            if text.len() + line.len() + 3 + 120 + footer.len() > MAX_REFUSAL_BYTES {
                 break;
             }
             text.push_str("\n- ");
@@ -182,7 +202,7 @@ impl fmt::Display for Refusal {
                 self.total - listed
             );
         }
-        text.push_str(FOOTER);
+        text.push_str(&footer);
         f.write_str(&text)
     }
 }

@@ -70,6 +70,17 @@ pub(crate) struct Call<'a, S> {
     pub round: Option<Arc<Round>>,
     /// The task the call runs as (`None`: a plain call).
     pub task: Option<Arc<crate::tasks::Record>>,
+    /// What the call checks once it has its turn, before its body starts (the envelope of
+    /// the resource it moves, the tool's own check). Boxed: only the calls of such tools have
+    /// one, and every call's future would carry it inline.
+    pub turn: Option<Box<dyn Turn<S> + 'a>>,
+}
+
+/// A check a call passes once it has its turn, before its body starts: `Err` with the
+/// outcome's name and what the model is told; the call then ends there, and nothing ran.
+pub(crate) trait Turn<S>: Send + Sync {
+    /// Checks the call's arguments (those the body gets) against `state` as it is now.
+    fn check(&self, state: &S, args: &Map<String, Value>) -> Result<(), (&'static str, String)>;
 }
 
 /// How a call ended.
@@ -200,6 +211,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         tracker,
         round,
         task,
+        turn,
     } = call;
     let grace = grace.unwrap_or(DEFAULT_GRACE);
     let attempts = policy.retry + 1;
@@ -287,6 +299,19 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             _tickets: tickets,
             _permit: admitted,
         });
+        // Its turn: checked again from where the resource is now (its places are given back
+        // as `admitted` drops; the body never started).
+        if let Some(turn) = &turn
+            && let Err((outcome, text)) = turn.check(state, &args)
+        {
+            return (
+                outcome,
+                Outcome::Error {
+                    text,
+                    retryable: false,
+                },
+            );
+        }
 
         // 2. The body, until it returns or is told to stop.
         // The body's own token, cancelled by the runtime only: the body learns of a client's

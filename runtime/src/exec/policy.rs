@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::queue::ResourceQueue;
-use crate::contract::SafeStop;
+use crate::contract::{Position, SafeStop};
+use crate::envelope::Envelope;
 
 /// The grace period of tools that declare none: how long a body told to stop (deadline or
 /// cancel) has to return before it is abandoned.
@@ -51,6 +52,10 @@ impl<S> Default for Policy<S> {
 pub(crate) struct Resource<S> {
     pub queue: Arc<ResourceQueue>,
     pub safe_stop: Option<SafeStop<S>>,
+    /// Where the resource is now (`position = ..`), in its envelope's frame and unit.
+    pub position: Option<Position<S>>,
+    /// Where it may go, as checked (the declared envelope, narrowed by the operator).
+    pub envelope: Option<Arc<Envelope>>,
 }
 
 /// "3 s", "250 ms", "1.5 s", "2 min".

@@ -202,6 +202,9 @@ fn render_tool(s: &mut String, tool: &Tool) {
              {filled}; declined, it does not run\n"
         );
     }
+    if let Some(envelope) = super::tool_envelope_words(tool) {
+        let _ = writeln!(s, "**Where it may move:** {envelope}\n");
+    }
 
     s.push_str("### Parameters\n\n");
     let added = result_arguments(tool);

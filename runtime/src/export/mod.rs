@@ -266,13 +266,150 @@ pub(crate) fn content_words(tool: &Tool) -> Option<&'static str> {
     })
 }
 
-/// A tool's description for a dialect that has no output schema: its own, then what it returns
-/// when that is content blocks (so the model knows it will see an image).
+/// A tool's description for a dialect that has no output schema nor `_meta`: its own, then
+/// what it returns when that is content blocks (so the model knows it will see an image), then
+/// where it may move its resource (its envelope, in words).
 pub(crate) fn dialect_description(tool: &Tool) -> Option<String> {
-    match (tool.description.as_deref(), content_words(tool)) {
-        (Some(d), Some(words)) => Some(format!("{}\n\n{words}", d.trim_end())),
-        (Some(d), None) => Some(d.to_owned()),
-        (None, words) => words.map(str::to_owned),
+    let parts: Vec<String> = [
+        tool.description.as_deref().map(|d| d.trim_end().to_owned()),
+        content_words(tool).map(str::to_owned),
+        tool_envelope_words(tool),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// The envelope a tool's motions are checked against (`_meta["io.toolwright/envelope"]`), if
+/// it has one.
+pub(crate) fn envelope_of(tool: &Tool) -> Option<&Value> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::contract::ENVELOPE_META))
+}
+
+/// Where a tool may move its resource, in words: the envelope ([`envelope_words`]), then which
+/// arguments are checked ([`target_words`]). `None` for a tool without one.
+pub(crate) fn tool_envelope_words(tool: &Tool) -> Option<String> {
+    let envelope = envelope_of(tool)?;
+    Some(format!(
+        "{} {} from where the resource is, before anything moves and before the user is asked: \
+         a motion outside the envelope is refused and nothing moves.",
+        envelope_words(envelope),
+        target_words(envelope)
+    ))
+}
+
+/// A published envelope in words: its resource, frame and unit, the allow shapes, the
+/// keep-outs and the longest straight motion.
+pub(crate) fn envelope_words(envelope: &Value) -> String {
+    let text = |key: &str| envelope.get(key).and_then(Value::as_str).unwrap_or("?");
+    let unit = text("unit");
+    let n = |v: Option<&Value>| v.map_or_else(|| "?".to_owned(), words::value);
+    let point = |v: Option<&Value>| match v.and_then(Value::as_array) {
+        Some(a) => format!(
+            "({})",
+            a.iter().map(words::value).collect::<Vec<_>>().join(", ")
+        ),
+        None => "?".to_owned(),
+    };
+    let shape = |s: &Value| {
+        let name = s
+            .get("name")
+            .and_then(Value::as_str)
+            .map_or(String::new(), |n| format!(" `{n}`"));
+        if let Some(b) = s.get("box") {
+            format!(
+                "the box{name} from {} to {}",
+                point(b.get("min")),
+                point(b.get("max"))
+            )
+        } else if let Some(b) = s.get("sphere") {
+            format!(
+                "the sphere{name} of radius {} around {}",
+                n(b.get("radius")),
+                point(b.get("center"))
+            )
+        } else if let Some(c) = s.get("cylinder") {
+            format!(
+                "the vertical cylinder{name} of radius {} around the axis at {}, from z = {} \
+                 to {}",
+                n(c.get("radius")),
+                point(c.get("center")),
+                n(c.get("zMin")),
+                n(c.get("zMax"))
+            )
+        } else {
+            "a shape".to_owned()
+        }
+    };
+    let list = |key: &str| -> Vec<String> {
+        envelope
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(shape).collect())
+            .unwrap_or_default()
+    };
+    let join = |items: Vec<String>| match items.len() {
+        0 => String::new(),
+        1 => items.into_iter().next().unwrap_or_default(),
+        _ => {
+            let (last, rest) = items.split_last().expect("two or more");
+            format!("{} and {last}", rest.join(", "))
+        }
+    };
+    let radius = envelope
+        .get("toolRadius")
+        .map(|r| format!(" (a ball of radius {} {unit} around it)", words::value(r)))
+        .unwrap_or_default();
+    let mut out = format!(
+        "Envelope of `{}` (frame `{}`, {unit}): the tool point{radius} must stay inside {}",
+        text("resource"),
+        text("frame"),
+        join(list("allow"))
+    );
+    let keep_out = list("keepOut");
+    if !keep_out.is_empty() {
+        out.push_str(&format!(", and clear of {}", join(keep_out)));
+    }
+    out.push('.');
+    if let Some(step) = envelope.get("maxStep") {
+        out.push_str(&format!(
+            " One straight motion travels at most {} {unit}.",
+            words::value(step)
+        ));
+    }
+    out
+}
+
+/// Which arguments of a tool its envelope checks: "The target (`x`, `y`, `z`) is checked",
+/// "Each waypoint of `waypoints` (..) and each straight segment between them is checked".
+pub(crate) fn target_words(envelope: &Value) -> String {
+    let point_of = |pointers: Option<&Value>| -> String {
+        pointers
+            .and_then(Value::as_array)
+            .map(|p| {
+                p.iter()
+                    .filter_map(Value::as_str)
+                    .map(|p| format!("`{}`", p.trim_start_matches('/').replace('/', ".")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    };
+    match (envelope.get("target"), envelope.get("path")) {
+        (Some(target), _) => format!("The target ({}) is checked", point_of(Some(target))),
+        (None, Some(path)) => format!(
+            "Each waypoint of `{}` ({} of each) and each straight segment between them is \
+             checked",
+            path.get("array")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .trim_start_matches('/'),
+            point_of(path.get("point"))
+        ),
+        (None, None) => "The motion is checked".to_owned(),
     }
 }
 

@@ -21,6 +21,8 @@
 //! `TOOLS.md`, and `check --against DIR` holds it like the other exports.
 
 use std::fmt::Write as _;
+
+use serde_json::Value;
 use std::time::Duration;
 
 use rmcp::model::Tool;
@@ -136,6 +138,7 @@ pub(crate) fn render(source: &SkillSource<'_>) -> String {
     let tools: Vec<(&Tool, &Operation)> = source.tools.iter().zip(source.operations).collect();
     render_tools(&mut s, &tools);
     render_ending_early(&mut s, &tools, source.resources);
+    render_envelopes(&mut s, &tools);
     render_confirmations(&mut s, &tools);
     render_each(&mut s, &tools);
     render_rate_limits(&mut s, &tools, source.client_rate_limit);
@@ -442,6 +445,60 @@ fn render_groups(s: &mut String, tools: &[(&Tool, &Operation)]) {
     );
     for (g, members) in groups {
         let _ = writeln!(s, "- `{g}`: {}", names(&members));
+    }
+    s.push('\n');
+}
+
+fn render_envelopes(s: &mut String, tools: &[(&Tool, &Operation)]) {
+    // One entry per envelope (tools of one resource share it), with the tools it checks.
+    let mut envelopes: Vec<(&Value, Vec<String>)> = Vec::new();
+    for (t, _) in tools {
+        let Some(envelope) = super::envelope_of(t) else {
+            continue;
+        };
+        let mut own = envelope.clone();
+        if let Value::Object(map) = &mut own {
+            map.remove("target");
+            map.remove("path");
+        }
+        let checked = format!(
+            "`{}`: {}",
+            t.name,
+            super::target_words(envelope)
+                .replacen("The ", "the ", 1)
+                .replacen("Each ", "each ", 1)
+        );
+        match envelopes.iter_mut().find(|(e, _)| {
+            let mut other = (*e).clone();
+            if let Value::Object(map) = &mut other {
+                map.remove("target");
+                map.remove("path");
+            }
+            other == own
+        }) {
+            Some((_, checks)) => checks.push(checked),
+            None => envelopes.push((envelope, vec![checked])),
+        }
+    }
+    if envelopes.is_empty() {
+        return;
+    }
+    s.push_str("## Where motions may go\n\n");
+    s.push_str(
+        "The server checks every motion of these tools against its resource's envelope from \
+         where the resource is, before anything moves and before the user is asked, and again \
+         when the motion gets its turn (the motions before it move the resource). A refused \
+         motion did not move anything: its `isError` result names the shape or the segment and \
+         says how to go around it (the nearest allowed point, a waypoint that clears a keep-out, \
+         a shorter step). No argument can widen an envelope; an operator may have narrowed it \
+         at start-up, and the envelope in each tool's `_meta[\"io.toolwright/envelope\"]` is \
+         the one checked.\n\n",
+    );
+    for (envelope, checks) in envelopes {
+        let _ = writeln!(s, "- {}", super::envelope_words(envelope));
+        for check in checks {
+            let _ = writeln!(s, "  - {check}.");
+        }
     }
     s.push('\n');
 }

@@ -14,10 +14,11 @@ use serde_json::{Map, Value};
 use super::config::Settings;
 use super::describe::describe_entry;
 use super::skill::SkillConfig;
+use super::target::Target;
 use super::{Entry, Inner, Toolbox, ToolboxBuilder};
 use crate::adapt::Adapter;
 use crate::contract::{
-    CONFIRM_META, CONTENT_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
+    CONFIRM_META, CONTENT_META, ENVELOPE_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
 };
 use crate::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use crate::exec::policy::{Policy, Resource};
@@ -51,6 +52,12 @@ pub enum BuildError {
         /// What is wrong, and how to write it.
         problem: String,
     },
+    /// [`ToolboxBuilder::with_envelopes`] (`serve --envelope FILE`) would widen an envelope,
+    /// names a resource without one, or gives another unit or frame, or is not an envelope.
+    Envelope {
+        /// What is wrong, naming the limit.
+        problem: String,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -77,6 +84,12 @@ impl fmt::Display for BuildError {
             }
             BuildError::InvalidSkill { problem } => {
                 write!(f, "cannot build the toolbox: `with_skill`: {problem}")
+            }
+            BuildError::Envelope { problem } => {
+                write!(
+                    f,
+                    "cannot build the toolbox: the envelopes' narrowing: {problem}"
+                )
             }
         }
     }
@@ -214,8 +227,10 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         output_adapter,
         results,
         handler: def.handler,
+        check: def.check,
         meta: def.meta,
         policy: Policy::default(),
+        target: None,
     })
 }
 
@@ -359,7 +374,8 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             settings.confirmation,
             settings.task_limits,
         );
-        let resources = resources(&declared, &tools, &max_waiting);
+        let resources = resources(&declared, &max_waiting);
+        let narrowing = settings.envelopes.take();
         let mut inner = Inner {
             state: Arc::new(state),
             entries: Vec::new(),
@@ -381,22 +397,57 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             confirm: std::sync::atomic::AtomicBool::new(confirmation),
             tasks: crate::tasks::Tasks::new(task_limits),
         };
-        let mut safe_stops: HashMap<&str, _> = declared
-            .into_iter()
-            .map(|def| (def.name, def.safe_stop))
-            .collect();
-        for (name, max_waiting) in &resources {
-            let name: Arc<str> = Arc::from(*name);
-            let queue = ResourceQueue::new(Arc::clone(&name), *max_waiting);
+        // Each declared envelope, as declared (the ranges of targets are held to it) and as
+        // checked (narrowed by the operator).
+        let mut envelopes = std::collections::BTreeMap::new();
+        let mut problems = Vec::new();
+        for def in &declared {
+            let Some(envelope) = def.envelope else {
+                continue;
+            };
+            let envelope = envelope.to_envelope();
+            match envelope.validate() {
+                Ok(()) => {
+                    envelopes.insert(def.name.to_owned(), envelope);
+                }
+                Err(p) => problems.extend(
+                    p.into_iter()
+                        .map(|p| format!("resource `{}`: envelope: {p}", def.name)),
+                ),
+            }
+            if def.position.is_none() {
+                problems.push(format!(
+                    "resource `{}`: an envelope needs a `position` (where the resource is now):                      a motion's first straight segment starts there",
+                    def.name
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(BuildError::Tools { problems });
+        }
+        let checked = match &narrowing {
+            Some(file) => crate::envelope::narrow_file(&envelopes, file)
+                .map_err(|problem| BuildError::Envelope { problem })?,
+            None => envelopes.clone(),
+        };
+        for def in declared {
+            let name: Arc<str> = Arc::from(def.name);
+            let max_waiting = resources
+                .get(def.name)
+                .copied()
+                .unwrap_or(DEFAULT_MAX_WAITING);
+            let queue = ResourceQueue::new(Arc::clone(&name), max_waiting);
             inner.resources.insert(
                 Arc::clone(&name),
                 Arc::new(Resource {
                     queue: Arc::new(queue),
-                    safe_stop: safe_stops.remove(&*name).flatten(),
+                    safe_stop: def.safe_stop,
+                    position: def.position,
+                    envelope: checked.get(def.name).cloned().map(Arc::new),
                 }),
             );
         }
-        inner.add(tools)?;
+        inner.add(tools, &envelopes)?;
         if let Some((resource, _)) = max_waiting
             .iter()
             .find(|(name, _)| !resources.contains_key(name.as_str()))
@@ -425,22 +476,15 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     }
 }
 
-/// The resources of a toolbox and how many calls may wait for each: those declared, then those
-/// the tools use, each with its declared limit (else the default) unless `with_max_waiting` set
-/// one.
+/// The resources a toolbox declares and how many calls may wait for each: its declared limit
+/// (else the default) unless `with_max_waiting` set one.
 fn resources<S>(
     declared: &[ResourceDef<S>],
-    tools: &[ToolDef<S>],
     max_waiting: &[(String, usize)],
 ) -> HashMap<&'static str, usize> {
     let mut resources: HashMap<&'static str, usize> = HashMap::new();
     for def in declared {
         resources.insert(def.name, def.max_waiting.unwrap_or(DEFAULT_MAX_WAITING));
-    }
-    for def in tools {
-        for name in def.meta.resources.iter().chain(def.meta.stop_for) {
-            resources.entry(*name).or_insert(DEFAULT_MAX_WAITING);
-        }
     }
     for (name, n) in max_waiting {
         if let Some(limit) = resources.get_mut(name.as_str()) {
@@ -474,13 +518,38 @@ fn inner_policy<S>(resources: &HashMap<Arc<str>, Arc<Resource<S>>>, meta: &ToolM
 }
 
 impl<S: Send + Sync + 'static> Inner<S> {
-    fn add(&mut self, defs: Vec<ToolDef<S>>) -> Result<(), BuildError> {
+    fn add(
+        &mut self,
+        defs: Vec<ToolDef<S>>,
+        declared: &std::collections::BTreeMap<String, crate::envelope::Envelope>,
+    ) -> Result<(), BuildError> {
         let mut problems = Vec::new();
         for def in defs {
             match build_entry(def) {
                 Ok(mut entry) => {
-                    // The builder made every resource a tool names.
+                    let undeclared = self.undeclared(&entry);
+                    if !undeclared.is_empty() {
+                        problems.extend(undeclared);
+                        continue;
+                    }
                     entry.policy = inner_policy(&self.resources, &entry.meta);
+                    if let Some(decl) = entry.meta.target {
+                        match self.target(&entry, decl, declared) {
+                            Ok(target) => {
+                                let published = target.publish();
+                                let mut meta = entry.tool.meta.take().unwrap_or_default();
+                                meta.0.insert(ENVELOPE_META.to_owned(), published);
+                                entry.tool.meta = Some(meta);
+                                entry.target = Some(target);
+                            }
+                            Err(p) => {
+                                problems.extend(
+                                    p.into_iter().map(|p| format!("tool `{}`: {p}", entry.name)),
+                                );
+                                continue;
+                            }
+                        }
+                    }
                     let meta = &entry.meta;
                     if meta.retry > 0
                         && meta.read_only != Some(true)
@@ -527,5 +596,75 @@ impl<S: Send + Sync + 'static> Inner<S> {
         } else {
             Err(BuildError::Tools { problems })
         }
+    }
+
+    /// The resources `entry` names (`resource`, `stop_for`) that the toolbox does not declare,
+    /// each as a problem with the nearest declared name.
+    fn undeclared(&self, entry: &Entry<S>) -> Vec<String> {
+        let mut known: Vec<&str> = self.resources.keys().map(|k| &**k).collect();
+        known.sort_unstable();
+        let uses = entry.meta.resources.iter().map(|r| ("resource", *r));
+        let stops = entry.meta.stop_for.iter().map(|r| ("stop_for", *r));
+        uses.chain(stops)
+            .filter(|(_, name)| !self.resources.contains_key(*name))
+            .map(|(key, name)| {
+                let hint = match crate::envelope::closest_name(name, &known) {
+                    Some(near) => format!("did you mean `{near}`? "),
+                    None => String::new(),
+                };
+                let declared = if known.is_empty() {
+                    "it declares none".to_owned()
+                } else {
+                    format!(
+                        "it declares {}",
+                        known
+                            .iter()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                format!(
+                    "tool `{}`: `{key} = \"{name}\"` names a resource this toolbox does not \
+                     declare ({declared}); {hint}declare it with \
+                     `#[toolbox(resource(name = \"{name}\"))]` or \
+                     `ToolboxBuilder::with_resource(\"{name}\")`",
+                    entry.name
+                )
+            })
+            .collect()
+    }
+
+    /// The target of `entry` in the envelope of the one resource it uses that has one.
+    fn target(
+        &self,
+        entry: &Entry<S>,
+        decl: crate::contract::TargetDecl,
+        declared: &std::collections::BTreeMap<String, crate::envelope::Envelope>,
+    ) -> Result<Target<S>, Vec<String>> {
+        let mut with = entry
+            .policy
+            .resources
+            .iter()
+            .filter(|r| r.envelope.is_some());
+        let (Some(resource), None) = (with.next(), with.next()) else {
+            return Err(vec![
+                "a `target` or `path` is checked against the envelope of the resource the tool \
+                 uses, and it must use exactly one resource with an envelope \
+                 (`#[toolbox(resource(name = \"..\", envelope(..)))]`)"
+                    .to_owned(),
+            ]);
+        };
+        let envelope = Arc::clone(resource.envelope.as_ref().expect("filtered"));
+        let declared = declared
+            .get(&**resource.queue.name())
+            .expect("a checked envelope was declared");
+        Target::resolve(
+            decl,
+            &entry.tool.input_schema,
+            Arc::clone(resource),
+            envelope,
+            declared,
+        )
     }
 }

@@ -66,6 +66,8 @@ pub(super) struct Settings {
     pub(super) only_groups: Option<Vec<String>>,
     pub(super) read_only: bool,
     pub(super) confirmation: bool,
+    /// An operator's narrowing of the declared envelopes ([`ToolboxBuilder::with_envelopes`]).
+    pub(super) envelopes: Option<serde_json::Value>,
 }
 
 impl Default for Settings {
@@ -92,6 +94,7 @@ impl Default for Settings {
             only_groups: None,
             read_only: false,
             confirmation: true,
+            envelopes: None,
         }
     }
 }
@@ -210,6 +213,35 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         self.settings
             .max_waiting
             .push((resource.into(), max_waiting));
+        self
+    }
+
+    /// Declares a resource the tools of this builder name in `#[tool(resource = "..")]` or
+    /// `stop_for = ".."`, for tools that are free functions ([`tools!`](crate::tools!)); a
+    /// `#[toolbox]` type declares its own with `#[toolbox(resource(name = ".."))]`. A resource
+    /// declared this way has no safe stop, position or envelope. A tool naming a resource that
+    /// is declared nowhere is refused when the toolbox is built (a misspelt name would
+    /// otherwise make a queue of its own, which no stop tool stops).
+    #[must_use]
+    pub fn with_resource(mut self, name: &'static str) -> Self {
+        if !self.resources.iter().any(|r| r.name == name) {
+            self.resources.push(crate::contract::ResourceDef::new(name));
+        }
+        self
+    }
+
+    /// Narrows the declared envelopes (an operator's `serve --envelope FILE`): a map by
+    /// resource, each entry in the envelope's published unit and frame,
+    /// `{"arm": {"allow": [..], "keepOut": [..], "maxStep": 400, "toolRadius": 50}}`. It may only
+    /// tighten: allow shapes are added (the tool must be inside them too), keep-outs added, and
+    /// `maxStep` lowered or `toolRadius` raised. Building fails with
+    /// [`BuildError::Envelope`](super::BuildError::Envelope), naming the limit, when the
+    /// file would widen an envelope, names a resource without one, or gives another unit or
+    /// frame. The narrowed envelope is what `tools/list` publishes and what calls are checked
+    /// against.
+    #[must_use]
+    pub fn with_envelopes(mut self, narrowing: serde_json::Value) -> Self {
+        self.settings.envelopes = Some(narrowing);
         self
     }
 

@@ -97,8 +97,10 @@ pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
                 Err(CallError::Tool(ToolError::new("unreachable")))
             }))
         },
+        check: None,
         meta,
         policy: Policy::default(),
+        target: None,
     }
 }
 

@@ -12,6 +12,8 @@
 //!   output;
 //! - `gates/`: the gates a call passes before its body runs, one file each, in the order
 //!   `gates/mod.rs` lists (refusals, confirmation, starting as a task);
+//! - `target.rs`: where a tool moves its resource (`target`, `path`), resolved against its
+//!   published schema and checked against the resource's envelope;
 //! - `size.rs`: how large arguments are (what refused arguments are told is
 //!   `crate::validate::refusals`);
 //! - `describe.rs`: the opt-in `describe_tool` meta tool, off the path of other calls;
@@ -38,6 +40,7 @@ mod serve;
 mod shared;
 mod size;
 mod skill;
+mod target;
 mod tasks;
 
 use std::collections::HashMap;
@@ -85,8 +88,12 @@ struct Entry<S> {
     /// How its results are shaped, checked and answered.
     results: Results,
     handler: Handler<S>,
+    /// `#[tool(check = ..)]`: its own check of the arguments against the state.
+    check: Option<crate::contract::Check<S>>,
     meta: ToolMeta,
     policy: Policy<S>,
+    /// Where it moves its resource, in that resource's envelope (`target`, `path`).
+    target: Option<target::Target<S>>,
 }
 
 /// What the clones of a [`Toolbox`] share.

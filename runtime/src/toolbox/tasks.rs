@@ -64,6 +64,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         // The task's own token: a disconnect, or the end of the request, cancels nothing.
         site.cancel = record.cancel.clone();
         let link = site.link.clone();
+        // Checked again at each run's turn (a run after `tasks/update` included).
+        let points = site.points.clone();
         let index = entry.index;
         let inner = Arc::clone(this);
         let args = map.clone();
@@ -116,7 +118,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         tokio::spawn(async move {
             let _in_flight = in_flight;
             let ran = first.await;
-            drive(inner, index, args, request, link, record, ran).await;
+            drive(inner, index, args, request, link, points, record, ran).await;
         });
         ("task", Response::Task(Box::new(created)))
     }
@@ -175,12 +177,14 @@ async fn run<S: Send + Sync + 'static>(
 
 /// Takes the task from its first run to its end: its questions answered through
 /// `tasks/update`, its body run again with them, and its record finished once.
+#[allow(clippy::too_many_arguments)]
 async fn drive<S: Send + Sync + 'static>(
     inner: Arc<Inner<S>>,
     index: usize,
     args: Map<String, Value>,
     request: ResultRequest,
     link: Option<crate::context::Link>,
+    points: Option<Box<super::target::Points>>,
     record: Arc<Record>,
     mut ran: (&'static str, Response),
 ) {
@@ -221,6 +225,7 @@ async fn drive<S: Send + Sync + 'static>(
                 let mut site = CallSite::default();
                 site.cancel = record.cancel.clone();
                 site.link = link.clone();
+                site.points = points.clone();
                 ran = run(
                     Arc::clone(&inner),
                     index,

@@ -150,11 +150,12 @@ fn boxes_that_miss_on_one_axis_are_caught_pairwise() {
 }
 
 #[test]
-fn the_bounding_box_is_the_intersection_of_the_allow_boxes() {
+fn the_bounding_box_is_the_intersection_of_the_allow_boxes_shrunk_by_the_tool() {
+    // The reach (radius 850 around (0, 0, 100)) and the table box, each less the tool's 40 mm.
     let arm = arm();
     assert_eq!(
         arm.bounding_box(),
-        Some(([-850.0, -850.0, 0.0], [850.0, 850.0, 950.0]))
+        Some(([-810.0, -810.0, 40.0], [810.0, 810.0, 910.0]))
     );
     let mut e = open_space(vec![]);
     e.allow

@@ -269,6 +269,7 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
     for removed in old_scopes.iter().filter(|s| !new_scopes.contains(s)) {
         d.compatible("", format!("no longer needs scope `{removed}`."));
     }
+    envelope(old, new, &mut d);
     let old_in = Value::Object((*old.input_schema).clone());
     let new_in = Value::Object((*new.input_schema).clone());
     schema(&old_in, &new_in, "", Side::Input, &mut d);
@@ -304,6 +305,117 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         (None, None) => {}
     }
     d.changes
+}
+
+/// The envelope a tool's motions are checked against (`_meta["io.toolwright/envelope"]`): one
+/// that may refuse what the published one accepted (a new keep-out or allow shape, a shorter
+/// `maxStep`, a larger tool radius, another frame, unit, resource or target) is breaking; one
+/// that only relaxes it (shapes removed, a longer step, a smaller tool) is compatible.
+fn envelope(old: &Tool, new: &Tool, d: &mut Diff<'_>) {
+    let read = |tool: &Tool| -> Option<(Value, Option<crate::envelope::Envelope>)> {
+        let published = tool
+            .meta
+            .as_ref()?
+            .0
+            .get(crate::contract::ENVELOPE_META)?
+            .clone();
+        let mut own = published.as_object().cloned().unwrap_or_default();
+        let around: Map<String, Value> = ["resource", "target", "path"]
+            .iter()
+            .filter_map(|k| own.remove(*k).map(|v| ((*k).to_owned(), v)))
+            .collect();
+        Some((
+            Value::Object(around),
+            crate::envelope::Envelope::from_json(&Value::Object(own)).ok(),
+        ))
+    };
+    match (read(old), read(new)) {
+        (None, None) => {}
+        (None, Some(_)) => d.breaking(
+            "",
+            "its motions are now checked against an envelope: some that ran are refused."
+                .to_owned(),
+        ),
+        (Some(_), None) => d.compatible(
+            "",
+            "its motions are no longer checked against an envelope.".to_owned(),
+        ),
+        (Some((old_around, old_env)), Some((new_around, new_env))) => {
+            let (Some(a), Some(b)) = (old_env, new_env) else {
+                if old_around != new_around {
+                    d.breaking("", "its envelope changed.".to_owned());
+                }
+                return;
+            };
+            if old_around != new_around || a.frame != b.frame || a.unit != b.unit {
+                d.breaking(
+                    "",
+                    "its envelope's resource, frame, unit or target arguments changed.".to_owned(),
+                );
+            }
+            let named = |s: &crate::envelope::Shape| {
+                s.name.clone().unwrap_or_else(|| format!("{:?}", s.solid))
+            };
+            for (list, old_list, new_list) in [
+                ("keep-out", &a.keep_out, &b.keep_out),
+                ("allow shape", &a.allow, &b.allow),
+            ] {
+                for added in new_list.iter().filter(|s| !old_list.contains(s)) {
+                    d.breaking(
+                        "",
+                        format!(
+                            "envelope: {list} `{}` added or changed: motions it refuses ran before.",
+                            named(added)
+                        ),
+                    );
+                }
+                for removed in old_list.iter().filter(|s| !new_list.contains(s)) {
+                    if !new_list
+                        .iter()
+                        .any(|n| n.name.is_some() && n.name == removed.name)
+                    {
+                        d.compatible(
+                            "",
+                            format!("envelope: {list} `{}` removed.", named(removed)),
+                        );
+                    }
+                }
+            }
+            match (a.max_step, b.max_step) {
+                (x, y) if x == y => {}
+                (Some(x), Some(y)) if y > x => {
+                    d.compatible("", format!("envelope: maxStep raised from {x} to {y}."));
+                }
+                (Some(_), None) => d.compatible("", "envelope: maxStep removed.".to_owned()),
+                (x, y) => d.breaking(
+                    "",
+                    format!(
+                        "envelope: maxStep lowered ({} to {}): longer steps are refused.",
+                        x.map_or("none".to_owned(), |x| x.to_string()),
+                        y.map_or("none".to_owned(), |y| y.to_string())
+                    ),
+                ),
+            }
+            if b.tool_radius > a.tool_radius {
+                d.breaking(
+                    "",
+                    format!(
+                        "envelope: toolRadius raised from {} to {}: motions close to a limit are \
+                         refused.",
+                        a.tool_radius, b.tool_radius
+                    ),
+                );
+            } else if b.tool_radius < a.tool_radius {
+                d.compatible(
+                    "",
+                    format!(
+                        "envelope: toolRadius lowered from {} to {}.",
+                        a.tool_radius, b.tool_radius
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// An output schema's own result shape, and the keys of the envelopes result options add.

@@ -12,13 +12,19 @@
 //! | 2 | [`size`] | the arguments are larger than the limit (measured before they are read) |
 //! | 3 | [`arguments`] | they do not match the published schema (all violations at once) |
 //! | 4 | [`round`] | a 2026-07-28 retry brings a `requestState` not sealed for this call |
-//! | 5 | [`units`] | a value overflows the unit the body reads |
-//! | 6 | [`describe`] | it is `describe_tool`: answered here |
-//! | 7 | [`results`] | its result request (projection, summary) conflicts or does not compile |
-//! | 8 | [`queue`] | its resource's queue was full when it arrived |
-//! | 9 | [`rate`] | the tool's or the client's rate limit is spent |
-//! | 10 | [`confirm`] | the user did not confirm it (or a stop came while they decided) |
-//! | 11 | [`task`] | it runs as a task: answered with the task |
+//! | 5 | [`envelope`] | its target or path leaves its resource's envelope (from where it is) |
+//! | 6 | [`units`] | a value overflows the unit the body reads |
+//! | 7 | [`describe`] | it is `describe_tool`: answered here |
+//! | 8 | [`results`] | its result request (projection, summary) conflicts or does not compile |
+//! | 9 | [`queue`] | its resource's queue was full when it arrived |
+//! | 10 | [`rate`] | the tool's or the client's rate limit is spent |
+//! | 11 | [`check`] | the tool's own check (`#[tool(check = ..)]`) refuses the arguments |
+//! | 12 | [`confirm`] | the user did not confirm it (or a stop came while they decided) |
+//! | 13 | [`task`] | it runs as a task: answered with the task |
+//!
+//! Everything that can refuse a call comes before the user is asked: a person is never asked
+//! to confirm a motion that cannot run. The envelope and the check run again when the call
+//! gets its turn (`Inner::execute`), from where the resource is then.
 //!
 //! What passes every gate is [`Ready`], which `Inner::execute` runs (`toolbox/call.rs`).
 
@@ -29,8 +35,10 @@
 #![allow(clippy::result_large_err)]
 
 mod arguments;
+mod check;
 mod confirm;
 mod describe;
+mod envelope;
 mod queue;
 mod rate;
 mod results;
@@ -51,7 +59,9 @@ use crate::audit::Receipt;
 use crate::context::Round;
 use crate::output::ResultRequest;
 
+pub(super) use check::refusal_text as check_refusal;
 pub(super) use confirm::release_approval;
+pub(super) use envelope::refusal_text as envelope_refusal;
 
 /// A call ended at a gate: the outcome's name and the answer.
 pub(super) type Stop = (&'static str, Response);
@@ -85,8 +95,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
         size::within_limit(this, entry, arguments.as_ref())?;
         let mut value = arguments::validated(this, entry, arguments, receipt)?;
         let mut round = round::opened(this, entry, &value, &mut site)?;
-        // The question is filled in from the arguments in their published units.
+        // The question and the points are read from the arguments in their published units.
         let question = confirm::question(this, entry, &value);
+        site.points = envelope::within(this, entry, &value)?.map(Box::new);
         units::converted(entry, &mut value)?;
         let Value::Object(mut map) = value else {
             // The validator only accepts objects at the root.
@@ -96,6 +107,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let mut request = results::requested(entry, &mut map).await?;
         queue::not_full(entry, &site)?;
         rate::within_limits(this, entry, &site).await?;
+        check::passed(this, entry, &map)?;
         let mut claimed =
             confirm::confirmed(this, entry, question, &mut site, &trace_id, &round, receipt)
                 .await?;
