@@ -78,11 +78,20 @@ pub fn declare(
                 let at = crate::runtime::private_at(span);
                 checks.push(quote_spanned! {span=>
                     const _: () = if let ::core::option::Option::Some(__tw_msg) =
-                        #at::shape_problem(&<#self_ty>::#ident.#field[#k], #keep_out)
+                        #at::shape_problem(&<#self_ty>::#ident.#field[#k])
                     {
                         ::core::panic!("{}", __tw_msg.as_str())
                     };
                 });
+                if keep_out {
+                    checks.push(quote_spanned! {span=>
+                        const _: () = if let ::core::option::Option::Some(__tw_msg) =
+                            #at::keep_out_name_problem(&<#self_ty>::#ident.#field[#k])
+                        {
+                            ::core::panic!("{}", __tw_msg.as_str())
+                        };
+                    });
+                }
                 Some(quote!(#p::ShapeDef { name: #name, solid: #solid }))
             })
             .collect::<Vec<_>>()

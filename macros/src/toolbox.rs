@@ -254,10 +254,6 @@ fn resources(
         if declared.contains(&name) {
             return;
         }
-        let hint = match crate::util::closest(name, declared.iter().copied()) {
-            Some(near) => format!("did you mean `{near}`? "),
-            None => String::new(),
-        };
         let known = if declared.is_empty() {
             "this toolbox declares no resource".to_owned()
         } else {
@@ -270,12 +266,16 @@ fn resources(
                     .join(", ")
             )
         };
+        let fix = match crate::util::closest(name, declared.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => format!(
+                "declare it with `#[toolbox(resource(name = \"{name}\", safe_stop = ..))]`, or \
+                 name a declared one"
+            ),
+        };
         cx.error_at(
             span,
-            format!(
-                "`{key} = \"{name}\"` names a resource that is not declared ({known}): {hint}declare \
-                 it with `#[toolbox(resource(name = \"{name}\", safe_stop = ..))]`"
-            ),
+            format!("`{key} = \"{name}\"` names a resource that is not declared ({known}): {fix}"),
         );
     };
     for model in models {

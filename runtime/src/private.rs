@@ -24,8 +24,8 @@ pub use crate::contract::{
     ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
 };
 pub use crate::envelope::{
-    EnvelopeDef, ShapeDef, Solid, envelope_bounds, envelope_problem, range_wider,
-    range_wider_message, shape_problem,
+    EnvelopeDef, ShapeDef, Solid, envelope_bounds, envelope_problem, keep_out_name_problem,
+    range_wider, range_wider_message, shape_problem,
 };
 pub use crate::error::ToolError;
 pub use crate::probe::prelude;

@@ -24,8 +24,11 @@
 //! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
 //! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
 //! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments and their units (elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `ToolboxBuilder::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig |
-//! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then stops the call using each resource (told to stop, its grace period, its safe stop, as for a cancel) and runs each resource's safe stop itself; a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource no tool of the `#[toolbox]` uses, on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
+//! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then stops the call using each resource (told to stop, its grace period, its safe stop, as for a cancel) and runs each resource's safe stop itself; a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource the `#[toolbox]` does not declare (with the nearest declared name), on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
 //! | `task` | `task = "optional"`, `task = "required"` (default: never a task) | a call may (must) run as an MCP task: the client gets a task id at once and polls `tasks/get` for the status, the progress the body reports (its status message) and finally the result, and may `tasks/cancel` it (protocol 2026-07-28's `io.modelcontextprotocol/tasks` extension, advertised in the server's capabilities; the tool's `_meta["io.toolwright/taskSupport"]` says which). A call of an `optional` tool from a client without the extension is a plain call; of a `required` one, refused with `-32021`. A task is a call: see "Tasks" below for what it keeps. `required` with `over_budget = "envelope"` is a compile error (a task stores its result; the envelope asks to call again) |
+//! | `target` | `target = (x, y, z)` (three number parameters) or `target = point` (one parameter holding a point: a nalgebra `Point3`, a struct with `x`, `y`, `z`, a ROS `Point`, or a ROS `Pose`'s `position`) | where the tool moves its resource, checked against that resource's envelope (see *Envelopes* below) before the user is asked and again when the call gets its turn. The coordinates must be in the envelope's unit and their declared ranges within its bounding box (less the tool radius): a compile error where the macro sees both, else a `BuildError`. Compile errors: a name that is not a parameter, a tool without `resource` |
+//! | `path` | `path = waypoints` (a list of such points) | the same for every waypoint and every straight segment between them, the first from where the resource is; a path that cannot run is refused even when the tool only plans |
+//! | `check` | `check = drive_limits` | a method of the `#[toolbox]` impl taking `&self` and any of the tool's parameters by name, returning `Result<(), E>` (`E: Display`): the limits no schema says (across arguments, `abs(v) + k * abs(w) <= ..`, or from the state). It runs before the user is asked and again at the call's turn; its `Err` is the model-facing refusal, and nothing ran. Compile errors: a parameter the tool does not have, an `async` or `&mut self` method, a return that is not a `Result`, on a free fn |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`ToolboxBuilder::only_groups`](crate::ToolboxBuilder::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
 //! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
@@ -65,8 +68,47 @@
 //! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
 //! | `grace` | `grace = "2s"` | the grace period of its tools that declare none |
 //! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `ToolboxBuilder::with_client_rate_limit` and `serve --client-rate-limit` |
-//! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8)` | once per resource its tools use (`name`, required, must be one of them): `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); `max_waiting` bounds its queue (default 16) |
+//! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8, position = tool_point, envelope(..))` | once per resource its tools use. Every resource a tool names (`resource`, `stop_for`) must be declared: a misspelt name is a compile error on it, with the nearest declared name (for free functions, [`ToolboxBuilder::with_resource`](crate::ToolboxBuilder::with_resource); `build()` refuses an undeclared one). `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); safe stops must be idempotent. `max_waiting` bounds its queue (default 16). `position` names a sync method taking only `&self` that says where the resource is, in its envelope's frame and unit (`[f64; 3]`, `(f64, f64, f64)`, a nalgebra `Point3<f64>`, or an `Option` of one); `envelope(..)` declares where it may go (see *Envelopes*) and needs `position` |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
+//!
+//! ### Envelopes
+//!
+//! `envelope(frame = "base", unit = "mm", tool_radius = 15, allow(name = "reach", sphere(center
+//! = (0, 0, 100), radius = 865)), allow(box(min = (-865, -865, 0), max = (865, 865, 965))),
+//! keep_out(name = "camera_mast", cylinder(center = (-450, 450), radius = 50, z = (0, 1400))),
+//! max_step = 1000)` on a `resource(..)`: where the tools that name a `target` or a `path` may
+//! move it. Numbers are literals or `const`s in `unit`; a point is `(x, y, z)`, `[x, y, z]` or a
+//! `const` `[f64; 3]`.
+//!
+//! - The tool point, a ball of `tool_radius` (the gripper and what it holds; default 0), must
+//!   lie inside every `allow` shape and clear of every `keep_out`: on an allow boundary is
+//!   inside; touching a keep-out is refused. Shapes: `box(min, max)` (axis-aligned),
+//!   `sphere(center, radius)`, `cylinder(center = (x, y), radius, z = (bottom, top))`
+//!   (vertical). Keep-outs must be named, so refusals can name them.
+//! - Every straight segment (a capsule of the tool's radius), the first from where the
+//!   resource is (`position`), must stay clear of the keep-outs (exact segment tests, not
+//!   sampling) and be at most `max_step` long. A motion that starts inside a keep-out may only
+//!   move straight out of it.
+//! - A refused call is an `isError` that names the shape or the segment and says how to go
+//!   around (the nearest allowed point; a waypoint that clears the keep-out, checked; a shorter
+//!   step). It is refused before the user is asked, gives back its places in the queues, and
+//!   is checked again when it gets its turn (the motions before it move the resource). The
+//!   audit line records it as `refused` (`outside_envelope`).
+//! - Published in each such tool's `_meta["io.toolwright/envelope"]`: `{"resource", "frame",
+//!   "unit", "toolRadius"?, "allow": [..], "keepOut": [..], "maxStep"?, "target": ["/x", "/y",
+//!   "/z"] | "path": {"array": "/waypoints", "point": ["/x", "/y", "/z"]}}`, each shape
+//!   `{"name"?, "box": {"min", "max"}}`, `{"sphere": {"center", "radius"}}` or `{"cylinder":
+//!   {"center": [x, y], "radius", "zMin", "zMax"}}`; in `TOOLS.md`, `SKILL.md` and the dialect
+//!   exports in words; held by the drift gate (a new keep-out is breaking).
+//! - Tighten-only. No tool, argument or client request changes an envelope. An operator may
+//!   narrow it at start-up (`serve --envelope FILE`, [`ToolboxBuilder::with_envelopes`](crate::ToolboxBuilder::with_envelopes)):
+//!   `{"arm": {"allow": [..], "keepOut": [..], "maxStep": 400, "toolRadius": 20}}`, in the
+//!   published unit and frame, adding shapes, lowering `maxStep`, raising `toolRadius`. A file
+//!   that would widen it, names a resource without an envelope, or gives another unit or frame
+//!   stops `serve`, naming the limit. The narrowed envelope is what `tools/list` publishes.
+//! - Compile errors, each at its token: a shape's `min` above its `max`, a negative radius, a
+//!   keep-out without a name, an envelope without `position`, allow shapes with no room in
+//!   common, a target's range wider than the envelope.
 //! | `projection` | `projection` | every tool of the impl takes `jmespath` (see `#[tool(projection)]`; a tool's `projection = false` opts out) |
 //!
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and

@@ -15,6 +15,10 @@
 //!   plain call (a client without the tasks extension), vs as a task (a client with it, the
 //!   toolbox promoting at once: `tools/call` answering the task, then `tasks/get` until it
 //!   ended).
+//! - `call_envelope`: `move_arm_to_pose` with its target in the arm's envelope (checked before
+//!   the user would be asked and again at the call's turn) vs the same tool without a target;
+//! - `call_envelope_path`: `plan_trajectory` planning 10 segments, with its path in the
+//!   envelope vs without (the difference over 10 is the cost per segment).
 //!
 //! toolwright's servers are served with `Toolbox::serve`, as `serve_stdio` does (each `tools/call`
 //! is stamped with its place in its resources' queues as the transport reads it).
@@ -68,6 +72,11 @@ async fn connect_toolbox<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> Clien
 
 fn request() -> CallToolRequestParams {
     CallToolRequestParams::new(CALLED).with_arguments(servers::call_arguments())
+}
+
+/// A plan of 10 waypoints (planned only).
+fn path_request() -> CallToolRequestParams {
+    CallToolRequestParams::new("plan_trajectory").with_arguments(servers::path_arguments(10))
 }
 
 /// Warm tools/call: a connected client calling `move_arm_to_pose` `n` times in a row.
@@ -219,6 +228,20 @@ fn scenarios() -> Vec<Scenario> {
         toolwright_call_routine(sync_tools(), || {
             CallToolRequestParams::new("read_joints_inline")
         })
+    }));
+    // The envelope's cost per call (issue 34): the gate before the user is asked and the
+    // check again at the call's turn, on one target and on a 10-segment path.
+    v.push(Scenario::new("call_envelope", "target", || {
+        toolwright_call_routine(servers::toolwright_targets(true), request)
+    }));
+    v.push(Scenario::new("call_envelope", "no_target", || {
+        toolwright_call_routine(servers::toolwright_targets(false), request)
+    }));
+    v.push(Scenario::new("call_envelope_path", "path_10", || {
+        toolwright_call_routine(servers::toolwright_targets(true), path_request)
+    }));
+    v.push(Scenario::new("call_envelope_path", "no_path_10", || {
+        toolwright_call_routine(servers::toolwright_targets(false), path_request)
     }));
     v.push(Scenario::new("call_task", "plain", || task_routine(false)));
     v.push(Scenario::new("call_task", "task", || task_routine(true)));
@@ -407,6 +430,18 @@ fn task_routine(as_task: bool) -> Routine {
 fn main() {
     let mut ratios = Vec::new();
     ratios.push(Ratio::new("call_task", "task", "plain", None));
+    ratios.push(Ratio::new(
+        "call_envelope",
+        "target",
+        "no_target",
+        Some(1.02),
+    ));
+    ratios.push(Ratio::new(
+        "call_envelope_path",
+        "path_10",
+        "no_path_10",
+        None,
+    ));
     ratios.push(Ratio::new("call_sync", "blocking_pool", "inline", None));
     for tools in [4usize, 40] {
         let call = format!("call_{tools}_tools");

@@ -249,7 +249,7 @@ async fn with_max_waiting_applies_whether_given_before_or_after_the_tools() {
     let before = ToolboxBuilder::new(Rig::default())
         .with_max_waiting("rig", 2)
         .with_tools(Rig::tools())
-        .with_resource("rig")
+        .with_declared_resources()
         .build()
         .unwrap();
     let after = Toolbox::builder(Rig::default())

@@ -57,16 +57,22 @@ impl EnvelopeDef {
 
 const AXES: [&str; 3] = ["x", "y", "z"];
 
-/// What is wrong with one declared shape, for the compile error at its token: a non-finite
-/// number, a minimum above its maximum, a negative radius, a keep-out without a name.
+/// A keep-out without a name, for the compile error at its token.
 #[doc(hidden)]
-pub const fn shape_problem(shape: &ShapeDef, keep_out: bool) -> Option<Msg> {
-    if keep_out && shape.name.is_none() {
+pub const fn keep_out_name_problem(shape: &ShapeDef) -> Option<Msg> {
+    if shape.name.is_none() {
         return Some(Msg::new().str(
             "a keep-out needs a name, so that a refused motion can say what it would hit: \
              `keep_out(name = \"camera_mast\", box(..))`",
         ));
     }
+    None
+}
+
+/// What is wrong with one declared shape's solid, for the compile error at its token: a
+/// non-finite number, a minimum above its maximum, a negative radius.
+#[doc(hidden)]
+pub const fn shape_problem(shape: &ShapeDef) -> Option<Msg> {
     match shape.solid {
         Solid::Box { min, max } => {
             let mut i = 0;

@@ -34,8 +34,8 @@ mod refusal;
 mod tests;
 
 pub use def::{
-    EnvelopeDef, ShapeDef, envelope_bounds, envelope_problem, range_wider, range_wider_message,
-    shape_problem,
+    EnvelopeDef, ShapeDef, envelope_bounds, envelope_problem, keep_out_name_problem, range_wider,
+    range_wider_message, shape_problem,
 };
 pub(crate) use json::suggest as closest_name;
 pub(crate) use narrow::narrow_file;

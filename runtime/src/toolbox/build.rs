@@ -332,6 +332,22 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         }
     }
 
+    /// Adds the resources the state's `#[toolbox(resource(..))]` declares (their safe stops,
+    /// positions and envelopes), for a builder started with [`ToolboxBuilder::new`] whose tools
+    /// are added with [`ToolboxBuilder::with_tools`] (`Toolbox::builder` has them already).
+    #[must_use]
+    pub fn with_declared_resources(mut self) -> Self
+    where
+        S: ToolSet,
+    {
+        for def in S::resources() {
+            if !self.resources.iter().any(|r| r.name == def.name) {
+                self.resources.push(def);
+            }
+        }
+        self
+    }
+
     /// Adds more tools (for example free functions, through [`tool_defs!`](crate::tool_defs!),
     /// to a `#[toolbox]` state), after those it has.
     #[must_use]
@@ -608,10 +624,6 @@ impl<S: Send + Sync + 'static> Inner<S> {
         uses.chain(stops)
             .filter(|(_, name)| !self.resources.contains_key(*name))
             .map(|(key, name)| {
-                let hint = match crate::envelope::closest_name(name, &known) {
-                    Some(near) => format!("did you mean `{near}`? "),
-                    None => String::new(),
-                };
                 let declared = if known.is_empty() {
                     "it declares none".to_owned()
                 } else {
@@ -624,11 +636,17 @@ impl<S: Send + Sync + 'static> Inner<S> {
                             .join(", ")
                     )
                 };
+                let fix = match crate::envelope::closest_name(name, &known) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => format!(
+                        "declare it with `#[toolbox(resource(name = \"{name}\"))]` (and, when \
+                         the builder started from `ToolboxBuilder::new`, \
+                         `.with_declared_resources()`) or `ToolboxBuilder::with_resource(\"{name}\")`"
+                    ),
+                };
                 format!(
                     "tool `{}`: `{key} = \"{name}\"` names a resource this toolbox does not \
-                     declare ({declared}); {hint}declare it with \
-                     `#[toolbox(resource(name = \"{name}\"))]` or \
-                     `ToolboxBuilder::with_resource(\"{name}\")`",
+                     declare ({declared}): {fix}",
                     entry.name
                 )
             })

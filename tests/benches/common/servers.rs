@@ -124,6 +124,7 @@ pub fn toolwright(tools: usize) -> Toolbox<RobotArm> {
     // The benches measure the call path, so no one is asked to confirm a motion.
     let mut builder = ToolboxBuilder::new(arm())
         .with_tools(robot4_defs())
+        .with_declared_resources()
         .with_confirmation(false);
     if let Some(ms) = RobotArm::defaults().timeout_ms {
         builder = builder.with_default_timeout(std::time::Duration::from_millis(ms));
@@ -134,6 +135,38 @@ pub fn toolwright(tools: usize) -> Toolbox<RobotArm> {
         n => panic!("no {n}-tool toolwright server"),
     };
     builder.build().unwrap()
+}
+
+/// The 4 robot tools as [`toolwright`] serves them, with their targets in the arm's envelope
+/// (`targets`) or without (the same tools, the envelope gate and the turn check skipped): the
+/// two sides of the envelope's cost per call.
+pub fn toolwright_targets(targets: bool) -> Toolbox<RobotArm> {
+    let mut defs = robot4_defs();
+    if !targets {
+        for def in &mut defs {
+            def.meta.target = None;
+        }
+    }
+    let mut builder = ToolboxBuilder::new(arm())
+        .with_tools(defs)
+        .with_declared_resources()
+        .with_confirmation(false);
+    if let Some(ms) = RobotArm::defaults().timeout_ms {
+        builder = builder.with_default_timeout(std::time::Duration::from_millis(ms));
+    }
+    builder.build().unwrap()
+}
+
+/// `plan_trajectory`'s arguments for a plan of `n` waypoints 10 mm apart from the arm's home
+/// position (planned, not executed): `n` segments, the first from where the arm is.
+pub fn path_arguments(n: usize) -> serde_json::Map<String, Value> {
+    let waypoints: Vec<Value> = (1..=n)
+        .map(|i| serde_json::json!({"x": 300.0 + 10.0 * i as f64, "y": 0.0, "z": 400.0}))
+        .collect();
+    match serde_json::json!({"waypoints": waypoints, "execute": false}) {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
