@@ -395,14 +395,23 @@ def test_lax_coercions_over_the_wire(mode: str) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_tool_errors_are_is_error_results(mode: str) -> None:
     async def body(conn: Conn) -> None:
+        # Within every per-axis range, beyond the reach: the envelope refuses it before the body
+        # runs (test_envelope.py words it all).
         r = await conn.call("move_arm_to_pose", {"x": 800, "y": 800, "z": 100})
         assert r.is_error
         assert r.structured is None
-        assert r.text.startswith("(800, 800, 100) mm is out of reach")
-        assert "\nHint: " in r.text
+        assert r.text.startswith("Motion of `move_arm_to_pose` refused by the envelope of `arm`"), r.text
+        assert "outside the allowed sphere `reach`" in r.text, r.text
+        # The body's own error, with its hint.
+        r = await conn.call("grasp_object_force_control", {"target_position": CUBE, "timeout": 1})
+        assert r.is_error
+        assert r.structured is None
+        assert r.text.startswith("the grasp would take 2.4 s (approach 1.6 s + closing 0.8 s), longer than the timeout of 1 s"), r.text
+        assert "\nHint: raise timeout, or move closer with move_arm_to_pose first" in r.text, r.text
         r = await conn.call("release_object", {})
         assert r.is_error
-        assert r.text.startswith("the gripper is empty")
+        # Refused by the tool's check, before the body runs.
+        assert r.text.startswith("`release_object` did not run: the gripper is empty: there is nothing to release"), r.text
         assert (await conn.state())["position"] == HOME
 
     run(body, mode)
@@ -608,15 +617,18 @@ def test_a_motion_that_cannot_finish_in_time_is_refused_before_it_starts(mode: s
     env = {"ROBOT_ARM_TIME_SCALE": "0.05"}
 
     async def body(conn: Conn) -> None:
-        r = await conn.call("move_arm_to_pose", {"x": 800, "y": 0, "z": 300, "speed": 1.0})
+        r = await conn.call("move_arm_to_pose", {"x": 600, "y": -400, "z": 300, "speed": 1.0})
         assert not r.is_error, r
-        r = await conn.call("move_arm_to_pose", {"x": -800, "y": 0, "z": 300, "speed": 0.1})
+        # One straight motion travels at most 1000 mm (the envelope's maxStep): 20 s at the slowest
+        # speed, within the 30 s deadline. A path of 20 legs of 800 mm at full speed is not.
+        zigzag = [{"x": 600, "y": 400 if i % 2 == 0 else -400, "z": 300} for i in range(20)]
+        r = await conn.call("plan_trajectory", {"waypoints": zigzag, "execute": True})
         assert r.is_error, r
         assert r.text.startswith(
-            "this move (1600 mm at speed 0.1) would take 32.0 s, and the call's deadline leaves "
+            "this path (16000 mm at full speed) would take 32.0 s, and the call's deadline leaves "
         ), r.text
-        assert r.text.endswith("Hint: raise speed (at 1.0 it takes 3.2 s), or split the move into shorter ones"), r.text
+        assert r.text.endswith("Hint: split the path into several plan_trajectory calls with fewer waypoints"), r.text
         state = await conn.state()
-        assert state["moving"] is False and state["position"] == {"x": 800.0, "y": 0.0, "z": 300.0}, state
+        assert state["moving"] is False and state["position"] == {"x": 600.0, "y": -400.0, "z": 300.0}, state
 
     run(body, mode, env)
