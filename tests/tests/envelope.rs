@@ -283,7 +283,7 @@ async fn a_tool_s_check_refuses_before_the_user_is_asked() {
         assert_eq!(
             common::text(&r),
             "`release_object` did not run: the gripper is empty: there is nothing to release; \
-             get_arm_state says what is on the table. Nothing moved, and the user was not asked"
+             get_arm_state says what is on the table. Nothing moved, and the user was not asked."
         );
         assert_eq!(user.asked.load(Ordering::SeqCst), 0);
         client.cancel().await.unwrap();
@@ -400,4 +400,123 @@ fn a_misspelt_resource_of_a_free_function_is_refused_when_built() {
             .build()
             .is_ok()
     );
+}
+
+/// A rig in meters whose targets are what users already have: uom lengths as flat parameters,
+/// and ROS 2 `geometry_msgs/Pose` waypoints (their `position`).
+mod other_types {
+    use serde_json::json;
+    use toolwright::{ENVELOPE_META, Toolbox, toolbox};
+    use toolwright_examples::ros_arm::msgs::geometry_msgs::Pose;
+    use uom::si::f64::Length;
+    use uom::si::length::meter;
+
+    #[derive(Default)]
+    pub(super) struct Rig;
+
+    #[toolbox(resource(
+        name = "rig",
+        position = at,
+        envelope(
+            frame = "base_link",
+            unit = "m",
+            allow(box(min = (-1, -1, 0), max = (1, 1, 1))),
+            keep_out(name = "post", cylinder(center = (0.5, 0), radius = 0.1, z = (0, 1)))
+        )
+    ))]
+    impl Rig {
+        /// Where the rig's tool is.
+        fn at(&self) -> (f64, f64, f64) {
+            (0.0, 0.0, 0.5)
+        }
+
+        /// Move the tool to a point given as lengths.
+        #[tool(resource = "rig", target = (x, y, z))]
+        async fn move_to(
+            &self,
+            /// X.
+            #[param(unit = "m", range = -1.0..=1.0)]
+            x: Length,
+            /// Y.
+            #[param(unit = "m", range = -1.0..=1.0)]
+            y: Length,
+            /// Z.
+            #[param(unit = "m", range = 0.0..=1.0)]
+            z: Length,
+        ) -> String {
+            format!(
+                "at {:.2}, {:.2}, {:.2} m",
+                x.get::<meter>(),
+                y.get::<meter>(),
+                z.get::<meter>()
+            )
+        }
+
+        /// Follow ROS poses.
+        #[tool(resource = "rig", path = waypoints)]
+        async fn follow(
+            &self,
+            /// The poses, in `base_link`.
+            waypoints: Vec<Pose>,
+        ) -> String {
+            format!("{} poses", waypoints.len())
+        }
+    }
+
+    #[tokio::test]
+    async fn uom_lengths_and_ros_poses_are_targets() {
+        let toolbox = Toolbox::new(Rig);
+        let tools = toolbox.listed_tools();
+        let follow = tools.iter().find(|t| t.name == "follow").unwrap();
+        assert_eq!(
+            follow.meta.as_ref().unwrap().0[ENVELOPE_META]["path"],
+            json!({"array": "/waypoints", "point": ["/position/x", "/position/y", "/position/z"]})
+        );
+        let ok = toolbox
+            .call(
+                "move_to",
+                json!({"x": 0.2, "y": 0.3, "z": 0.4}).as_object().cloned(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(super::common::text(&ok), "at 0.20, 0.30, 0.40 m");
+        // Through the post (x 0.4 to 0.6 at y 0).
+        let through = toolbox
+            .call(
+                "move_to",
+                json!({"x": 0.9, "y": 0, "z": 0.5}).as_object().cloned(),
+            )
+            .await
+            .unwrap();
+        assert!(
+            super::common::text(&through).contains("keep-out `post`"),
+            "{}",
+            super::common::text(&through)
+        );
+        let pose = |x: f64, y: f64| json!({"position": {"x": x, "y": y, "z": 0.5}, "orientation": {"x": 0, "y": 0, "z": 0, "w": 1}});
+        let ok = toolbox
+            .call(
+                "follow",
+                json!({"waypoints": [pose(0.2, 0.3), pose(0.2, -0.3)]})
+                    .as_object()
+                    .cloned(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(ok.is_error, Some(false), "{}", super::common::text(&ok));
+        let refused = toolbox
+            .call(
+                "follow",
+                json!({"waypoints": [pose(0.2, 0.3), pose(0.5, 0.0)]})
+                    .as_object()
+                    .cloned(),
+            )
+            .await
+            .unwrap();
+        let text = super::common::text(&refused);
+        assert!(
+            text.contains("waypoint 1") && text.contains("keep-out `post`"),
+            "{text}"
+        );
+    }
 }

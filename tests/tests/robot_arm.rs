@@ -176,7 +176,7 @@ async fn tool_errors_say_why_and_what_to_do() {
     assert_eq!(
         text(&r),
         "`release_object` did not run: the gripper is empty: there is nothing to release; \
-         get_arm_state says what is on the table. Nothing moved, and the user was not asked"
+         get_arm_state says what is on the table. Nothing moved, and the user was not asked."
     );
     let r = call(
         &client,

@@ -45,12 +45,12 @@ pub(in crate::toolbox) fn refusal_text<S>(entry: &Entry<S>, why: &str, at_turn: 
     let why = why.trim_end_matches('.');
     if at_turn {
         format!(
-            "`{}` did not run: when its turn came, its check refused it: {why}. Nothing moved",
+            "`{}` did not run: when its turn came, its check refused it: {why}. Nothing moved.",
             entry.name
         )
     } else {
         format!(
-            "`{}` did not run: {why}. Nothing moved, and the user was not asked",
+            "`{}` did not run: {why}. Nothing moved, and the user was not asked.",
             entry.name
         )
     }
