@@ -70,6 +70,7 @@
 //! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `ToolboxBuilder::with_client_rate_limit` and `serve --client-rate-limit` |
 //! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8, position = tool_point, envelope(..))` | once per resource its tools use. Every resource a tool names (`resource`, `stop_for`) must be declared: a misspelt name is a compile error on it, with the nearest declared name (for free functions, [`ToolboxBuilder::with_resource`](crate::ToolboxBuilder::with_resource); `build()` refuses an undeclared one). `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); safe stops must be idempotent. `max_waiting` bounds its queue (default 16). `position` names a sync method taking only `&self` that says where the resource is, in its envelope's frame and unit (`[f64; 3]`, `(f64, f64, f64)`, a nalgebra `Point3<f64>`, or an `Option` of one); `envelope(..)` declares where it may go (see *Envelopes*) and needs `position` |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
+//! | `projection` | `projection` | every tool of the impl takes `jmespath` (see `#[tool(projection)]`; a tool's `projection = false` opts out) |
 //!
 //! ### Envelopes
 //!
@@ -109,7 +110,6 @@
 //! - Compile errors, each at its token: a shape's `min` above its `max`, a negative radius, a
 //!   keep-out without a name, an envelope without `position`, allow shapes with no room in
 //!   common, a target's range wider than the envelope.
-//! | `projection` | `projection` | every tool of the impl takes `jmespath` (see `#[tool(projection)]`; a tool's `projection = false` opts out) |
 //!
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
 //! the duration; the trace id is also returned in the result's `_meta["io.toolwright/traceId"]`

@@ -423,7 +423,7 @@ impl RobotArm {
     /// Where the arm's tool point is now (the envelope's `position`): a motion's first straight
     /// segment starts here.
     fn tool_point(&self) -> Point3<f64> {
-        self.state().position
+        self.position()
     }
 
     /// The check of `grasp_object_force_control`: the gripper must be empty, or nothing is

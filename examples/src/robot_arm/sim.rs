@@ -508,6 +508,12 @@ impl RobotArm {
     }
 
     /// Where the arm is, what it holds and which objects are on the table.
+    /// Where the tool point is now (the envelope's `position`: asked twice per motion, so
+    /// without building the whole state).
+    pub(super) fn position(&self) -> Point3<f64> {
+        self.sim().position
+    }
+
     pub(super) fn state(&self) -> ArmState {
         let sim = self.sim();
         ArmState {

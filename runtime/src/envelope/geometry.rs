@@ -83,7 +83,10 @@ fn excess(x: f64, lo: f64, hi: f64) -> f64 {
 
 /// The distance from `(x, y)` to the vertical axis through `center`.
 fn radial(p: Point, center: [f64; 2]) -> f64 {
-    (p[0] - center[0]).hypot(p[1] - center[1])
+    let (dx, dy) = (p[0] - center[0], p[1] - center[1]);
+    // Coordinates are bounded (a workspace), so no overflow for `hypot` to guard against, and
+    // it costs some 90 instructions more per call.
+    (dx * dx + dy * dy).sqrt()
 }
 
 impl Solid {
@@ -116,7 +119,7 @@ impl Solid {
             } => {
                 let dr = (radial(p, center) - radius).max(0.0);
                 let dz = excess(p[2], z_min, z_max);
-                dr.hypot(dz)
+                (dr * dr + dz * dz).sqrt()
             }
         }
     }
@@ -509,7 +512,7 @@ impl<'s> Best<'s> {
                     let dr =
                         (radial(at(a, self.b, t_axis.clamp(t0, t1)), center) - radius).max(0.0);
                     let dz = excess(p0[2], z_min, z_max).min(excess(p1[2], z_min, z_max));
-                    if dr.hypot(dz) < self.distance {
+                    if (dr * dr + dz * dz).sqrt() < self.distance {
                         let (t, _) = golden(|t| self.eval(t), t0, t1);
                         self.consider(t);
                     }

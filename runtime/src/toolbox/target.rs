@@ -23,9 +23,34 @@ pub(super) struct Target<S> {
 /// Where the coordinates are in the arguments.
 enum Pointers {
     /// One point: the pointers to x, y and z.
-    Point([String; 3]),
+    Point([Pointer; 3]),
     /// A list of points: the list, and the pointers to x, y and z inside one item.
-    Path { array: String, point: [String; 3] },
+    Path { array: Pointer, point: [Pointer; 3] },
+}
+
+/// A JSON pointer, as published (`/target_position/x`) and split into its property names once
+/// (serde_json's `Value::pointer` splits and unescapes it, allocating, on every call).
+struct Pointer {
+    text: String,
+    names: Box<[String]>,
+}
+
+impl Pointer {
+    fn new(text: String) -> Self {
+        let names = text
+            .split('/')
+            .skip(1)
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        Pointer { text, names }
+    }
+
+    /// The value it points to in `value` (objects only: targets are properties).
+    fn get<'v>(&self, value: &'v Value) -> Option<&'v Value> {
+        self.names
+            .iter()
+            .try_fold(value, |v, name| v.as_object()?.get(name))
+    }
 }
 
 /// The points of one call, in the envelope's unit: one target (no allocation), or waypoints.
@@ -61,14 +86,14 @@ impl<S> Target<S> {
         let property = |name: &str| properties.and_then(|p| p.get(name));
         let (pointers, coordinates): (Pointers, [Option<&Value>; 3]) = match decl {
             TargetDecl::Params(names) => (
-                Pointers::Point(names.map(|n| format!("/{}", escape(n)))),
+                Pointers::Point(names.map(|n| Pointer::new(format!("/{}", escape(n))))),
                 names.map(property),
             ),
             TargetDecl::Point(name) => {
                 let schema = property(name).ok_or_else(|| missing(name))?;
                 let (inner, coordinates) = point_in(schema).ok_or_else(|| not_a_point(name))?;
                 (
-                    Pointers::Point(inner.map(|p| format!("/{}{p}", escape(name)))),
+                    Pointers::Point(inner.map(|p| Pointer::new(format!("/{}{p}", escape(name))))),
                     coordinates,
                 )
             }
@@ -86,8 +111,8 @@ impl<S> Target<S> {
                 let (point, coordinates) = point_in(items).ok_or_else(|| not_a_point(name))?;
                 (
                     Pointers::Path {
-                        array: format!("/{}", escape(name)),
-                        point,
+                        array: Pointer::new(format!("/{}", escape(name))),
+                        point: point.map(Pointer::new),
                     },
                     coordinates,
                 )
@@ -170,12 +195,14 @@ impl<S> Target<S> {
             first.extend(std::mem::take(map));
             match &self.pointers {
                 Pointers::Point(p) => {
-                    first.insert("target".to_owned(), Value::from(p.to_vec()));
+                    let p: Vec<&str> = p.iter().map(|p| p.text.as_str()).collect();
+                    first.insert("target".to_owned(), Value::from(p));
                 }
                 Pointers::Path { array, point } => {
+                    let point: Vec<&str> = point.iter().map(|p| p.text.as_str()).collect();
                     first.insert(
                         "path".to_owned(),
-                        serde_json::json!({"array": array, "point": point.to_vec()}),
+                        serde_json::json!({"array": array.text, "point": point}),
                     );
                 }
             }
@@ -187,17 +214,17 @@ impl<S> Target<S> {
     /// The points of a call, read from its validated arguments (in their published units);
     /// `None` when one is missing or not a number (the validator lets none through).
     pub(super) fn points(&self, args: &Value) -> Option<Points> {
-        let read = |value: &Value, pointers: &[String; 3]| -> Option<[f64; 3]> {
+        let read = |value: &Value, pointers: &[Pointer; 3]| -> Option<[f64; 3]> {
             let mut p = [0.0; 3];
             for (i, pointer) in pointers.iter().enumerate() {
-                p[i] = value.pointer(pointer)?.as_f64()?;
+                p[i] = pointer.get(value)?.as_f64()?;
             }
             Some(p)
         };
         match &self.pointers {
             Pointers::Point(p) => Some(Points::One([read(args, p)?])),
             Pointers::Path { array, point } => {
-                let items = args.pointer(array)?.as_array()?;
+                let items = array.get(args)?.as_array()?;
                 items
                     .iter()
                     .map(|item| read(item, point))
