@@ -100,9 +100,8 @@ impl Envelope {
             return Err(read.errors.join("; "));
         }
         narrowed.validate().map_err(|problems| {
-            let at = resource.map(|r| format!("{r}: ")).unwrap_or_default();
             format!(
-                "{at}the narrowed envelope{of} is not valid: {}",
+                "the narrowed envelope{of} is not valid: {}",
                 problems.join("; ")
             )
         })?;

@@ -135,7 +135,7 @@ fn the_file_narrows_each_resource_by_name() {
     )
     .unwrap_err();
     assert!(
-        err.starts_with("arm: the narrowed envelope of resource `arm` is not valid: "),
+        err.starts_with("the narrowed envelope of resource `arm` is not valid: "),
         "{err}"
     );
     assert_eq!(
