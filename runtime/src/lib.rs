@@ -30,6 +30,7 @@ mod schema;
 mod tasks;
 mod toolbox;
 mod validate;
+mod wire;
 
 #[cfg(test)]
 mod layering;

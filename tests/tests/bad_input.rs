@@ -589,10 +589,12 @@ fn grasp_raw(extra: &str) -> Vec<u8> {
     format!(r#"{{"target_position":{{"x":400,"y":0,"z":25}},{extra}}}"#).into_bytes()
 }
 
-/// Lines the transport cannot parse as JSON: the server drops them without a reply (there is no
-/// id to answer; rmcp does as the other MCP SDKs do) and keeps serving.
+/// Lines a JSON parser refuses, each a whole request around the bad part: rmcp would drop them
+/// without a word (as the other MCP SDKs do); the line transport answers each with `-32700`
+/// (`-32600` past 128 levels of nesting) and the request's id, read from its top level, and
+/// keeps serving.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn raw_lines_that_are_not_json_are_dropped_and_the_server_goes_on() {
+async fn raw_lines_that_are_not_json_get_a_parse_error_with_their_id() {
     let deep_arrays = format!(
         r#"{{"target_position":{{"x":400,"y":0,"z":25}},"force":{}15{}}}"#,
         "[".repeat(10_000),
@@ -632,10 +634,6 @@ async fn raw_lines_that_are_not_json_are_dropped_and_the_server_goes_on() {
             "a single-quoted string",
             grasp_raw(r#""grasp_strategy":'parallel'"#),
         ),
-        (
-            "an unterminated string",
-            grasp_raw(r#""grasp_strategy":"parallel}"#),
-        ),
     ];
     let mut raw = Raw::connect(arm()).await;
     let (initial, _) = raw.state(1).await;
@@ -645,15 +643,53 @@ async fn raw_lines_that_are_not_json_are_dropped_and_the_server_goes_on() {
         id += 2;
         raw.call_raw(id, "grasp_object_force_control", arguments)
             .await;
-        // The next call is answered; nothing at all came back for the dropped line.
+        let mut replies = raw.until(id).await;
+        let reply = replies.pop().expect("the reply");
+        assert!(replies.is_empty(), "{what}: {replies:?}");
+        // Nesting past serde_json's 128 levels may be valid JSON: it is an invalid request.
+        let (code, start) = if what.contains("nested") {
+            (
+                -32600,
+                "Invalid Request: the message is nested more than 128 levels deep",
+            )
+        } else {
+            (-32700, "Parse error: ")
+        };
+        assert_eq!(reply["error"]["code"], json!(code), "{what}: {reply}");
+        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with(start), "{what}: {reply}");
+        // The next call is answered, and the arm did not move.
         let (state, before) = raw.state(id + 1).await;
         assert!(before.is_empty(), "{what}: unexpected replies {before:?}");
         assert_eq!(state, initial, "{what}");
     }
-    println!(
-        "raw lines: {} unparsable lines dropped, server still answering",
-        cases.len()
-    );
+    // A string that never ends: no bracket closes after it, so no id can be trusted.
+    raw.call_raw(
+        900,
+        "grasp_object_force_control",
+        &grasp_raw(r#""grasp_strategy":"parallel}"#),
+    )
+    .await;
+    let replies = answers_before_calls(&mut raw, 901, &initial).await;
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0]["id"], Value::Null, "{replies:?}");
+    assert_eq!(replies[0]["error"]["code"], json!(-32700), "{replies:?}");
+}
+
+/// The replies that come besides the next calls' (an error reply and the next call's reply may
+/// come in either order): calls are made until one has come, a bounded number of times, each
+/// checking the arm did not move.
+async fn answers_before_calls(raw: &mut Raw, first_id: u64, initial: &Value) -> Vec<Value> {
+    let mut replies = Vec::new();
+    for round in 0..50 {
+        let (state, before) = raw.state(first_id + 1000 * round).await;
+        assert_eq!(&state, initial);
+        replies.extend(before);
+        if !replies.is_empty() {
+            break;
+        }
+    }
+    replies
 }
 
 /// Lines that parse as JSON but hold odd input: they reach validation like any call.
@@ -727,55 +763,97 @@ async fn raw_lines_that_parse_reach_validation() {
     }
 }
 
-/// Well-formed JSON that is not a valid request gets a JSON-RPC error, and the server goes on.
-/// What rmcp 3.11 answers: a `tools/call` whose params do not have the shape of
-/// `CallToolRequestParams` gets -32601 "Method not found" (message "tools/call") with the request's
-/// id, although the method exists and -32602 (invalid params) would be exact; a message that is not
-/// a request at all gets -32600 "Invalid request" with a null id.
+/// Well-formed JSON that is not a valid request gets a JSON-RPC error with the request's id when
+/// it has a usable one, and the server goes on. A `tools/call` whose params rmcp cannot read as
+/// `CallToolRequestParams` reaches the toolbox as a custom request, which answers `-32602`
+/// (rmcp alone answered `-32601` there); a message rmcp cannot read at all is answered by the
+/// line transport (rmcp alone answered `-32600` with a null id, which no client can match).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn raw_lines_that_are_not_requests_get_a_json_rpc_error() {
-    // rmcp cannot parse these as a `tools/call` and hands them on as a custom request, which
-    // the toolbox answers (it serves protocol 2025-11-25's task requests there).
-    let method_not_found = json!({"code": -32601, "message": "method not found: `tools/call`"});
-    let invalid_request = json!({"code": -32600, "message": "Invalid request"});
-    // `ID` is replaced by the case's request id; `None`: the reply's id is null.
-    let cases: Vec<(&str, &str, bool, Value)> = vec![
+    // `ID` is replaced by the case's request id; `echoes_id` false: the reply's id is null.
+    let cases: Vec<(&str, &str, bool, i64, &str)> = vec![
         (
             "arguments as an array",
             r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"stop_arm","arguments":[1,2]}}"#,
             true,
-            method_not_found.clone(),
+            -32602,
+            "Invalid params for `tools/call`: invalid type: sequence, expected a map",
         ),
         (
             "arguments as a string",
             r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"stop_arm","arguments":"{}"}}"#,
             true,
-            method_not_found.clone(),
+            -32602,
+            "Invalid params for `tools/call`: invalid type: string",
         ),
         (
             "a tool name that is a number",
             r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":5}}"#,
             true,
-            method_not_found.clone(),
+            -32602,
+            "Invalid params for `tools/call`: invalid type: integer `5`",
         ),
         (
             "params as null",
             r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":null}"#,
             true,
-            method_not_found.clone(),
+            -32602,
+            "Invalid params for `tools/call`",
+        ),
+        (
+            "params as a string",
+            r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":"x"}"#,
+            true,
+            -32602,
+            "Invalid params for `tools/call`",
         ),
         (
             "no jsonrpc version",
             r#"{"id":ID,"method":"tools/call","params":{"name":"stop_arm"}}"#,
-            false,
-            invalid_request.clone(),
+            true,
+            -32600,
+            "Invalid Request: `jsonrpc` must be \"2.0\"",
         ),
-        ("a JSON array", "[1,2,3]", false, invalid_request.clone()),
+        (
+            "jsonrpc 1.0",
+            r#"{"jsonrpc":"1.0","id":ID,"method":"ping"}"#,
+            true,
+            -32600,
+            "Invalid Request: `jsonrpc` must be \"2.0\"",
+        ),
+        (
+            "an id and no method",
+            r#"{"jsonrpc":"2.0","id":ID}"#,
+            true,
+            -32600,
+            "Invalid Request: no `method`",
+        ),
+        (
+            "a method that is a number",
+            r#"{"jsonrpc":"2.0","id":ID,"method":7}"#,
+            true,
+            -32600,
+            "Invalid Request: `method` must be a string",
+        ),
+        (
+            "a JSON array",
+            "[1,2,3]",
+            false,
+            -32600,
+            "Invalid Request: a batch (JSON array)",
+        ),
+        (
+            "an empty batch",
+            "[]",
+            false,
+            -32600,
+            "Invalid Request: an empty batch",
+        ),
     ];
     let mut raw = Raw::connect(arm()).await;
     let (initial, _) = raw.state(1).await;
     let mut id = 100;
-    for (what, template, echoes_id, error) in &cases {
+    for (what, template, echoes_id, code, message) in &cases {
         id += 2;
         let bad_id = id;
         let reply_id = if *echoes_id {
@@ -785,20 +863,28 @@ async fn raw_lines_that_are_not_requests_get_a_json_rpc_error() {
         };
         raw.send(template.replace("ID", &bad_id.to_string()).as_bytes())
             .await;
-        // The error reply and the next call's reply may come in either order (rmcp handles
-        // requests concurrently): make further calls until the error reply has come, a bounded
-        // number of times.
-        let mut replies = Vec::new();
-        for round in 0..50 {
-            let (state, before) = raw.state(id + 1 + 1000 * round).await;
-            assert_eq!(state, initial, "{what}");
-            replies.extend(before);
-            if !replies.is_empty() {
-                break;
-            }
-        }
+        let replies = answers_before_calls(&mut raw, id + 1, &initial).await;
         assert_eq!(replies.len(), 1, "{what}: {replies:?}");
         assert_eq!(replies[0]["id"], reply_id, "{what}: {replies:?}");
-        assert_eq!(&replies[0]["error"], error, "{what}: {replies:?}");
+        assert_eq!(
+            replies[0]["error"]["code"],
+            json!(code),
+            "{what}: {replies:?}"
+        );
+        let said = replies[0]["error"]["message"].as_str().unwrap_or_default();
+        assert!(said.starts_with(message), "{what}: {said}");
+    }
+    // A response (our own error echoed back, say) and a notification are never answered.
+    for silent in [
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"},}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}"#,
+    ] {
+        raw.send(silent.as_bytes()).await;
+        for round in 0..3 {
+            let (state, before) = raw.state(5000 + round).await;
+            assert_eq!(state, initial);
+            assert!(before.is_empty(), "{silent}: answered {before:?}");
+        }
     }
 }

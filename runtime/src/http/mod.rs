@@ -57,9 +57,6 @@ pub(crate) use self::sessions::acting;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub const MCP_PATH: &str = "/mcp";
 
-/// Room for the JSON-RPC envelope around a call's arguments, in the default body limit.
-pub(crate) const ENVELOPE_BYTES: usize = 64 << 10;
-
 /// How to serve over HTTP: where, who may call, which `Host`s and `Origin`s are accepted, and
 /// the limits. Every limit has a default; see each method.
 #[derive(Debug, Clone)]
@@ -451,7 +448,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let shutdown = CancellationToken::new();
         let max_body = options
             .max_body_bytes
-            .unwrap_or_else(|| self.max_argument_bytes().saturating_add(ENVELOPE_BYTES));
+            .unwrap_or_else(|| self.max_message_bytes());
 
         let mut config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(hosts)

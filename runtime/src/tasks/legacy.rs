@@ -1,7 +1,7 @@
 //! Protocol 2025-11-25's experimental tasks (SEP-1686) over stdio, which rmcp does not parse:
 //! its `tools/call` carries `params.task`, which rmcp's `CallToolRequestParams` drops, and its
-//! `tasks/get` and `tasks/cancel` answer shapes other than the extension's. [`Legacy`] reads
-//! the client's lines and renames those requests to methods of toolwright's own (custom
+//! `tasks/get` and `tasks/cancel` answer shapes other than the extension's. [`rename`], applied
+//! by the line transport (`wire/lines.rs`) to each line it reads, renames those requests to methods of toolwright's own (custom
 //! requests, answered with the 2025-11-25 shapes in `toolbox/tasks.rs`); `tasks/result` and
 //! `tasks/list` need no renaming (rmcp has no such methods). Only a line that mentions `task`
 //! is parsed.
@@ -16,7 +16,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use serde_json::Value;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::AsyncWrite;
 
 /// A task-augmented `tools/call` of protocol 2025-11-25.
 pub(crate) const CALL_2025: &str = "toolwright/2025-11-25/tasks/call";
@@ -24,81 +24,6 @@ pub(crate) const CALL_2025: &str = "toolwright/2025-11-25/tasks/call";
 pub(crate) const GET_2025: &str = "toolwright/2025-11-25/tasks/get";
 /// `tasks/cancel` of protocol 2025-11-25.
 pub(crate) const CANCEL_2025: &str = "toolwright/2025-11-25/tasks/cancel";
-
-/// The client's side of stdio, with protocol 2025-11-25's task requests renamed.
-pub(crate) struct Legacy<R> {
-    inner: R,
-    /// An incomplete line.
-    line: Vec<u8>,
-    /// Lines ready to be read.
-    ready: Vec<u8>,
-    /// How much of `ready` was read.
-    at: usize,
-    eof: bool,
-}
-
-impl<R> Legacy<R> {
-    pub(crate) fn new(inner: R) -> Self {
-        Legacy {
-            inner,
-            line: Vec::new(),
-            ready: Vec::new(),
-            at: 0,
-            eof: false,
-        }
-    }
-}
-
-impl<R: AsyncRead + Unpin> AsyncRead for Legacy<R> {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let this = self.get_mut();
-        loop {
-            if this.at < this.ready.len() {
-                let n = buf.remaining().min(this.ready.len() - this.at);
-                buf.put_slice(&this.ready[this.at..this.at + n]);
-                this.at += n;
-                if this.at == this.ready.len() {
-                    this.ready.clear();
-                    this.at = 0;
-                }
-                return Poll::Ready(Ok(()));
-            }
-            if this.eof {
-                return Poll::Ready(Ok(()));
-            }
-            let mut chunk = [0u8; 8192];
-            let mut read = ReadBuf::new(&mut chunk);
-            match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Ready(Ok(())) => {
-                    let filled = read.filled();
-                    if filled.is_empty() {
-                        this.eof = true;
-                        let rest = std::mem::take(&mut this.line);
-                        this.ready.extend_from_slice(&rest);
-                        continue;
-                    }
-                    this.line.extend_from_slice(filled);
-                    while let Some(end) = this.line.iter().position(|&b| b == b'\n') {
-                        let line: Vec<u8> = this.line.drain(..=end).collect();
-                        match rename(&line) {
-                            Some(renamed) => {
-                                this.ready.extend_from_slice(&renamed);
-                                this.ready.push(b'\n');
-                            }
-                            None => this.ready.extend_from_slice(&line),
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// The line with its request renamed, when it is one of protocol 2025-11-25's task requests.
 pub(crate) fn rename(line: &[u8]) -> Option<Vec<u8>> {
@@ -292,7 +217,6 @@ pub(crate) fn publish(line: &[u8], tasks: bool) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::AsyncReadExt as _;
 
     #[test]
     fn only_the_2025_task_requests_are_renamed() {
@@ -334,26 +258,5 @@ mod tests {
         assert!(publish(br#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#, true).is_none());
         let list_2026 = br#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","tools":[{"name":"move","inputSchema":{},"_meta":{"io.toolwright/taskSupport":"optional"}}],"ttlMs":0}}"#;
         assert!(publish(list_2026, true).is_none());
-    }
-
-    #[tokio::test]
-    async fn lines_split_across_reads_come_out_whole() {
-        let input = b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tasks/cancel\",\"params\":{\"taskId\":\"x\"}}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n";
-        let (mut tx, rx) = tokio::io::duplex(16);
-        tokio::spawn(async move {
-            use tokio::io::AsyncWriteExt as _;
-            for piece in input.chunks(7) {
-                tx.write_all(piece).await.unwrap();
-            }
-        });
-        let mut out = String::new();
-        Legacy::new(rx).read_to_string(&mut out).await.unwrap();
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2);
-        assert!(lines[0].contains(CANCEL_2025), "{}", lines[0]);
-        assert_eq!(
-            lines[1],
-            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}"
-        );
     }
 }

@@ -327,7 +327,6 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// The argument limit ([`ToolboxBuilder::with_max_argument_bytes`]).
-    #[cfg(feature = "http")]
     pub(crate) fn max_argument_bytes(&self) -> usize {
         self.inner.config.max_argument_bytes
     }

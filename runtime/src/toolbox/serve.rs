@@ -76,11 +76,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         handler: H,
     ) -> Result<(), ServeError> {
         let calls = self.calls_in_flight();
-        // Protocol 2025-11-25's task requests, renamed as they are read (see `tasks/legacy.rs`).
-        let stdio = (
-            crate::tasks::legacy::Legacy::new(tokio::io::stdin()),
-            crate::tasks::legacy::LegacyOut::new(tokio::io::stdout(), self.serves_tasks()),
-        );
+        let stdio = self.lines(tokio::io::stdin(), tokio::io::stdout());
         let running = match self.serve_as(handler, stdio).await {
             Ok(running) => running,
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
@@ -96,6 +92,49 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         calls.wait().await;
         ended.map_err(|e| ServeError(e.to_string()))?;
         Ok(())
+    }
+
+    /// Serves newline-delimited JSON-RPC on `read` and `write` (a pipe, a socket, a serial
+    /// line) as [`Toolbox::serve_stdio`] serves stdin and stdout, and returns rmcp's running
+    /// service: every line that is not a valid message is answered with its JSON-RPC error
+    /// (`-32700`, or `-32600` / `-32602` with its id when one can be read; never a response or
+    /// a notification, and at most 20 at once then 10 a second), and a line longer than the
+    /// message size limit (the argument limit plus 64 KiB) is refused as it streams in, never
+    /// held whole. See "Every message answered" in [`crate::reference`].
+    pub async fn serve_lines<R, W>(
+        self,
+        read: R,
+        write: W,
+    ) -> Result<rmcp::service::RunningService<RoleServer, Self>, rmcp::service::ServerInitializeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let handler = self.for_new_session();
+        let lines = self.lines(read, write);
+        self.serve_as(handler, lines).await
+    }
+
+    /// The line transport on `read` and `write`, with protocol 2025-11-25's task declarations
+    /// added to what it writes (`tasks/legacy.rs`).
+    fn lines<R, W>(
+        &self,
+        read: R,
+        write: W,
+    ) -> crate::wire::lines::Lines<R, crate::tasks::legacy::LegacyOut<W>>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let out = crate::tasks::legacy::LegacyOut::new(write, self.serves_tasks());
+        crate::wire::lines::Lines::new(read, out, self.max_message_bytes())
+    }
+
+    /// The largest message read (a stdio line, an HTTP body by default): the argument limit
+    /// plus room for the envelope.
+    pub(crate) fn max_message_bytes(&self) -> usize {
+        self.max_argument_bytes()
+            .saturating_add(crate::wire::ENVELOPE_BYTES)
     }
 
     /// Serves the toolbox over any rmcp transport (a `(reader, writer)` pair, a

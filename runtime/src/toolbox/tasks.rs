@@ -381,7 +381,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         use crate::tasks::legacy::{CALL_2025, CANCEL_2025, GET_2025};
         use rmcp::model::{CustomResult, ProtocolVersion};
         let method = request.method.as_str();
-        let unknown = || {
+        let unknown = |params: Option<&Value>| {
+            // A method rmcp knows, whose params it could not read, comes here as a custom
+            // request: its params are at fault, not its name.
+            if let Some(problem) = crate::wire::params_problem(method, params) {
+                return ErrorData::invalid_params(problem, None);
+            }
             ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
                 format!("method not found: {}", crate::echo::echo(method)),
@@ -393,7 +398,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
         {
-            return Err(unknown());
+            return Err(unknown(request.params.as_ref()));
         }
         let params = request.params.unwrap_or(Value::Null);
         let task_id = || {
@@ -470,7 +475,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                     .collect();
                 Ok(CustomResult(serde_json::json!({ "tasks": tasks })))
             }
-            _ => Err(unknown()),
+            _ => Err(unknown(Some(&params))),
         }
     }
 }

@@ -12,11 +12,16 @@ pub struct Raw {
 }
 
 impl Raw {
-    /// Serves `toolbox` on a pipe and initializes a session by hand.
+    /// Serves `toolbox` on a pipe as stdio is served (`Toolbox::serve_lines`) and initializes a
+    /// session by hand.
     pub async fn connect<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> Raw {
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         tokio::spawn(async move {
-            let server = toolbox.serve(server_io).await.expect("server starts");
+            let (read, write) = tokio::io::split(server_io);
+            let server = toolbox
+                .serve_lines(read, write)
+                .await
+                .expect("server starts");
             let _ = server.waiting().await;
         });
         let (read, writer) = tokio::io::split(client_io);
