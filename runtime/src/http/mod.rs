@@ -458,10 +458,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let table = SessionTable::new(options.max_sessions, options.session_init_timeout);
         config.legacy_session_mode = !options.stateless;
         #[cfg(feature = "redis")]
+        let mut shared = None;
+        #[cfg(feature = "redis")]
         if let Some(url) = &options.redis {
             let redis = self::redis::Redis::connect(url)
                 .await
                 .map_err(ServeError::new)?;
+            shared = Some(Arc::clone(&redis));
             config.session_store = Some(Arc::new(self::redis::RedisSessions(Arc::clone(&redis))));
             table.share(Arc::clone(&redis));
             self.share_limits(redis);
@@ -500,6 +503,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             guard,
             mcp: service,
             metadata: metadata.map(|(paths, document)| (paths, Arc::from(document.to_string()))),
+            health: Health {
+                stopping: shutdown.clone(),
+                #[cfg(feature = "redis")]
+                redis: shared,
+                ready: std::sync::atomic::AtomicBool::new(true),
+            },
         });
         let limits = conn::Limits {
             connections: Arc::new(Semaphore::new(options.max_connections)),
@@ -574,6 +583,87 @@ struct Endpoint<H, M> {
     mcp: StreamableHttpService<H, M>,
     /// The document and the paths it is served at.
     metadata: Option<(Vec<String>, Arc<str>)>,
+    /// What `/healthz` and `/readyz` answer from.
+    health: Health,
+}
+
+/// `GET /healthz` (the process answers) and `GET /readyz` (it serves: not stopping, and the
+/// shared store answering when there is one), for load balancers. Neither needs authentication
+/// nor says more than its status: a load balancer's check carries no token.
+struct Health {
+    stopping: CancellationToken,
+    #[cfg(feature = "redis")]
+    redis: Option<Arc<self::redis::Redis>>,
+    /// Whether the last `/readyz` said ready: a change is logged, not every check.
+    ready: std::sync::atomic::AtomicBool,
+}
+
+/// The paths the health checks are served at.
+pub(crate) const HEALTH_PATHS: [&str; 2] = ["/healthz", "/readyz"];
+
+impl Health {
+    async fn answer(&self, path: &str, method: &Method) -> Response {
+        if !matches!(*method, Method::GET | Method::HEAD) {
+            return (
+                StatusCode::METHOD_NOT_ALLOWED,
+                [(header::ALLOW, "GET,HEAD")],
+            )
+                .into_response();
+        }
+        let json = |status: StatusCode, body: serde_json::Value| {
+            (
+                status,
+                [
+                    (header::CONTENT_TYPE, "application/json"),
+                    (header::CACHE_CONTROL, "no-store"),
+                ],
+                body.to_string(),
+            )
+                .into_response()
+        };
+        if path == "/healthz" {
+            return json(StatusCode::OK, serde_json::json!({"status": "ok"}));
+        }
+        let problem = self.problem().await;
+        let ready = problem.is_none();
+        let was = self.ready.swap(ready, std::sync::atomic::Ordering::Relaxed);
+        match &problem {
+            Some(problem) if was => tracing::warn!(%problem, "not ready: /readyz answers 503"),
+            None if !was => tracing::info!("ready again: /readyz answers 200"),
+            _ => {}
+        }
+        match problem {
+            None => json(StatusCode::OK, serde_json::json!({"status": "ready"})),
+            Some(problem) => {
+                let mut response = json(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    serde_json::json!({"status": "not ready", "reason": problem}),
+                );
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("1"),
+                );
+                response
+            }
+        }
+    }
+
+    /// Why the server should not get requests now, if it should not.
+    async fn problem(&self) -> Option<String> {
+        if self.stopping.is_cancelled() {
+            return Some("stopping".to_owned());
+        }
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis
+            && let Err(e) = redis.ping(Duration::from_secs(1)).await
+        {
+            return Some(format!(
+                "the shared store (Redis) does not answer: {}",
+                crate::echo::bounded(&e, 200)
+            ));
+        }
+        None
+    }
 }
 
 impl<H, M> conn::Answer for Endpoint<H, M>
@@ -583,6 +673,9 @@ where
 {
     async fn answer(&self, request: Request, peer: SocketAddr) -> Response {
         let path = request.uri().path();
+        if HEALTH_PATHS.contains(&path) {
+            return self.health.answer(path, request.method()).await;
+        }
         let mcp = path
             .strip_prefix(MCP_PATH)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
@@ -647,19 +740,33 @@ async fn guard_request(
     };
     // One place awaits rmcp (`next`), whatever the request: the future holding it is the
     // biggest part of a request's, and each await of it would take a copy of that room.
+    let post = parts.method == Method::POST;
+    // rmcp answers `415` both to a body of another type and to a JSON body it cannot parse.
+    let json_content = post
+        && parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     let resume = (parts.method == Method::GET)
         .then(|| parts.headers.get("last-event-id").cloned())
         .flatten();
     // A `POST`'s place among the requests parsed at once is held until rmcp has answered
     // (and parsed it again).
-    let post = parts.method == Method::POST;
-    let (body, parsing) = if post {
+    // A `POST`'s body is kept (a reference count) for the one case rmcp's parse fails: then it
+    // is read again to tell the client what was wrong (`unparsed`).
+    let (body, parsing, sent) = if post {
         match read_message(guard, &caller, session.as_ref(), body).await {
-            Ok((bytes, parsing)) => (Either::Left(Full::new(bytes)), Some(parsing)),
+            Ok((bytes, parsing)) => (
+                Either::Left(Full::new(bytes.clone())),
+                Some(parsing),
+                Some(bytes),
+            ),
             Err(refusal) => return refusal,
         }
     } else {
-        (Either::Right(body), None)
+        (Either::Right(body), None, None)
     };
     let (turn, known) = session_turn(guard, session.as_ref()).await;
     // One extension for all the toolbox learns of the caller (each insert allocates).
@@ -673,8 +780,14 @@ async fn guard_request(
         principal,
         next(hyper::Request::from_parts(parts, body)),
     ));
-    let response = serve.as_mut().await;
+    let mut response = serve.as_mut().await;
     drop((parsing, turn));
+    if let Some(sent) = sent
+        && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+        && json_content
+    {
+        response = unparsed(&sent);
+    }
     if post && streamed(&response) {
         // rmcp's event stream for a request is filled by tasks woken with this one: the call's
         // answer (session wire: after the priming event) and the stream's end (the 2026
@@ -696,6 +809,42 @@ async fn guard_request(
          is lost. Send the request again if it is safe to repeat.",
     )
         .into_response()
+}
+
+/// The answer to a JSON body rmcp could not parse (rmcp says `415 Unsupported Media Type` in
+/// plain text): `400` with the JSON-RPC error that fits (`crate::wire::classify`), with the
+/// request's id when one can be read. Only built when rmcp's parse failed.
+fn unparsed(body: &[u8]) -> Response {
+    let refusal = crate::wire::classify(body, None);
+    tracing::info!(
+        code = refusal.code,
+        message = %refusal.message,
+        "HTTP: invalid message refused"
+    );
+    json_rpc_refusal(StatusCode::BAD_REQUEST, &refusal)
+}
+
+/// `status` with a JSON-RPC error message as its body.
+fn json_rpc_refusal(status: StatusCode, refusal: &crate::wire::Refusal) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        refusal.to_json(),
+    )
+        .into_response()
+}
+
+/// `413` with a JSON-RPC error (`-32600`, id null: the body was not read).
+fn too_large(message: String) -> Response {
+    json_rpc_refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &crate::wire::Refusal {
+            code: crate::wire::INVALID_REQUEST,
+            message,
+            id: None,
+            answer: true,
+        },
+    )
 }
 
 /// Whether an answer is an event stream (rmcp's answer to a request it runs, as opposed to a
@@ -722,11 +871,9 @@ async fn read_message<'g>(
     let bytes = match body::read(body, guard.max_body, guard.body_timeout).await {
         Ok(bytes) => bytes,
         Err(body::BodyError::TooLarge { limit }) => {
-            return Err((
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("Payload Too Large: the body exceeds {limit} bytes"),
-            )
-                .into_response());
+            return Err(too_large(format!(
+                "Payload Too Large: the body exceeds {limit} bytes"
+            )));
         }
         Err(body::BodyError::TooSlow { timeout }) => {
             return Err((
@@ -740,14 +887,10 @@ async fn read_message<'g>(
         }
     };
     if let Some(values) = body::too_many_values(&bytes, guard.max_values) {
-        return Err((
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "Payload Too Large: the body holds about {values} JSON values, more than the {} allowed",
-                guard.max_values
-            ),
-        )
-            .into_response());
+        return Err(too_large(format!(
+            "Payload Too Large: the body holds about {values} JSON values, more than the {} allowed",
+            guard.max_values
+        )));
     }
     if let Some(refusal) = check_message(guard, caller, session, &bytes).await {
         return Err(refusal);
@@ -834,14 +977,9 @@ async fn check_message(
         return None;
     }
     let Some(peek) = body::peek(bytes) else {
-        // Not a single JSON-RPC message: rmcp refuses it, unless scopes must be checked.
-        return guard.auth.required().then(|| {
-            (
-                StatusCode::BAD_REQUEST,
-                "Bad Request: the body must be one JSON-RPC message (a JSON object)",
-            )
-                .into_response()
-        });
+        // Not a single JSON-RPC message: rmcp refuses it (and `unparsed` words the answer),
+        // unless scopes must be checked: then it is refused here, the same way.
+        return guard.auth.required().then(|| unparsed(bytes));
     };
     if let Some(tool) = peek.tool()
         && let Some(needed) = guard.scopes.get(tool)

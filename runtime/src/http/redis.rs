@@ -103,6 +103,18 @@ impl Redis {
         }))
     }
 
+    /// Whether Redis answers a `PING` within `within` (`/readyz`).
+    pub(crate) async fn ping(&self, within: Duration) -> Result<(), String> {
+        let mut connection = self.connection.clone();
+        let command = redis::cmd("PING");
+        let ping = command.query_async::<String>(&mut connection);
+        match tokio::time::timeout(within, ping).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {within:?}")),
+        }
+    }
+
     fn key(&self, parts: &[&str]) -> String {
         let mut key = self.prefix.clone();
         for (i, p) in parts.iter().enumerate() {

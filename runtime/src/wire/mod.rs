@@ -163,15 +163,20 @@ pub(crate) fn classify(message: &[u8], rmcp_error: Option<&serde_json::Error>) -
         }
         Some(_) => {}
     }
-    let detail = rmcp_error.map_or_else(
-        || "they do not have the shape it takes".to_owned(),
-        |e| crate::echo::bounded(&e.to_string(), MAX_DETAIL),
-    );
-    Refusal::new(
-        INVALID_PARAMS,
-        format!("Invalid params for {}: {detail}", crate::echo::echo(method)),
-        usable_id.cloned(),
-    )
+    let message = match rmcp_error {
+        Some(e) => format!(
+            "Invalid params for {}: {}",
+            crate::echo::echo(method),
+            crate::echo::bounded(&e.to_string(), MAX_DETAIL)
+        ),
+        None => params_problem(method, object.get("params")).unwrap_or_else(|| {
+            format!(
+                "Invalid params for {}: they do not have the shape it takes",
+                crate::echo::echo(method)
+            )
+        }),
+    };
+    Refusal::new(INVALID_PARAMS, message, usable_id.cloned())
 }
 
 /// `-32700` for a message that is not JSON. Its id is null, unless the message is an object

@@ -95,6 +95,8 @@ frontend mcp
     default_backend replicas
 backend replicas
     balance roundrobin
+    option httpchk GET /readyz
+    http-check expect status 200
 {servers}
 """
 

@@ -17,6 +17,11 @@ impl RedisServer {
             .local_addr()
             .unwrap()
             .port();
+        Self::start_on(port).await
+    }
+
+    /// A `redis-server` on `port` (one that was stopped, started again).
+    pub async fn start_on(port: u16) -> Option<RedisServer> {
         let child = std::process::Command::new("redis-server")
             .args([
                 "--port",
