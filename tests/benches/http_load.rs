@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench -p toolwright-tests --bench http_load -- [--clients 1,16,64,256] [--calls 300]
-//!     [--rounds 5] [--wire session,stateless] [--idle-sessions 200]
+//!     [--rounds 5] [--wire session,stateless] [--idle-sessions 200] [--new-connections]
 //! ```
 //!
 //! - **The tool** is the same on both servers and does nothing but echo its arguments, so the
@@ -33,6 +33,8 @@
 //! - **`--stdio`**: instead of the table, sequential calls from rmcp's client to each server as
 //!   a stdio child process, on a multi-thread runtime (what `#[tokio::main]` builds) and on a
 //!   current-thread one: wall and CPU time per call, medians of alternating rounds.
+//! - **`--new-connections`**: each call on a new connection (connect, one request, close), as
+//!   rmcp's own HTTP client does by default; the session (session wire) is kept across them.
 //! - **`--task-memory N`**: instead of the table, toolwright's resident memory per live task
 //!   (protocol 2026-07-28, the tasks extension, `N` tasks held open); the floor has no tasks.
 //! - **`HTTP_LOAD_PAIR=A,B`**: the two servers a table compares (`floor,floor` for an A/A run;
@@ -496,6 +498,9 @@ impl Wire {
 /// per-connection costs at a rate no keep-alive client causes.
 struct Client {
     sender: hyper::client::conn::http1::SendRequest<http_body_util::Full<hyper::body::Bytes>>,
+    /// `--new-connections`: a connection of its own for each request, as rmcp's HTTP client
+    /// opens by default.
+    fresh: bool,
     url: String,
     authority: String,
     wire: Wire,
@@ -514,21 +519,31 @@ fn reply(text: &str, id: u64) -> Value {
     })
 }
 
+/// A new HTTP/1.1 connection to `authority` (`TCP_NODELAY`, as both servers set), served by a
+/// task of its own until its sender is dropped.
+async fn open(
+    authority: &str,
+) -> hyper::client::conn::http1::SendRequest<http_body_util::Full<hyper::body::Bytes>> {
+    let stream = tokio::net::TcpStream::connect(authority)
+        .await
+        .expect("connects");
+    stream.set_nodelay(true).unwrap();
+    let (sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .expect("HTTP/1.1 handshake");
+    tokio::spawn(connection);
+    sender
+}
+
 impl Client {
-    async fn connect(url: &str, wire: Wire) -> Client {
+    async fn connect(url: &str, wire: Wire, fresh: bool) -> Client {
         let uri: hyper::Uri = url.parse().expect("the server's URL");
         let authority = uri.authority().expect("host and port").to_string();
-        let stream = tokio::net::TcpStream::connect(&authority)
-            .await
-            .expect("connects");
-        stream.set_nodelay(true).unwrap();
-        let (sender, connection) =
-            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-                .await
-                .expect("HTTP/1.1 handshake");
-        tokio::spawn(connection);
+        let sender = open(&authority).await;
         let mut client = Client {
             sender,
+            fresh,
             url: url.to_owned(),
             authority,
             wire,
@@ -576,6 +591,10 @@ impl Client {
         let request = request
             .body(http_body_util::Full::new(hyper::body::Bytes::from(bytes)))
             .unwrap();
+        if self.fresh {
+            // The last request's connection is dropped (closed) as the new one replaces it.
+            self.sender = open(&self.authority).await;
+        }
         self.sender.ready().await.expect("the connection is open");
         let response = self.sender.send_request(request).await.expect("answered");
         let status = response.status().as_u16();
@@ -655,10 +674,10 @@ struct Round {
     rss_kib: u64,
 }
 
-async fn round(server: &Server, wire: Wire, clients: usize, calls: usize) -> Round {
+async fn round(server: &Server, wire: Wire, clients: usize, calls: usize, fresh: bool) -> Round {
     let mut connected = Vec::with_capacity(clients);
     for _ in 0..clients {
-        let mut client = Client::connect(&server.url, wire).await;
+        let mut client = Client::connect(&server.url, wire, fresh).await;
         client.call().await; // warm: the connection is open, the session known
         connected.push(client);
     }
@@ -721,6 +740,8 @@ struct Options {
     stdio: bool,
     /// `--task-memory N`: only the resident memory per live task, over N tasks.
     task_memory: Option<usize>,
+    /// `--new-connections`: each call on a new connection (rmcp's HTTP client's default).
+    new_connections: bool,
 }
 
 fn options() -> Options {
@@ -734,6 +755,7 @@ fn options() -> Options {
         ts_latency: false,
         task_memory: None,
         stdio: false,
+        new_connections: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -752,6 +774,11 @@ fn options() -> Options {
             }
             "--stdio" => {
                 o.stdio = true;
+                i += 1;
+                continue;
+            }
+            "--new-connections" => {
+                o.new_connections = true;
                 i += 1;
                 continue;
             }
@@ -781,7 +808,7 @@ async fn idle_sessions(server: &Server, n: usize) -> f64 {
     let before = server.rss_kib();
     let mut held = Vec::with_capacity(n);
     for _ in 0..n {
-        held.push(Client::connect(&server.url, Wire::Session).await);
+        held.push(Client::connect(&server.url, Wire::Session, false).await);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     let after = server.rss_kib();
@@ -902,8 +929,14 @@ fn main() {
     }
     runtime.block_on(async {
         println!(
-            "http_load: {} calls per client, {} rounds (floor and toolwright alternating), medians",
-            o.calls, o.rounds
+            "http_load: {} calls per client, {} rounds (floor and toolwright alternating), medians{}",
+            o.calls,
+            o.rounds,
+            if o.new_connections {
+                ", each call on a new connection"
+            } else {
+                ""
+            }
         );
         println!(
             "| wire | clients | floor calls/s | toolwright calls/s | ratio | floor p50 / p99 ms | toolwright p50 / p99 ms | CPU per call floor / toolwright µs | CPU ratio | RSS floor / toolwright MiB |"
@@ -917,8 +950,8 @@ fn main() {
                 let toolwright = Server::start(second);
                 let (mut f, mut t) = (Vec::new(), Vec::new());
                 for _ in 0..o.rounds {
-                    f.push(round(&floor, wire, clients, o.calls).await);
-                    t.push(round(&toolwright, wire, clients, o.calls).await);
+                    f.push(round(&floor, wire, clients, o.calls, o.new_connections).await);
+                    t.push(round(&toolwright, wire, clients, o.calls, o.new_connections).await);
                 }
                 let rate = |r: &[Round]| median(r.iter().map(|r| r.calls_per_s).collect());
                 let pick = |r: &[Round], get: fn(&Round) -> Duration| {
