@@ -1047,7 +1047,6 @@ fn toolbox() -> ToolboxBuilder<()> {
 
 #[tokio::main]
 async fn main() {
-    toolwright_examples::log_to_stderr();
     let code = toolbox()
         .with_handler(|tools: Toolbox<()>| {
             // Every session's handler wraps the one toolbox built (and served).

@@ -6,6 +6,5 @@ use toolwright_examples::parts_catalog;
 
 #[tokio::main]
 async fn main() {
-    toolwright_examples::log_to_stderr();
     std::process::exit(parts_catalog::server().run_cli().await);
 }

@@ -7,6 +7,5 @@ use toolwright_examples::ros_arm;
 
 #[tokio::main]
 async fn main() {
-    toolwright_examples::log_to_stderr();
     std::process::exit(ros_arm::server().run_cli().await);
 }

@@ -7,15 +7,3 @@
 pub mod parts_catalog;
 pub mod robot_arm;
 pub mod ros_arm;
-
-/// Logs to stderr (stdout carries MCP on stdio), at `info` unless `RUST_LOG` says otherwise:
-/// what each example server's `main` does first.
-pub fn log_to_stderr() {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
-}

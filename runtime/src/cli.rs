@@ -51,6 +51,17 @@ use crate::toolbox::{MakeHandler, Toolbox, ToolboxBuilder};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// How log lines are written to stderr: text, or one JSON object a line. `RUST_LOG` filters
+    /// them (default `info,rmcp=warn`). A program that installed a `tracing` subscriber keeps
+    /// its own.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value_t,
+        value_name = "FORMAT"
+    )]
+    log_format: crate::telemetry::logs::LogFormat,
 }
 
 #[derive(Debug, Default, Args)]
@@ -319,7 +330,7 @@ fn audit_verify(path: &std::path::Path) -> i32 {
 fn serves_http(args: &[std::ffi::OsString]) -> bool {
     matches!(
         Cli::try_parse_from(args),
-        Ok(Cli { command: Some(Command::Serve(serve)) }) if serve.http.is_some()
+        Ok(Cli { command: Some(Command::Serve(serve)), .. }) if serve.http.is_some()
     )
 }
 
@@ -391,6 +402,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                 return if e.use_stderr() { 2 } else { 0 };
             }
         };
+        crate::telemetry::logs::install(cli.log_format);
         let command = cli
             .command
             .unwrap_or_else(|| Command::Serve(Box::default()));
@@ -413,7 +425,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             }
         };
         match command {
-            Command::Serve(args) => toolbox.cli_serve(*args, make).await,
+            Command::Serve(args) => toolbox.cli_serve(*args, make, cli.log_format).await,
             Command::Tools { format } => match Format::from_name(&format) {
                 Some(format) => {
                     print!("{}", export::render(&toolbox.listed_tools(), format));
@@ -544,6 +556,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self,
         args: ServeArgs,
         make: MakeHandler<S, H>,
+        log_format: crate::telemetry::logs::LogFormat,
     ) -> i32 {
         let toolbox = self;
         #[cfg(feature = "redis")]
@@ -564,7 +577,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             };
             match toolbox.serve_http_as(options, move |t| make(t)).await {
                 Ok(server) => {
-                    eprintln!("serving MCP over streamable HTTP at {}", server.url());
+                    // The start-up line is logged by `serve_http_as`, at `info`: below that
+                    // level it is still written, as the one line clients wait for.
+                    if !tracing::enabled!(tracing::Level::INFO) {
+                        let line = format!("serving MCP over streamable HTTP at {}", server.url());
+                        match log_format {
+                            crate::telemetry::logs::LogFormat::Text => eprintln!("{line}"),
+                            crate::telemetry::logs::LogFormat::Json => {
+                                eprintln!(
+                                    "{}",
+                                    serde_json::json!({"level": "INFO", "fields": {"message": line}})
+                                );
+                            }
+                        }
+                    }
                     match server.wait().await {
                         Ok(()) => 0,
                         Err(e) => {

@@ -28,6 +28,8 @@ pub mod reference;
 mod ros;
 mod schema;
 mod tasks;
+#[cfg(feature = "cli")]
+mod telemetry;
 mod toolbox;
 mod validate;
 mod wire;

@@ -616,13 +616,23 @@ async fn safe_stops<S: Send + Sync + 'static>(
                 }
             }
         };
-        tracing::info!(resource = %resource.queue.name(), ?outcome, "safe stop");
         reports.push(report(resource, outcome));
     }
     reports
 }
 
+/// A safe stop's report, logged: one that failed or did not finish leaves its resource in an
+/// unknown state, an error an operator must see.
 fn report<S>(resource: &Resource<S>, outcome: StopOutcome) -> SafeStopReport {
+    let name = resource.queue.name();
+    match &outcome {
+        StopOutcome::Failed(_) | StopOutcome::TooLong(_) => tracing::error!(
+            resource = %name,
+            ?outcome,
+            "safe stop failed: the resource is in an unknown state"
+        ),
+        _ => tracing::info!(resource = %name, ?outcome, "safe stop"),
+    }
     SafeStopReport {
         resource: Arc::clone(resource.queue.name()),
         outcome,

@@ -87,6 +87,18 @@ impl Denied {
 }
 
 impl Authentication {
+    /// How callers authenticate, for the start-up line.
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Authentication::None => "none".to_owned(),
+            Authentication::Bearer(_) => "bearer token".to_owned(),
+            #[cfg(feature = "oauth")]
+            Authentication::OAuth(verifier) => {
+                format!("OAuth (issuer {})", verifier.config().issuer)
+            }
+        }
+    }
+
     /// Whether requests need a token.
     pub(super) fn required(&self) -> bool {
         !matches!(self, Authentication::None)

@@ -435,6 +435,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         F: Fn(Toolbox<S>) -> H + Send + Sync + 'static,
     {
         let auth = options.resolve_auth().map_err(ServeError::new)?;
+        let auth_mode = auth.describe();
         let hosts = options.hosts().map_err(ServeError::new)?;
         if let Some(on) = options.confirm {
             self.set_confirmation(on);
@@ -517,7 +518,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         };
         let stop = shutdown.clone();
         let task = tokio::spawn(conn::accept_loop(listener, endpoint, limits, stop));
-        tracing::info!(url = %format!("http://{addr}{MCP_PATH}"), "serving MCP over streamable HTTP");
+        tracing::info!(
+            auth = %auth_mode,
+            revisions = crate::toolbox::REVISIONS,
+            stateless = options.stateless,
+            "serving MCP over streamable HTTP at http://{addr}{MCP_PATH}"
+        );
         Ok(HttpServer {
             addr,
             shutdown,

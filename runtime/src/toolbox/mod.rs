@@ -68,9 +68,9 @@ pub use describe::DESCRIBE_TOOL;
 use groups::Listeners;
 #[cfg(feature = "http")]
 pub(crate) use requester::Requester;
-#[cfg(feature = "http")]
-pub(crate) use serve::CallsInFlight;
 pub use serve::ServeError;
+#[cfg(feature = "http")]
+pub(crate) use serve::{CallsInFlight, REVISIONS};
 #[cfg(feature = "redis")]
 pub(crate) use shared::SharedStore;
 

@@ -76,6 +76,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         handler: H,
     ) -> Result<(), ServeError> {
         let calls = self.calls_in_flight();
+        tracing::info!(
+            tools = read(&self.inner.listed).len(),
+            revisions = REVISIONS,
+            "serving MCP on stdio"
+        );
         let stdio = self.lines(tokio::io::stdin(), tokio::io::stdout());
         let running = match self.serve_as(handler, stdio).await {
             Ok(running) => running,
@@ -244,6 +249,9 @@ impl fmt::Display for ServeError {
 }
 
 impl std::error::Error for ServeError {}
+
+/// The protocol revisions a toolbox serves, as its start-up line names them.
+pub(crate) const REVISIONS: &str = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 /// The `_meta` key of the server's identity in a result (protocol 2026-07-28).
 const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";

@@ -25,7 +25,7 @@ pub(super) fn validated<S>(
     match checked {
         Ok(()) => Ok(value),
         Err(violations) => {
-            tracing::debug!(problems = violations.len(), "invalid arguments");
+            tracing::info!(problems = violations.len(), "refused: invalid arguments");
             Err((
                 "invalid_arguments",
                 invalid_arguments(&entry.name, &violations).into(),

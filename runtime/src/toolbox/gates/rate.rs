@@ -26,7 +26,7 @@ pub(super) async fn within_limits<S: Send + Sync + 'static>(
     let Err(limited) = check(inner, &client, entry).await else {
         return Ok(());
     };
-    tracing::debug!(?limited, "rate limited");
+    tracing::info!(?limited, "refused: rate limited");
     let text = crate::rate::limited_message(&entry.name, &limited);
     let mut meta = MetaObject::new();
     meta.0.insert(RETRYABLE_META.to_owned(), Value::Bool(true));

@@ -23,7 +23,7 @@ pub(super) fn within_limit<S>(
     if size <= limit {
         return Ok(());
     }
-    tracing::debug!(size, limit, "arguments too large");
+    tracing::info!(size, limit, "refused: arguments too large");
     Err((
         "too_large",
         arguments_too_large(&entry.name, size, limit).into(),
