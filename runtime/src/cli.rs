@@ -70,6 +70,17 @@ struct ServeArgs {
     /// non-loopback address needs authentication (or --insecure-no-auth).
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// Export OpenTelemetry spans and metrics over OTLP/HTTP to this collector
+    /// (`http://127.0.0.1:4318`); default: `OTEL_EXPORTER_OTLP_ENDPOINT`. Nothing is exported
+    /// without one, or with `OTEL_SDK_DISABLED=true`.
+    #[cfg(feature = "otel")]
+    #[arg(long, value_name = "URL")]
+    otlp_endpoint: Option<String>,
+    /// `native` (spans and metrics, exported when an endpoint is set), `propagation-only`
+    /// (trace context adopted from `_meta` and passed on, nothing exported) or `off`.
+    #[cfg(feature = "otel")]
+    #[arg(long, value_enum, default_value_t, value_name = "MODE")]
+    otel_mode: crate::telemetry::otel::Mode,
     /// Serve only these tool groups (comma-separated), plus tools without a group.
     #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
     groups: Vec<String>,
@@ -402,7 +413,19 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                 return if e.use_stderr() { 2 } else { 0 };
             }
         };
-        crate::telemetry::logs::install(cli.log_format);
+        #[cfg(feature = "otel")]
+        let otel = match &cli.command {
+            Some(Command::Serve(args)) => args.otel_settings(),
+            _ => crate::telemetry::otel::Settings {
+                mode: crate::telemetry::otel::Mode::Off,
+                ..Default::default()
+            },
+        };
+        let telemetry = crate::telemetry::logs::install(
+            cli.log_format,
+            #[cfg(feature = "otel")]
+            &otel,
+        );
         let command = cli
             .command
             .unwrap_or_else(|| Command::Serve(Box::default()));
@@ -425,7 +448,11 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             }
         };
         match command {
-            Command::Serve(args) => toolbox.cli_serve(*args, make, cli.log_format).await,
+            Command::Serve(args) => {
+                let code = toolbox.cli_serve(*args, make, cli.log_format).await;
+                telemetry.shutdown();
+                code
+            }
             Command::Tools { format } => match Format::from_name(&format) {
                 Some(format) => {
                     print!("{}", export::render(&toolbox.listed_tools(), format));
@@ -547,6 +574,17 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             }
         }
         Ok(builder)
+    }
+}
+
+#[cfg(feature = "otel")]
+impl ServeArgs {
+    /// The telemetry `serve` was asked for.
+    fn otel_settings(&self) -> crate::telemetry::otel::Settings {
+        crate::telemetry::otel::Settings {
+            endpoint: self.otlp_endpoint.clone(),
+            mode: self.otel_mode,
+        }
     }
 }
 

@@ -28,7 +28,6 @@ pub mod reference;
 mod ros;
 mod schema;
 mod tasks;
-#[cfg(feature = "cli")]
 mod telemetry;
 mod toolbox;
 mod validate;

@@ -7,7 +7,7 @@ use std::io::IsTerminal as _;
 
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
-use tracing_subscriber::{EnvFilter, Layer as _};
+use tracing_subscriber::{EnvFilter, Layer, Registry};
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -24,10 +24,33 @@ pub(crate) enum LogFormat {
 /// chatter.
 pub(crate) const DEFAULT_FILTER: &str = "info,rmcp=warn";
 
-/// Installs the stderr logger, unless a global subscriber is set already; whether it did.
-pub(crate) fn install(format: LogFormat) -> bool {
+/// What [`install`] set up.
+#[derive(Default)]
+pub(crate) struct Installed {
+    /// The OpenTelemetry exporter, flushed when serving ends.
+    #[cfg(feature = "otel")]
+    pub otel: Option<super::otel::Installed>,
+}
+
+impl Installed {
+    /// Flushes and stops what was installed (the exporter's queue).
+    pub(crate) fn shutdown(self) {
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.otel {
+            otel.shutdown();
+        }
+    }
+}
+
+/// Installs the stderr logger, composed with the OpenTelemetry layer when `otel` asks for one,
+/// unless a global subscriber is set already (then the program's own is kept, and nothing is
+/// exported: its layers are its own).
+pub(crate) fn install(
+    format: LogFormat,
+    #[cfg(feature = "otel")] otel: &super::otel::Settings,
+) -> Installed {
     if tracing::dispatcher::has_been_set() {
-        return false;
+        return Installed::default();
     }
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
@@ -35,11 +58,42 @@ pub(crate) fn install(format: LogFormat) -> bool {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal());
     let layer = match format {
-        LogFormat::Text => layer.boxed(),
-        LogFormat::Json => layer.json().with_current_span(true).boxed(),
+        LogFormat::Text => layer.with_filter(filter).boxed(),
+        LogFormat::Json => layer
+            .json()
+            .with_current_span(true)
+            .with_filter(filter)
+            .boxed(),
     };
-    tracing_subscriber::registry()
-        .with(layer.with_filter(filter))
-        .try_init()
-        .is_ok()
+    #[allow(unused_mut)]
+    let mut layers: Vec<Box<dyn Layer<Registry> + Send + Sync>> = vec![layer];
+    #[cfg(feature = "otel")]
+    let mut exporter = None;
+    #[cfg(feature = "otel")]
+    match super::otel::layer(otel, &service_name()) {
+        Ok(Some((layer, installed))) => {
+            layers.push(layer);
+            exporter = Some(installed);
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("OpenTelemetry is off: {e}"),
+    }
+    let _ = tracing_subscriber::registry().with(layers).try_init();
+    Installed {
+        #[cfg(feature = "otel")]
+        otel: exporter,
+    }
+}
+
+/// `service.name`: the program's file name.
+#[cfg(feature = "otel")]
+fn service_name() -> String {
+    std::env::args_os()
+        .next()
+        .and_then(|p| {
+            std::path::Path::new(&p)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "toolwright".to_owned())
 }

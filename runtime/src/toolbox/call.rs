@@ -449,7 +449,7 @@ pub(super) struct CallSite {
     pub(super) link: Option<Link>,
     progress_token: Option<rmcp::model::ProgressToken>,
     pub(super) cancel: tokio_util::sync::CancellationToken,
-    trace_id: Option<String>,
+    pub(super) trace_id: Option<String>,
     /// The places the call took in its resources' queues when the transport read it.
     pub(super) arrival: Option<exec::arrival::Places>,
     /// The tool's index, found when the transport read the call.

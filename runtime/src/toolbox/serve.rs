@@ -16,10 +16,13 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use tracing::Instrument as _;
+
 use super::call::CallSite;
 use super::{Inner, Toolbox, read};
 use crate::exec;
 use crate::exec::arrival::{Arrivals, Ordered};
+use crate::telemetry::mcp::{Ending, Request, RequestSpan, Transport};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Counts rate limits in `redis`, shared with the other replicas, from now on.
@@ -91,7 +94,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             Err(e) => return Err(ServeError(e.to_string())),
         };
         tracing::info!("MCP session started on stdio");
+        let started = std::time::Instant::now();
         let ended = running.waiting().await;
+        crate::telemetry::mcp::session_ended(started, Transport::Pipe);
         // rmcp cancels the calls still running when the client goes: let them wind down and
         // their safe stops run before the process may end.
         calls.wait().await;
@@ -310,7 +315,13 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        let mut result = self.negotiate_initialize(&request)?;
+        let traced = request_span(&context, "initialize", None, request.meta.as_ref());
+        let negotiated = self.negotiate_initialize(&request);
+        traced.end(match &negotiated {
+            Ok(_) => Ending::Ok,
+            Err(e) => Ending::Error(e.code.0),
+        });
+        let mut result = negotiated?;
         if let Some(extensions) = &mut result.capabilities.extensions {
             extensions.remove(rmcp::model::TASKS_EXTENSION_ID);
             if extensions.is_empty() {
@@ -322,9 +333,16 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        request_span(
+            &context,
+            "tools/list",
+            None,
+            request.as_ref().and_then(|r| r.meta.as_ref()),
+        )
+        .end(Ending::Ok);
         // Protocol 2026-07-28: the caching hints (SEP-2549; `ttlMs` 0 as groups may change the
         // list at any time, told on `subscriptions/listen`; the same list for every client) and
         // the server's identity in `_meta`.
@@ -549,6 +567,64 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
     }
 }
 
+/// The OpenTelemetry span of a request (`crate::telemetry::mcp`; nothing unless spans are on):
+/// what the request and its transport say about it.
+fn request_span(
+    context: &RequestContext<RoleServer>,
+    method: &str,
+    tool: Option<&str>,
+    meta: Option<&rmcp::model::RequestMetaObject>,
+) -> RequestSpan {
+    RequestSpan::start(|| {
+        #[cfg(feature = "http")]
+        let requester = super::Requester::of(context);
+        #[cfg(not(feature = "http"))]
+        let requester: Option<&()> = None;
+        #[cfg(feature = "http")]
+        let header_traceparent = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.headers.get("traceparent"))
+            .and_then(|v| v.to_str().ok());
+        #[cfg(not(feature = "http"))]
+        let header_traceparent = None;
+        Request {
+            method,
+            tool,
+            id: context.id.to_string(),
+            protocol: context.protocol_version().map(|v| v.to_string()),
+            #[cfg(feature = "http")]
+            session: requester.and_then(|r| r.session.as_deref()),
+            #[cfg(not(feature = "http"))]
+            session: None,
+            transport: if requester.is_some() {
+                Transport::Tcp
+            } else {
+                Transport::Pipe
+            },
+            #[cfg(feature = "http")]
+            client: requester.and_then(|r| r.peer),
+            #[cfg(not(feature = "http"))]
+            client: None,
+            traceparent: meta
+                .and_then(|m| m.get_traceparent())
+                .or_else(|| context.meta.get_traceparent()),
+            header_traceparent,
+        }
+    })
+}
+
+/// How a `tools/call` ended, for its span.
+fn ending(response: &Result<CallToolResponse, ErrorData>) -> Ending {
+    match response {
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            Ending::ToolError
+        }
+        Ok(_) => Ending::Ok,
+        Err(e) => Ending::Error(e.code.0),
+    }
+}
+
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// `tools/call` ([`ServerHandler::call_tool`] boxes it).
     async fn call_tool_unboxed(
@@ -556,6 +632,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let traced = request_span(
+            &context,
+            "tools/call",
+            Some(&request.name),
+            request.meta.as_ref(),
+        );
         let site = CallSite::from_request(
             &context,
             request.meta.as_ref(),
@@ -564,7 +646,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         .with_rounds(&context, request.request_state, request.input_responses);
         let mut site = site;
         site.task = self.task_ask(&context).map(Box::new);
-        let response = Inner::call(&self.inner, &request.name, request.arguments, site).await?;
+        // One trace id everywhere: with spans on, the span's W3C trace id is the call's.
+        if site.trace_id.is_none() {
+            site.trace_id = traced.trace_id();
+        }
+        let response = Inner::call(&self.inner, &request.name, request.arguments, site)
+            .instrument(traced.span())
+            .await;
+        traced.end(ending(&response));
+        let response = response?;
         // Protocol 2026-07-28: the server's identity in each result's `_meta` (SEP-2575).
         if !context
             .protocol_version()

@@ -1,0 +1,208 @@
+"""OpenTelemetry to the MCP conventions (issue 35): the robot arm, built with the `otel` feature,
+serves over stdio with `--otlp-endpoint` pointing at a real OTLP/HTTP receiver started here (a
+small server decoding the official `opentelemetry-proto` messages from PyPI). The official
+Python SDK (1.x and 2.x) calls a motion, a refused motion and a motion stopped at its deadline,
+each with a W3C `traceparent` in `_meta` (injected here: the SDK sends none without an active
+span of its own), and the test checks what the receiver got: span names and kind, the required
+and recommended attributes, `error.type`, the parent trace from `_meta`, the trace id the
+answer's `_meta` carries, and the duration histogram. Attribute names are checked against the
+conventions vendored in `tests/semconv/`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import os
+import re
+import secrets
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+    ExportMetricsServiceResponse,
+)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+MCP_MAJOR = int(importlib.metadata.version("mcp").split(".")[0])
+REPO = Path(__file__).resolve().parents[3]
+BIN = Path(os.environ.get("ROBOT_ARM_BIN", REPO / "target" / "debug" / "examples" / "robot_arm"))
+SEMCONV = REPO / "tests" / "semconv" / "opentelemetry-semantic-conventions-0.66b2"
+
+
+def conventions() -> set[str]:
+    """Every attribute and metric name the vendored conventions define."""
+    names = set()
+    for path in SEMCONV.glob("*.py"):
+        names.update(re.findall(r': Final = "([^"]+)"', path.read_text()))
+    return names
+
+
+def value(any_value: Any) -> Any:
+    kind = any_value.WhichOneof("value")
+    return getattr(any_value, kind) if kind else None
+
+
+class Receiver:
+    """An OTLP/HTTP receiver (protobuf) on a free loopback port, keeping what it is sent."""
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.metrics: list[Any] = []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+                body = self.rfile.read(int(self.headers.get("content-length", "0")))
+                assert self.headers.get("content-type") == "application/x-protobuf", self.headers
+                if self.path == "/v1/traces":
+                    request = ExportTraceServiceRequest.FromString(body)
+                    with receiver.lock:
+                        for resource in request.resource_spans:
+                            for scope in resource.scope_spans:
+                                receiver.spans.extend(scope.spans)
+                    answer = ExportTraceServiceResponse().SerializeToString()
+                elif self.path == "/v1/metrics":
+                    request = ExportMetricsServiceRequest.FromString(body)
+                    with receiver.lock:
+                        for resource in request.resource_metrics:
+                            for scope in resource.scope_metrics:
+                                receiver.metrics.extend(scope.metrics)
+                    answer = ExportMetricsServiceResponse().SerializeToString()
+                else:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.send_header("content-type", "application/x-protobuf")
+                self.send_header("content-length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+
+
+def attributes(span: Span) -> dict[str, Any]:
+    return {kv.key: value(kv.value) for kv in span.attributes}
+
+
+async def call(session: Any, name: str, arguments: dict[str, Any], traceparent: str) -> Any:
+    """A `tools/call` with `traceparent` in its `_meta`, on either SDK line."""
+    return await session.call_tool(name, arguments, meta={"traceparent": traceparent})
+
+
+def test_spans_and_the_duration_histogram_follow_the_mcp_conventions() -> None:
+    assert BIN.is_file(), f"{BIN} does not exist: cargo build --example robot_arm"
+    receiver = Receiver()
+    # 1/50 of real time (the 30 s deadline is 600 ms); every motion takes 40 times its estimate,
+    # so a long motion is stopped at its deadline and the arm halted.
+    params = StdioServerParameters(
+        command=str(BIN),
+        args=["serve", "--confirm=off", "--otlp-endpoint", receiver.url],
+        env={"ROBOT_ARM_TIME_SCALE": "0.02", "ROBOT_ARM_MOTOR_LAG": "40", "RUST_LOG": "warn"},
+    )
+    traces = {what: secrets.token_hex(16) for what in ("motion", "refused", "stopped")}
+    parent = secrets.token_hex(8)
+    results: dict[str, Any] = {}
+
+    async def body(session: Any) -> None:
+        tp = lambda what: f"00-{traces[what]}-{parent}-01"  # noqa: E731
+        results["motion"] = await call(session, "move_arm_to_pose", {"x": 300, "y": 10, "z": 400}, tp("motion"))
+        results["refused"] = await call(session, "move_arm_to_pose", {"x": 5000, "y": 0, "z": 200}, tp("refused"))
+        results["stopped"] = await call(
+            session, "move_arm_to_pose", {"x": -600, "y": 0, "z": 300, "speed": 0.5}, tp("stopped"))
+
+    async def main() -> None:
+        with anyio.fail_after(120), tempfile.NamedTemporaryFile("w+") as errlog:
+            if MCP_MAJOR == 1:
+                async with stdio_client(params, errlog=errlog) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        await body(session)
+            else:
+                from mcp import Client
+
+                async with Client(stdio_client(params, errlog=errlog)) as client:
+                    await body(client)
+
+    try:
+        asyncio.run(main())
+        # The server flushes its exporters when stdin closes; the receiver may still be busy.
+        for _ in range(100):
+            with receiver.lock:
+                done = sum(1 for s in receiver.spans if s.name.startswith("tools/call")) >= 3 and any(
+                    m.name == "mcp.server.operation.duration" for m in receiver.metrics)
+            if done:
+                break
+            anyio.run(anyio.sleep, 0.1)
+    finally:
+        receiver.stop()
+
+    assert not results["motion"].isError if MCP_MAJOR == 1 else not results["motion"].is_error
+    defined = conventions()
+    calls = {s.trace_id.hex(): s for s in receiver.spans if s.name == "tools/call move_arm_to_pose"}
+    for what, trace in traces.items():
+        span = calls.get(trace)
+        assert span is not None, f"{what}: no span in trace {trace}: {[s.name for s in receiver.spans]}"
+        # The `_meta` traceparent is the span's parent.
+        assert span.parent_span_id.hex() == parent, what
+        assert span.kind == Span.SpanKind.SPAN_KIND_SERVER, what
+        attrs = attributes(span)
+        assert attrs["mcp.method.name"] == "tools/call", attrs
+        assert attrs["gen_ai.tool.name"] == "move_arm_to_pose", attrs
+        assert attrs["gen_ai.operation.name"] == "execute_tool", attrs
+        assert attrs["jsonrpc.request.id"], attrs
+        assert attrs["network.transport"] == "pipe", attrs
+        assert attrs["mcp.protocol.version"] in ("2025-11-25", "2026-07-28"), attrs
+        # stdio has no session id: not set.
+        assert "mcp.session.id" not in attrs, attrs
+        for key in attrs:
+            if not key.startswith(("otel.", "code.", "thread.", "target", "busy_ns", "idle_ns")):
+                assert key in defined, f"`{key}` is not in the conventions"
+        # The answer's `_meta` carries the span's trace id.
+        result = results[what]
+        meta = result.meta if MCP_MAJOR == 1 else (result.meta or {})
+        assert (meta or {}).get("io.toolwright/traceId") == trace, (what, meta)
+        if what == "motion":
+            assert "error.type" not in attrs, attrs
+        else:
+            # An `isError` result: a tool error.
+            assert attrs["error.type"] == "tool_error", (what, attrs)
+            assert span.status.code == span.status.STATUS_CODE_ERROR, (what, span.status)
+    # The call's own span (its outcome, the safe stop) is a child of the MCP span.
+    stopped = calls[traces["stopped"]]
+    children = [s for s in receiver.spans if s.parent_span_id == stopped.span_id]
+    assert any(s.name == "tool_call" for s in children), [s.name for s in children]
+
+    histograms = [m for m in receiver.metrics if m.name == "mcp.server.operation.duration"]
+    assert histograms, [m.name for m in receiver.metrics]
+    assert "mcp.server.operation.duration" in defined
+    histogram = histograms[-1]
+    assert histogram.unit == "s"
+    points = histogram.histogram.data_points
+    by_tool = [p for p in points if {kv.key: value(kv.value) for kv in p.attributes}.get("gen_ai.tool.name") == "move_arm_to_pose"]
+    assert sum(p.count for p in by_tool) >= 3, points
+    kinds = {({kv.key: value(kv.value) for kv in p.attributes}).get("error.type") for p in by_tool}
+    assert kinds >= {None, "tool_error"}, kinds
