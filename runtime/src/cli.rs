@@ -449,7 +449,10 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         };
         match command {
             Command::Serve(args) => {
-                let code = toolbox.cli_serve(*args, make, cli.log_format).await;
+                let info_shown = crate::telemetry::logs::info_shown(&telemetry);
+                let code = toolbox
+                    .cli_serve(*args, make, cli.log_format, info_shown)
+                    .await;
                 telemetry.shutdown();
                 code
             }
@@ -595,6 +598,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         args: ServeArgs,
         make: MakeHandler<S, H>,
         log_format: crate::telemetry::logs::LogFormat,
+        info_shown: bool,
     ) -> i32 {
         let toolbox = self;
         #[cfg(feature = "redis")]
@@ -617,7 +621,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 Ok(server) => {
                     // The start-up line is logged by `serve_http_as`, at `info`: below that
                     // level it is still written, as the one line clients wait for.
-                    if !tracing::enabled!(tracing::Level::INFO) {
+                    if !info_shown {
                         let line = format!("serving MCP over streamable HTTP at {}", server.url());
                         match log_format {
                             crate::telemetry::logs::LogFormat::Text => eprintln!("{line}"),

@@ -58,6 +58,8 @@ pub use http::{HttpOptions, HttpServer, MCP_PATH};
 pub use rate::Rate;
 pub use schema::ToolSchema;
 pub use tasks::{TASK_SUPPORT_META, TaskLimits, TaskSupport};
+#[cfg(feature = "otel")]
+pub use telemetry::otel::Telemetry;
 pub use toolbox::{
     BuildError, DEFAULT_MAX_ARGUMENT_BYTES, DESCRIBE_TOOL, ServeError, Toolbox, ToolboxBuilder,
     WithHandler, WithHandlerBuilder,

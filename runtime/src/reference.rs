@@ -563,3 +563,57 @@
 //! [`CLIENT_ANSWER_LIMIT`](crate::CLIENT_ANSWER_LIMIT) (10 minutes), then cancels the request the
 //! same way and gets `ClientError::TimedOut`, so a silent client cannot hold a resource's queue.
 //! All these methods are `async`: use them from `async` tools.
+//!
+//! ## Every message answered
+//!
+//! A message that is not a valid JSON-RPC request gets the error that fits, with its id when one
+//! can be read, so a client never waits for its timeout. rmcp drops unparsable stdio lines on
+//! purpose (answering garbage can start an error storm between two peers); toolwright serves
+//! stdio ([`Toolbox::serve_stdio`](crate::Toolbox::serve_stdio),
+//! [`Toolbox::serve_lines`](crate::Toolbox::serve_lines)) with a line transport of its own and
+//! answers, looking at a message again only once rmcp's parser refused it:
+//!
+//! | message | answer |
+//! |---|---|
+//! | not UTF-8, not JSON, truncated | `-32700`, id null (the request's id when the text is an object whose brackets close and names one: `1e400` in an argument, say) |
+//! | nested more than 128 levels | `-32600`, with the id read from its top level |
+//! | not an object (a batch, an empty batch, a number) | `-32600`, id null |
+//! | no `jsonrpc: "2.0"`, no method, a method that is not a string, an id that is neither a string nor an integer | `-32600`, with the id when usable |
+//! | a request whose params its method cannot take (`params: "x"` on `tools/call`) | `-32602` with the id and what did not fit |
+//! | a line over the message limit (the argument limit plus 64 KiB: 1.06 MiB by default) | `-32600` with the id, the line scanned and dropped as it streams in, never held whole |
+//! | a response (it has `result` or `error`) or a notification | nothing, ever |
+//!
+//! Error answers are bounded: 20 at once, then 10 a second (the rest are dropped, and counted
+//! in a warning). Over HTTP, a body rmcp cannot parse gets `400` with the same JSON-RPC error
+//! (`413` with one when it is too large or holds too many values), with authentication on or off.
+//! Nothing but JSON-RPC is ever written to stdout.
+//!
+//! ## Operating a server
+//!
+//! - **Logs.** `run_cli` installs a `tracing` subscriber on stderr unless the program installed
+//!   one: `RUST_LOG` filters it (default `info,rmcp=warn`), `--log-format json` writes one JSON
+//!   object a line. At the default level it shows the start-up line (transport, address,
+//!   authentication, protocol revisions), refusals (arguments, size, rate limits, read-only),
+//!   stops, safe stops and confirmations, and audit failures; a safe stop that failed or did not
+//!   finish (its resource is in an unknown state) is logged at `error`.
+//! - **Health.** `serve --http` answers `GET /healthz` (`200` while the process serves) and
+//!   `GET /readyz` (`200` when ready; `503` with the reason while Redis does not answer or while
+//!   stopping), without authentication and saying nothing but the status.
+//! - **OpenTelemetry** (feature `otel`). `serve --otlp-endpoint URL` (else
+//!   `OTEL_EXPORTER_OTLP_ENDPOINT`; `OTEL_SDK_DISABLED=true` turns it off) exports a span for
+//!   each `tools/call`, `tools/list` and `initialize`, and the histograms
+//!   `mcp.server.operation.duration` and `mcp.server.session.duration` (stdio sessions), over
+//!   OTLP/HTTP with protobuf, as OpenTelemetry's semantic conventions for MCP name them: span
+//!   `tools/call move_arm_to_pose` of kind SERVER with `mcp.method.name`, `gen_ai.tool.name`,
+//!   `gen_ai.operation.name` (`execute_tool`), `jsonrpc.request.id`, `mcp.protocol.version`,
+//!   `mcp.session.id` (HTTP sessions only), `network.transport` (`pipe`, `tcp`),
+//!   `client.address`, and on failure `error.type` (the JSON-RPC code, or `tool_error` for an
+//!   `isError` result) and `rpc.response.status_code`. The call's own span (`tool_call`: its
+//!   outcome, its duration) is its child. A `traceparent` in the request's `_meta` is the span's
+//!   parent, an HTTP `traceparent` header a link, and the span's W3C trace id is the one the
+//!   result's `_meta` (`io.toolwright/traceId`) and the audit line carry. `--otel-mode
+//!   propagation-only` keeps the trace context and exports nothing; `off` makes no span. Spans
+//!   leave through a bounded queue (2,048) drained by a thread of its own: a call never waits
+//!   for the exporter, and a span that finds the queue full is dropped and counted. Without an
+//!   endpoint (or the feature) no span is made. A program serving without `run_cli` uses
+//!   `toolwright::Telemetry::install` (feature `otel`).

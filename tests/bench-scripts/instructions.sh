@@ -20,8 +20,11 @@ out="$root/target/bench-scripts/callgrind"
 mkdir -p "$out"
 
 # Build the benchmarks (bench profile = release + debug line info) and find the executables.
+# TOOLWRIGHT_BENCH_FEATURES (e.g. `--features otel`) is passed to cargo; the telemetry runs of
+# BENCHMARKS.md set it with TOOLWRIGHT_BENCH_TELEMETRY (read by the protocol benchmark).
 log="$out/build.log"
-(cd "$root" && cargo bench -p toolwright-tests --no-run) >"$log" 2>&1 || { cat "$log"; exit 1; }
+# shellcheck disable=SC2086
+(cd "$root" && cargo bench -p toolwright-tests ${TOOLWRIGHT_BENCH_FEATURES:-} --no-run) >"$log" 2>&1 || { cat "$log"; exit 1; }
 exe() { sed -n "s|.*Executable benches/$1.rs (\(.*\))|\1|p" "$log" | tail -1; }
 
 iters_for() {

@@ -427,7 +427,28 @@ fn task_routine(as_task: bool) -> Routine {
     })
 }
 
+/// `TOOLWRIGHT_BENCH_TELEMETRY`: the logging set-up the telemetry runs share (BENCHMARKS.md,
+/// "OpenTelemetry: what a call costs"): `logs` installs a stderr logger (`RUST_LOG`, `warn` in
+/// those runs); a URL installs the same logger through `toolwright::Telemetry` with the
+/// OpenTelemetry exporter sending to it (built with `--features otel`). Kept alive until the
+/// process ends.
+fn telemetry() -> Option<Box<dyn std::any::Any>> {
+    let setting = std::env::var("TOOLWRIGHT_BENCH_TELEMETRY").ok()?;
+    if setting == "logs" {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .init();
+        return None;
+    }
+    #[cfg(feature = "otel")]
+    return Some(Box::new(toolwright::Telemetry::install(Some(&setting))));
+    #[cfg(not(feature = "otel"))]
+    panic!("TOOLWRIGHT_BENCH_TELEMETRY={setting}: build with --features otel to export");
+}
+
 fn main() {
+    let _telemetry = telemetry();
     let mut ratios = Vec::new();
     ratios.push(Ratio::new("call_task", "task", "plain", None));
     ratios.push(Ratio::new(

@@ -24,9 +24,24 @@ pub(crate) enum LogFormat {
 /// chatter.
 pub(crate) const DEFAULT_FILTER: &str = "info,rmcp=warn";
 
+/// Whether the installed logger writes `info` lines (else the start-up line is written plainly).
+static INFO_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the start-up line, an `info` event, reaches stderr: through the logger installed
+/// here, by its filter; through a program's own subscriber, by `tracing::enabled!`.
+pub(crate) fn info_shown(installed: &Installed) -> bool {
+    if installed.logger {
+        INFO_SHOWN.load(std::sync::atomic::Ordering::Relaxed)
+    } else {
+        tracing::enabled!(tracing::Level::INFO)
+    }
+}
+
 /// What [`install`] set up.
 #[derive(Default)]
 pub(crate) struct Installed {
+    /// Whether the stderr logger is the global subscriber (not when the program had one).
+    pub logger: bool,
     /// The OpenTelemetry exporter, flushed when serving ends.
     #[cfg(feature = "otel")]
     pub otel: Option<super::otel::Installed>,
@@ -54,6 +69,12 @@ pub(crate) fn install(
     }
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    INFO_SHOWN.store(
+        filter
+            .max_level_hint()
+            .is_none_or(|most| most >= tracing::level_filters::LevelFilter::INFO),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal());
@@ -78,8 +99,12 @@ pub(crate) fn install(
         Ok(None) => {}
         Err(e) => eprintln!("OpenTelemetry is off: {e}"),
     }
-    let _ = tracing_subscriber::registry().with(layers).try_init();
+    let logger = tracing_subscriber::registry()
+        .with(layers)
+        .try_init()
+        .is_ok();
     Installed {
+        logger,
         #[cfg(feature = "otel")]
         otel: exporter,
     }

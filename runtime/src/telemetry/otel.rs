@@ -136,3 +136,48 @@ where
     );
     Ok(Some((Box::new(layer), Installed { tracer, meter })))
 }
+
+/// OpenTelemetry for a program that serves without the command line (`Toolbox::serve_stdio`,
+/// `serve_http_with`): installs the stderr logger `run_cli` would (`RUST_LOG`, default
+/// `info,rmcp=warn`) composed with the exporter, which sends every request's span and the
+/// duration histograms to `endpoint` (else `OTEL_EXPORTER_OTLP_ENDPOINT`; with neither, or
+/// `OTEL_SDK_DISABLED=true`, nothing is exported and no request is spanned). A program that
+/// installed a `tracing` subscriber of its own keeps it, and gets nothing from this.
+///
+/// ```rust,no_run
+/// # async fn demo(toolbox: toolwright::Toolbox) -> Result<(), toolwright::ServeError> {
+/// let telemetry = toolwright::Telemetry::install(Some("http://127.0.0.1:4318"));
+/// toolbox.serve_stdio().await?;
+/// telemetry.shutdown(); // exports what is still queued
+/// # Ok(()) }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+#[must_use = "keep it while serving, then call `shutdown` to export what is queued"]
+pub struct Telemetry(super::logs::Installed);
+
+impl std::fmt::Debug for Telemetry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Telemetry")
+            .field("exporting", &self.0.otel.is_some())
+            .finish()
+    }
+}
+
+impl Telemetry {
+    /// Installs the logger and, with an endpoint, the exporter (see [`Telemetry`]).
+    pub fn install(endpoint: Option<&str>) -> Telemetry {
+        let settings = Settings {
+            endpoint: endpoint.map(str::to_owned),
+            mode: Mode::Native,
+        };
+        Telemetry(super::logs::install(
+            super::logs::LogFormat::Text,
+            &settings,
+        ))
+    }
+
+    /// Exports what is queued and stops the exporters.
+    pub fn shutdown(self) {
+        self.0.shutdown();
+    }
+}

@@ -206,3 +206,68 @@ def test_spans_and_the_duration_histogram_follow_the_mcp_conventions() -> None:
     assert sum(p.count for p in by_tool) >= 3, points
     kinds = {({kv.key: value(kv.value) for kv in p.attributes}).get("error.type") for p in by_tool}
     assert kinds >= {None, "tool_error"}, kinds
+
+
+def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
+    """Streamable HTTP (2025-11-25, a session): `network.transport` is `tcp`, `mcp.session.id`
+    is the session's, `client.address` the peer's, and an HTTP `traceparent` header is a link
+    while `_meta`'s is the parent."""
+    import json
+    import subprocess
+    import urllib.request
+
+    assert BIN.is_file(), f"{BIN} does not exist: cargo build --example robot_arm"
+    receiver = Receiver()
+    server = subprocess.Popen(
+        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"}, text=True)
+    try:
+        url = None
+        for line in server.stderr:
+            m = re.search(r"serving MCP over streamable HTTP at (\S+)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url, "no start-up line"
+
+        def post(message: dict[str, Any], headers: dict[str, str]) -> tuple[dict[str, str], str]:
+            request = urllib.request.Request(url, json.dumps(message).encode(), {
+                "content-type": "application/json", "accept": "application/json, text/event-stream",
+                **headers})
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return dict(response.headers), response.read().decode()
+
+        headers, _ = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "otel", "version": "0"}}}, {})
+        session = headers["mcp-session-id"]
+        common = {"mcp-session-id": session, "mcp-protocol-version": "2025-11-25"}
+        post({"jsonrpc": "2.0", "method": "notifications/initialized"}, common)
+        trace, parent = secrets.token_hex(16), secrets.token_hex(8)
+        linked_trace, linked_span = secrets.token_hex(16), secrets.token_hex(8)
+        _, text = post({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "get_arm_state", "arguments": {},
+            "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}},
+            {**common, "traceparent": f"00-{linked_trace}-{linked_span}-01"})
+        assert trace in text, "the answer's _meta carries the trace id"
+        # The batch exporter sends every 5 s while the server runs.
+        for _ in range(200):
+            with receiver.lock:
+                spans = [s for s in receiver.spans if s.name == "tools/call get_arm_state"]
+            if spans:
+                break
+            anyio.run(anyio.sleep, 0.1)
+    finally:
+        server.terminate()
+        server.wait(30)
+        receiver.stop()
+    assert spans, [s.name for s in receiver.spans]
+    span = spans[0]
+    assert span.trace_id.hex() == trace and span.parent_span_id.hex() == parent
+    attrs = attributes(span)
+    assert attrs["network.transport"] == "tcp", attrs
+    assert attrs["mcp.session.id"] == session, attrs
+    assert attrs["client.address"] == "127.0.0.1", attrs
+    assert attrs["mcp.protocol.version"] == "2025-11-25", attrs
+    assert [(l.trace_id.hex(), l.span_id.hex()) for l in span.links] == [(linked_trace, linked_span)]
