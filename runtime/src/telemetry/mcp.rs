@@ -144,6 +144,9 @@ impl RequestSpan {
             Some(tool) => format!("{} {tool}", request.method),
             None => request.method.to_owned(),
         };
+        // Every field given at creation (an `Option` records only when `Some`): each later
+        // `record` would go through every layer again.
+        let operation = request.tool.map(|_| "execute_tool");
         let span = tracing::info_span!(
             target: "toolwright::mcp",
             "mcp.server",
@@ -151,35 +154,25 @@ impl RequestSpan {
             otel.kind = "server",
             otel.status_code = tracing::field::Empty,
             mcp.method.name = request.method,
-            gen_ai.tool.name = tracing::field::Empty,
-            gen_ai.operation.name = tracing::field::Empty,
+            gen_ai.tool.name = request.tool,
+            gen_ai.operation.name = operation,
             jsonrpc.request.id = %request.id,
-            mcp.protocol.version = tracing::field::Empty,
-            mcp.session.id = tracing::field::Empty,
+            mcp.protocol.version = request.protocol.as_deref(),
+            mcp.session.id = request.session,
             network.transport = request.transport.name(),
-            client.address = tracing::field::Empty,
+            client.address = request.client.map(tracing::field::display),
             error.type = tracing::field::Empty,
             rpc.response.status_code = tracing::field::Empty,
         );
-        let mut attributes = vec![
-            KeyValue::new(names::METHOD, request.method.to_owned()),
-            KeyValue::new(names::TRANSPORT, request.transport.name()),
-        ];
+        let mut attributes = Vec::with_capacity(6);
+        attributes.push(KeyValue::new(names::METHOD, request.method.to_owned()));
+        attributes.push(KeyValue::new(names::TRANSPORT, request.transport.name()));
         if let Some(tool) = request.tool {
-            span.record(names::TOOL, tool);
-            span.record(names::OPERATION, "execute_tool");
             attributes.push(KeyValue::new(names::TOOL, tool.to_owned()));
             attributes.push(KeyValue::new(names::OPERATION, "execute_tool"));
         }
-        if let Some(protocol) = &request.protocol {
-            span.record(names::PROTOCOL, protocol.as_str());
-            attributes.push(KeyValue::new(names::PROTOCOL, protocol.clone()));
-        }
-        if let Some(session) = request.session {
-            span.record(names::SESSION, session);
-        }
-        if let Some(client) = request.client {
-            span.record(names::CLIENT_ADDRESS, tracing::field::display(client));
+        if let Some(protocol) = request.protocol {
+            attributes.push(KeyValue::new(names::PROTOCOL, protocol));
         }
         if let Some(parent) = request.traceparent.and_then(remote) {
             let _ = span
