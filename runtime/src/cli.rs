@@ -26,6 +26,8 @@
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `serve --envelope /etc/arm/envelope.json` | narrows the declared envelopes (more allow shapes and keep-outs, a shorter `maxStep`, a larger tool radius; by resource, in the published unit and frame); published in `tools/list` | 1 when the file would widen an envelope, names an unknown resource, or is not an envelope |
 //! | `serve --audit-log /var/log/arm/audit.jsonl` | one JSON line per call of a tool that is not `read_only` (arguments, caller, confirmation, outcome), hash-chained, fsynced before the answer ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify or cannot be opened |
+//! | `serve --otlp-endpoint http://127.0.0.1:4318` (feature `otel`) | exports a span per request and the duration histograms over OTLP/HTTP, as OpenTelemetry's conventions for MCP name them (else `OTEL_EXPORTER_OTLP_ENDPOINT`; `OTEL_SDK_DISABLED=true` turns it off); `--otel-mode propagation-only` keeps the trace context without exporting, `off` makes no span | |
+//! | `--log-format json` (any command) | log lines on stderr as one JSON object each (`text` by default); `RUST_LOG` filters them (default `info,rmcp=warn`) | |
 //! | `audit verify PATH` | checks an audit log's hash chain | 0 intact (prints the number of lines), 1 naming the first bad line (a torn last line included), 2 when it cannot be read |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |

@@ -449,21 +449,12 @@ fn telemetry() -> Option<Box<dyn std::any::Any>> {
 
 fn main() {
     let _telemetry = telemetry();
-    let mut ratios = Vec::new();
-    ratios.push(Ratio::new("call_task", "task", "plain", None));
-    ratios.push(Ratio::new(
-        "call_envelope",
-        "target",
-        "no_target",
-        Some(1.02),
-    ));
-    ratios.push(Ratio::new(
-        "call_envelope_path",
-        "path_10",
-        "no_path_10",
-        None,
-    ));
-    ratios.push(Ratio::new("call_sync", "blocking_pool", "inline", None));
+    let mut ratios = vec![
+        Ratio::new("call_task", "task", "plain", None),
+        Ratio::new("call_envelope", "target", "no_target", Some(1.02)),
+        Ratio::new("call_envelope_path", "path_10", "no_path_10", None),
+        Ratio::new("call_sync", "blocking_pool", "inline", None),
+    ];
     for tools in [4usize, 40] {
         let call = format!("call_{tools}_tools");
         ratios.push(Ratio::new(&call, "toolwright", "rmcp_router", Some(1.05)));
