@@ -463,8 +463,9 @@ async fn a_session_answers_only_the_principal_that_created_it() {
             .unwrap()
             .starts_with("text/event-stream")
     );
+    // Ended at once: `204` (rmcp's `202` made the Python SDK warn at every session's end).
     let ended = send(&server, delete.clone(), &owner, Some(&session), &[], None).await;
-    assert_eq!(ended.status, 202, "{}", ended.body);
+    assert_eq!(ended.status, 204, "{}", ended.body);
     let after = send(
         &server,
         post,

@@ -687,7 +687,15 @@ where
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
         if mcp {
             return guard_request(&self.guard, request, peer, async |request| {
-                self.mcp.handle(request).await.map(Body::new)
+                let delete = request.method() == Method::DELETE;
+                let mut response = self.mcp.handle(request).await.map(Body::new);
+                // rmcp answers a session's `DELETE` `202 Accepted`; the session is gone when it
+                // answers, and the Python SDK (1.x) logs a warning for anything but 200 or 204
+                // at every session's end (LangChain's adapters end one per call).
+                if delete && response.status() == StatusCode::ACCEPTED {
+                    *response.status_mut() = StatusCode::NO_CONTENT;
+                }
+                response
             })
             .await;
         }
