@@ -782,7 +782,7 @@ async fn the_owner_travels_with_the_session_between_replicas() {
     .await;
     refused(again, "a call on the replica that restored the session");
     let ended = send(&two, delete, &owner, Some(&session), &[], None).await;
-    assert_eq!(ended.status, 202, "{}", ended.body);
+    assert_eq!(ended.status, 204, "{}", ended.body);
     one.shutdown().await.unwrap();
     two.shutdown().await.unwrap();
 }
