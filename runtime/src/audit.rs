@@ -25,8 +25,8 @@
 //! | `validated` | whether `arguments` passed validation |
 //! | `principal` | the authenticated caller over HTTP (`https://auth.example#sub:alice`, `bearer`; see the HTTP docs), `null` without authentication |
 //! | `confirmation` | for a tool declared with `confirm`: `accepted`, `declined`, `cancelled`, `not asked` (the client could not be asked, the call was cancelled while it was, or it was refused before the question), `asked` (protocol 2026-07-28: the question went to the client, the answer comes with the next call); `not required` for other tools and with confirmation off |
-//! | `outcome` | `ok`, `error`, `refused`, `cancelled`, `deadline passed` or `input required` |
-//! | `detail` | the finer word the `tool_call` tracing span records (`tool_error`, `panic`, `invalid_arguments`, `rate_limited`, `queue_full`, `not_confirmed`, `timeout`, `stopped` by the resource's stop tool, …) |
+//! | `outcome` | `ok`, `error`, `refused`, `cancelled` (by the client), `client gone` (its connection closed, its stream was not resumed in time, or its task's lease ran out), `stopped by <tool>` (the resource's stop tool), `deadline passed`, `server stopped` (shut down during the call) or `input required` |
+//! | `detail` | the finer word the `tool_call` tracing span records (`tool_error`, `panic`, `invalid_arguments`, `rate_limited`, `queue_full`, `not_confirmed`, `faulted` (its resource's safe stop had failed, and failed again), `timeout`, `cancelled`, `client_gone`, `lease_expired`, `shutdown`, `stopped`, …) |
 //! | `text` | what the model was told (the result's text), at most 2,000 characters: for a deadline, "did not finish within its 30 s deadline; … Safe stop of `arm`: halted at …" |
 //! | `duration_ms` | from arriving to ending |
 //! | `trace_id` | the call's trace id (also in the result's `_meta`) |
@@ -265,6 +265,8 @@ struct Record {
     principal: Option<Arc<str>>,
     confirmation: &'static str,
     detail: &'static str,
+    /// The stop tool that stopped the call (detail `stopped`).
+    stopped_by: Option<&'static str>,
     text: String,
     duration: Duration,
     trace_id: String,
@@ -335,7 +337,11 @@ fn render(seq: u64, prev: &str, record: &Record) -> (String, String) {
         record.principal.as_deref().map_or(Value::Null, Value::from),
     );
     map.insert("confirmation".into(), Value::from(record.confirmation));
-    map.insert("outcome".into(), Value::from(outcome_of(record.detail)));
+    let outcome = match (record.detail, record.stopped_by) {
+        ("stopped", Some(by)) => Value::from(format!("stopped by {by}")),
+        (detail, _) => Value::from(outcome_of(detail)),
+    };
+    map.insert("outcome".into(), outcome);
     map.insert("detail".into(), Value::from(record.detail));
     map.insert("text".into(), Value::from(bounded(&record.text)));
     map.insert(
@@ -361,16 +367,20 @@ fn hex_sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// The stable word of a call's outcome, from the finer one its span records.
+/// The stable word of a call's outcome, from the finer one its span records (a call a stop
+/// tool stopped is `stopped by <tool>`, see [`render`]).
 fn outcome_of(detail: &str) -> &'static str {
     match detail {
         "ok" => "ok",
-        // `stopped`: ended by the resource's stop tool (`stop_for`).
-        "cancelled" | "dropped" | "stopped" => "cancelled",
+        "stopped" => "stopped by a stop tool",
+        "cancelled" | "dropped" => "cancelled",
+        "client_gone" | "lease_expired" => "client gone",
+        "shutdown" => "server stopped",
         "timeout" => "deadline passed",
         "input_required" => "input required",
         "too_large" | "invalid_arguments" | "state_refused" | "queue_full" | "rate_limited"
-        | "not_confirmed" | "approval_reused" | "outside_envelope" | "check_refused" => "refused",
+        | "not_confirmed" | "approval_reused" | "outside_envelope" | "check_refused"
+        | "faulted" => "refused",
         _ => "error",
     }
 }
@@ -441,6 +451,7 @@ impl Receipt {
                 // Until the user answers (refused before being asked: `not asked`).
                 confirmation: if asks { "not asked" } else { "not required" },
                 detail: "dropped",
+                stopped_by: None,
                 text: "the request ended before the call did (the client went away, or the \
                        server stopped)"
                     .to_owned(),
@@ -463,6 +474,13 @@ impl Receipt {
     pub(crate) fn confirmation(&mut self, decision: &'static str) {
         if let Some(record) = &mut self.record {
             record.confirmation = decision;
+        }
+    }
+
+    /// The stop tool (`stop_for`) that stopped the call: its outcome is `stopped by <tool>`.
+    pub(crate) fn stopped_by(&mut self, tool: &'static str) {
+        if let Some(record) = &mut self.record {
+            record.stopped_by = Some(tool);
         }
     }
 
@@ -726,6 +744,7 @@ mod tests {
             principal: Some(Arc::from("https://auth.example#sub:alice")),
             confirmation: "accepted",
             detail,
+            stopped_by: None,
             text: "done".to_owned(),
             duration: Duration::from_millis(12),
             trace_id: "0af7651916cd43dd8448eb211c80319c".to_owned(),
@@ -802,6 +821,16 @@ mod tests {
     }
 
     #[test]
+    fn a_call_a_stop_tool_stopped_names_it() {
+        let mut stopped = record("move", "stopped");
+        stopped.stopped_by = Some("stop_arm");
+        let (line, _) = render(1, GENESIS, &stopped);
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["outcome"], "stopped by stop_arm");
+        assert_eq!(value["detail"], "stopped");
+    }
+
+    #[test]
     fn outcomes_have_a_small_vocabulary() {
         for (detail, outcome) in [
             ("ok", "ok"),
@@ -811,7 +840,11 @@ mod tests {
             ("timeout", "deadline passed"),
             ("cancelled", "cancelled"),
             ("dropped", "cancelled"),
-            ("stopped", "cancelled"),
+            ("stopped", "stopped by a stop tool"),
+            ("client_gone", "client gone"),
+            ("lease_expired", "client gone"),
+            ("shutdown", "server stopped"),
+            ("faulted", "refused"),
             ("not_confirmed", "refused"),
             ("invalid_arguments", "refused"),
             ("queue_full", "refused"),

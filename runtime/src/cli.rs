@@ -652,8 +652,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             if std::io::stdin().is_terminal() {
                 eprintln!("{}", toolbox.banner());
             }
-            let handler = make(toolbox.for_new_session());
-            match toolbox.serve_stdio_as(handler).await {
+            match toolbox.serve_stdio_as(move |t| make(t)).await {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("{e}");

@@ -57,7 +57,7 @@ pub use http::OAuthConfig;
 pub use http::{HttpOptions, HttpServer, MCP_PATH};
 pub use rate::Rate;
 pub use schema::ToolSchema;
-pub use tasks::{TASK_SUPPORT_META, TaskLimits, TaskSupport};
+pub use tasks::{TASK_LEASE_META, TASK_SUPPORT_META, TaskLimits, TaskSupport};
 #[cfg(feature = "otel")]
 pub use telemetry::otel::Telemetry;
 pub use toolbox::{

@@ -3,8 +3,9 @@
 //! once and leave the arm usable; a motion that cannot finish in time is refused before it
 //! starts; a blocking body is answered at its deadline while other tools keep answering and the
 //! arm stays reserved until the body returns; calls on the arm run in arrival order, and a full
-//! queue refuses at once; a refusal with thousands of problems stays bounded; over HTTP, a client
-//! gone mid-motion gets it halted on 2026-07-28 and left running (resumable) on 2025-11-25.
+//! queue refuses at once; a refusal with thousands of problems stays bounded; a client gone
+//! (stdio, HTTP) mid-motion gets it halted within its grace period plus 0.5 s (on HTTP 2025-11-25,
+//! once its stream is not resumed within the resume window).
 
 mod common;
 
@@ -455,50 +456,136 @@ async fn ten_thousand_unknown_keys_give_a_bounded_refusal() {
     client.cancel().await.unwrap();
 }
 
-/// A client that goes away during a motion (stdin closes): rmcp lets running calls go on for
-/// 5 s, then cancels them; the server halts the arm before its process ends.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_client_gone_on_stdio_gets_the_arm_halted_before_the_process_ends() {
-    use tokio::io::AsyncWriteExt as _;
-    let log = std::env::temp_dir().join(format!("robot-arm-gone-{}.log", std::process::id()));
-    let mut child = tokio::process::Command::new(common::robot_arm_binary())
+/// The robot-arm binary serving stdio in real time, confirmation off, logging to `log`, its
+/// stdin and stdout piped.
+fn robot_on_stdio(log: &std::path::Path) -> tokio::process::Child {
+    tokio::process::Command::new(common::robot_arm_binary())
         .args(["serve", "--confirm=off"])
-        .env("ROBOT_ARM_TIME_SCALE", "0.5")
+        .env("ROBOT_ARM_TIME_SCALE", "1.0")
         .env("RUST_LOG", "info")
         .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(log).unwrap())
         .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let lines = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "move_arm_to_pose", "arguments": {"x": -600, "y": 0, "z": 300, "speed": 0.1}}}),
-    ];
-    for line in lines {
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
+        .unwrap()
+}
+
+/// An rmcp client over the child's pipes, on protocol 2026-07-28 (`server/discover`) or
+/// 2025-11-25 (`initialize`).
+async fn client_of(
+    child: &mut tokio::process::Child,
+    on_2026: bool,
+) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::ProtocolVersion;
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+    let pipes = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    if !on_2026 {
+        return ().serve(pipes).await.unwrap();
     }
-    stdin.flush().await.unwrap();
-    // The motion runs (18 simulated seconds, 9 s here: longer than the 5 s rmcp gives running
-    // calls once the client is gone); the client goes.
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    drop(stdin);
-    let status = tokio::time::timeout(Duration::from_secs(30), child.wait())
+    ().serve_with_lifecycle(
+        pipes,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .unwrap()
+}
+
+/// A client that goes away during a 10 s motion over stdio (its pipes close): the motion is
+/// told to stop at once, the arm is halted, and the process exits, within the motion's grace
+/// period (1 s) plus 0.5 s: rmcp's own 5 s wait after stdin closes is not waited for. On both
+/// protocol revisions; the process is the robot-arm example itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_on_stdio_gets_the_arm_halted_within_the_grace_period() {
+    for on_2026 in [false, true] {
+        let log = std::env::temp_dir().join(format!(
+            "robot-arm-gone-{}-{on_2026}.log",
+            std::process::id()
+        ));
+        let mut child = robot_on_stdio(&log);
+        let client = std::sync::Arc::new(client_of(&mut child, on_2026).await);
+        // From home to (-600, 0, 300) at 90 mm/s: 905 mm, 10 s in real time.
+        let motion = {
+            let client = std::sync::Arc::clone(&client);
+            tokio::spawn(async move {
+                let args = json!({"x": -600, "y": 0, "z": 300, "speed": 0.18});
+                let params = CallToolRequestParams::new("move_arm_to_pose")
+                    .with_arguments(args.as_object().unwrap().clone());
+                client.call_tool(params).await
+            })
+        };
+        let mut moving = false;
+        for _ in 0..200 {
+            let s = call(&*client, "get_arm_state", json!({})).await;
+            if s.structured_content.unwrap()["moving"] == json!(true) {
+                moving = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(moving, "the motion started");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let gone = Instant::now();
+        client.cancellation_token().cancel();
+        let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+            .await
+            .expect("the server exits")
+            .unwrap();
+        let exited = gone.elapsed();
+        assert!(motion.await.unwrap().is_err(), "the client had no answer");
+        let log = std::fs::read_to_string(&log).unwrap();
+        assert!(status.success(), "{log}");
+        assert!(
+            log.lines().any(|l| l.contains("safe stop")
+                && l.contains("resource=arm")
+                && l.contains("halted at")),
+            "the arm was halted before the process ended:\n{log}"
+        );
+        assert!(
+            log.contains("reason=Gone(Disconnected)"),
+            "told to stop because its client went away:\n{log}"
+        );
+        eprintln!("on 2026-07-28: {on_2026}: halted and exited {exited:?} after stdin closed");
+        assert!(
+            exited < Duration::from_millis(1500),
+            "halted and exited within the grace period (1 s) plus 0.5 s: {exited:?}\n{log}"
+        );
+    }
+}
+
+/// A 2026-07-28 client that leaves a `subscriptions/listen` open and closes stdin: the stream
+/// ends with the connection, and the process exits at once (it used to wait 5 s for it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_on_stdio_with_a_listen_open_lets_the_process_exit_at_once() {
+    let log = std::env::temp_dir().join(format!("robot-arm-listen-{}.log", std::process::id()));
+    let mut child = robot_on_stdio(&log);
+    let client = client_of(&mut child, true).await;
+    let subscription = client
+        .listen(
+            rmcp::model::SubscriptionFilter::builder()
+                .tools_list_changed()
+                .build(),
+        )
+        .await
+        .unwrap();
+    assert!(subscription.acknowledged().tools_list_changed == Some(true));
+    let gone = Instant::now();
+    client.cancellation_token().cancel();
+    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
         .await
         .expect("the server exits")
         .unwrap();
+    let exited = gone.elapsed();
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(status.success(), "{log}");
+    eprintln!("a listen open: exited {exited:?} after stdin closed");
     assert!(
-        log.lines().any(|l| l.contains("safe stop")
-            && l.contains("resource=arm")
-            && l.contains("halted at")),
-        "the arm was halted before the process ended:\n{log}"
+        exited < Duration::from_millis(1000),
+        "exited at once: {exited:?}\n{log}"
     );
+    assert!(!log.contains("timed out draining"), "{log}");
 }
 
 /// A `plan_trajectory` that executes 10 waypoints 900 mm apart (about 0.1 s each at 1/20 of

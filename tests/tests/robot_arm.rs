@@ -457,12 +457,13 @@ async fn reads_and_stop_answer_while_the_arm_moves() {
     );
     let moved = motion.await.unwrap();
     assert_eq!(moved.is_error, Some(true));
-    // `stop_for = "arm"`: the runtime stops the motion too, and its safe stop runs.
+    // `stop_for = "arm"`: the runtime stops the motion too, and the safe stop `stop_arm` ran
+    // is the motion's (it does not run twice).
     assert!(
         text(&moved).starts_with(
             "Tool `move_arm_to_pose` was stopped by `stop_arm` before it finished; it was told \
              to stop and returned"
-        ) && text(&moved).contains("Safe stop of `arm`: halted at ("),
+        ) && text(&moved).contains("Safe stop of `arm`, run by `stop_arm`: halted at ("),
         "{}",
         text(&moved)
     );

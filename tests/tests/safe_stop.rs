@@ -1,6 +1,8 @@
 //! The contract of a call told to stop, on a toolbox of its own: the grace period, the safe
 //! stop of each resource held (exactly once, on every way a call can end early: deadline, panic,
-//! a caller that stops waiting), a failing safe stop, and where sync bodies run.
+//! a stop tool, a client that goes away, a caller that stops waiting, whatever the body
+//! returned), the answer that says what stopped it, a failing safe stop (its resource refuses
+//! motions until the safe stop succeeds again), and where sync bodies run.
 
 mod common;
 
@@ -11,7 +13,8 @@ use std::time::Duration;
 use common::{eventually, text};
 use serde_json::json;
 use toolwright::{
-    BuildError, CancelReason, Context, ToolError, ToolSet as _, Toolbox, ToolboxBuilder, toolbox,
+    BuildError, CancelReason, Context, ToolError, ToolSchema, ToolSet as _, Toolbox,
+    ToolboxBuilder, toolbox,
 };
 
 #[derive(Default)]
@@ -19,8 +22,16 @@ struct Rig {
     parks: AtomicUsize,
     park_fails: AtomicBool,
     holding: AtomicBool,
+    touches: AtomicUsize,
     reasons: Mutex<Vec<Option<CancelReason>>>,
     remaining_at_start: Mutex<Option<Duration>>,
+}
+
+/// What `measure` found.
+#[derive(serde::Serialize, ToolSchema)]
+struct Measured {
+    /// Steps measured.
+    steps: u32,
 }
 
 #[toolbox(
@@ -53,6 +64,56 @@ impl Rig {
         "finished anyway".into()
     }
 
+    /// Returns its measurement anyway, within the grace period.
+    #[tool(resource = "rig", timeout = "100ms")]
+    async fn measure(&self, ctx: Context) -> Measured {
+        ctx.cancelled().await;
+        Measured { steps: 3 }
+    }
+
+    /// Holds nothing, and finishes its work anyway within the grace period.
+    #[tool(read_only, timeout = "100ms")]
+    async fn sweep(&self, ctx: Context) -> String {
+        ctx.cancelled().await;
+        "swept anyway".into()
+    }
+
+    /// Rolls until told to stop, then says how far it got (an `Ok`).
+    #[tool(resource = "rig")]
+    async fn roll(&self, ctx: Context) -> String {
+        self.holding.store(true, Ordering::SeqCst);
+        ctx.cancelled().await;
+        self.reasons.lock().unwrap().push(ctx.cancel_reason());
+        "rolled 3 steps".into()
+    }
+
+    /// Holds the rig for 250 ms.
+    #[tool(resource = "rig")]
+    async fn hold_briefly(&self) -> String {
+        self.holding.store(true, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        "held".into()
+    }
+
+    /// Works 1 s, longer than its deadline.
+    #[tool(resource = "rig", timeout = "400ms")]
+    async fn long_step(&self, ctx: Context) -> Result<String, ToolError> {
+        ctx.cancelled().await;
+        Err(ToolError::new("stopped mid-step"))
+    }
+
+    /// Stops the rig.
+    #[tool(stop_for = "rig", blocking = false)]
+    fn stop_rig(&self) -> String {
+        "stopping the rig".into()
+    }
+
+    /// Reads the rig (moves nothing).
+    #[tool(resource = "rig", read_only, blocking = false)]
+    fn peek(&self) -> String {
+        "rig at rest".into()
+    }
+
     /// Panics while holding the rig.
     #[tool(resource = "rig")]
     fn explode(&self) -> String {
@@ -70,6 +131,7 @@ impl Rig {
     /// Uses the rig briefly.
     #[tool(resource = "rig")]
     async fn touch(&self) -> String {
+        self.touches.fetch_add(1, Ordering::SeqCst);
         "touched".into()
     }
 
@@ -93,6 +155,14 @@ fn rig() -> Toolbox<Rig> {
 async fn call(toolbox: &Toolbox<Rig>, tool: &str) -> (bool, String) {
     let r = toolbox.call(tool, None).await.expect("a tool result");
     (r.is_error == Some(true), text(&r))
+}
+
+/// The texts of a result's blocks.
+fn texts(r: &rmcp::model::CallToolResult) -> Vec<String> {
+    r.content
+        .iter()
+        .map(|c| c.as_text().map(|t| t.text.clone()).unwrap_or_default())
+        .collect()
 }
 
 #[tokio::test]
@@ -131,14 +201,102 @@ async fn a_body_that_winds_down_is_reported_and_the_resource_parked_once() {
     );
 }
 
+/// Told to stop, a body holding a resource with a safe stop that returns `Ok` anyway gets the
+/// safe stop, once, and an error answer saying what stopped it, followed by what it returned
+/// (its structured content kept); one holding nothing to stop finished after all.
 #[tokio::test]
-async fn a_body_that_finishes_within_its_grace_period_succeeds_without_a_safe_stop() {
+async fn a_body_that_returns_ok_after_it_was_told_to_stop_still_gets_its_safe_stop() {
     let toolbox = rig();
-    assert_eq!(
-        call(&toolbox, "finisher").await,
-        (false, "finished anyway".to_owned())
+    let r = toolbox.call("finisher", None).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let [said, returned] = &texts(&r)[..] else {
+        panic!("two blocks: {r:?}")
+    };
+    assert!(
+        said.starts_with(
+            "Tool `finisher` did not finish within its 100 ms deadline; it was told to stop and \
+             returned "
+        ) && said.ends_with(
+            " later with the result that follows, which may be partial. Safe stop of `rig`: \
+             parked at rest. Check the current state before trying again."
+        ),
+        "{said}"
     );
-    assert_eq!(toolbox.state().parks.load(Ordering::SeqCst), 0);
+    assert_eq!(returned, "finished anyway");
+    assert_eq!(toolbox.state().parks.load(Ordering::SeqCst), 1, "once");
+
+    let r = toolbox.call("measure", None).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(r.structured_content, Some(json!({"steps": 3})), "kept");
+    assert!(texts(&r)[0].starts_with("Tool `measure` did not finish within its 100 ms deadline"));
+    assert_eq!(toolbox.state().parks.load(Ordering::SeqCst), 2);
+
+    assert_eq!(
+        call(&toolbox, "sweep").await,
+        (false, "swept anyway".to_owned())
+    );
+    assert_eq!(toolbox.state().parks.load(Ordering::SeqCst), 2);
+}
+
+/// A stop tool interrupting a body that returns `Ok`: the answer is an error naming the stop
+/// tool, and the stop tool's safe stop is the only one (it is the interrupted call's too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_tool_names_itself_in_the_answer_of_the_call_it_stopped_and_parks_once() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let rolling = {
+        let toolbox = toolbox.clone();
+        tokio::spawn(async move { toolbox.call("roll", None).await.unwrap() })
+    };
+    assert!(eventually(|| state.holding.load(Ordering::SeqCst)).await);
+    assert_eq!(
+        call(&toolbox, "stop_rig").await,
+        (false, "stopping the rig".to_owned())
+    );
+    let r = rolling.await.unwrap();
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    let [said, returned] = &texts(&r)[..] else {
+        panic!("two blocks: {r:?}")
+    };
+    assert!(
+        said.starts_with(
+            "Tool `roll` was stopped by `stop_rig` before it finished; it was told to stop and \
+             returned "
+        ) && said.contains("Safe stop of `rig`, run by `stop_rig`: parked at rest."),
+        "{said}"
+    );
+    assert_eq!(returned, "rolled 3 steps");
+    assert_eq!(
+        *state.reasons.lock().unwrap(),
+        [Some(CancelReason::Stopped)]
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(state.parks.load(Ordering::SeqCst), 1, "parked once");
+}
+
+/// A deadline that passes after the call waited for its resource says how long it waited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_says_how_much_of_it_went_by_waiting_for_the_resource() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let holder = {
+        let toolbox = toolbox.clone();
+        tokio::spawn(async move { call(&toolbox, "hold_briefly").await })
+    };
+    assert!(eventually(|| state.holding.load(Ordering::SeqCst)).await);
+    let (error, text) = call(&toolbox, "long_step").await;
+    assert!(error);
+    let head = "Tool `long_step` did not finish within its 400 ms deadline (";
+    let tail = " of it went by waiting for `rig`, which other calls were using); it was told to \
+                stop and returned ";
+    assert!(text.starts_with(head) && text.contains(tail), "{text}");
+    let waited = &text[head.len()..text.find(tail).unwrap()];
+    let ms: u64 = waited.strip_suffix(" ms").unwrap().parse().unwrap();
+    assert!(
+        (100..=250).contains(&ms),
+        "waited {ms} ms of the holder's 250: {text}"
+    );
+    assert_eq!(holder.await.unwrap(), (false, "held".to_owned()));
 }
 
 #[tokio::test]
@@ -162,16 +320,148 @@ async fn a_panic_holding_a_resource_parks_it_and_says_so() {
     );
 }
 
+/// A safe stop that fails leaves its resource refusing calls that move it, saying why: each
+/// such call first runs the safe stop again, and goes on only once it succeeds. Calls that only
+/// read go on.
 #[tokio::test]
-async fn a_failing_safe_stop_says_the_state_is_unknown() {
+async fn a_failing_safe_stop_leaves_the_resource_refusing_motions_until_it_succeeds() {
     let toolbox = rig();
-    toolbox.state().park_fails.store(true, Ordering::SeqCst);
+    let state = toolbox.state();
+    state.park_fails.store(true, Ordering::SeqCst);
     let (error, text) = call(&toolbox, "explode").await;
     assert!(error);
     assert!(
-        text.contains("The safe stop of `rig` failed (encoder offline): its state is unknown."),
+        text.contains(
+            "The safe stop of `rig` failed (encoder offline): its state is unknown, and calls \
+             that move `rig` are refused until its safe stop succeeds again."
+        ),
         "{text}"
     );
+    assert_eq!(state.parks.load(Ordering::SeqCst), 1);
+    // A motion: the safe stop runs again first, fails again, and the motion does not run.
+    let (error, text) = call(&toolbox, "touch").await;
+    assert!(error);
+    assert!(
+        text.starts_with(
+            "Tool `touch` did not run, and `rig` did not move: `rig` refuses calls that move it \
+             since its safe stop failed (encoder offline) at "
+        ) && text.contains(
+            "Its safe stop was run again before this call and failed (encoder offline) again."
+        ),
+        "{text}"
+    );
+    assert_eq!(state.parks.load(Ordering::SeqCst), 2);
+    assert_eq!(state.touches.load(Ordering::SeqCst), 0, "it did not run");
+    // A read goes on, and runs no safe stop.
+    assert_eq!(
+        call(&toolbox, "peek").await,
+        (false, "rig at rest".to_owned())
+    );
+    assert_eq!(state.parks.load(Ordering::SeqCst), 2);
+    // The rig answers again: the next motion runs its safe stop first, then goes on; the one
+    // after it runs no safe stop.
+    state.park_fails.store(false, Ordering::SeqCst);
+    assert_eq!(call(&toolbox, "touch").await, (false, "touched".to_owned()));
+    assert_eq!(state.parks.load(Ordering::SeqCst), 3);
+    assert_eq!(call(&toolbox, "touch").await, (false, "touched".to_owned()));
+    assert_eq!(state.parks.load(Ordering::SeqCst), 3);
+    assert_eq!(state.touches.load(Ordering::SeqCst), 2);
+}
+
+/// A client that goes away (the pipe's input ends) during a call that returns `Ok` once told
+/// to stop: the call is stopped at once (not after rmcp's 5 s), the safe stop runs once within
+/// the grace period plus 0.5 s, the calls it left waiting for the rig never run, and the audit
+/// log says `client gone`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_stops_its_calls_at_once_and_the_safe_stop_runs_once() {
+    use rmcp::ServiceExt as _;
+    let path = std::env::temp_dir().join(format!("safe-stop-gone-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let toolbox = Toolbox::builder(Rig::default())
+        .with_audit_log(toolwright::audit::AuditLog::open(&path).unwrap())
+        .build()
+        .unwrap();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let server = toolbox.serve(server_io).await.expect("serves");
+        let _ = server.waiting().await;
+    });
+    let client = std::sync::Arc::new(().serve(client_io).await.unwrap());
+    let mut calls = Vec::new();
+    for tool in ["roll", "touch", "touch"] {
+        let client = std::sync::Arc::clone(&client);
+        calls.push(tokio::spawn(async move {
+            client
+                .call_tool(rmcp::model::CallToolRequestParams::new(tool))
+                .await
+        }));
+        tokio::task::yield_now().await;
+    }
+    assert!(eventually(|| state.holding.load(Ordering::SeqCst)).await);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let gone = std::time::Instant::now();
+    client.cancellation_token().cancel();
+    assert!(eventually(|| state.parks.load(Ordering::SeqCst) == 1).await);
+    let parked = gone.elapsed();
+    // The rig's grace period (300 ms) plus 0.5 s.
+    assert!(
+        parked < Duration::from_millis(800),
+        "parked {parked:?} after"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(state.parks.load(Ordering::SeqCst), 1, "once");
+    assert_eq!(
+        state.touches.load(Ordering::SeqCst),
+        0,
+        "the waiting calls never ran"
+    );
+    for call in calls {
+        assert!(call.await.unwrap().is_err(), "the client had no answer");
+    }
+    assert_eq!(
+        *state.reasons.lock().unwrap(),
+        [Some(CancelReason::ClientGone)]
+    );
+    let mut lines = Vec::new();
+    for _ in 0..100 {
+        lines = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .collect();
+        if lines.len() == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let outcomes: Vec<(String, String, String)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["tool"].as_str().unwrap().to_owned(),
+                l["outcome"].as_str().unwrap().to_owned(),
+                l["detail"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(outcomes.len(), 3, "{outcomes:?}");
+    for (tool, outcome, detail) in &outcomes {
+        assert_eq!(
+            (outcome.as_str(), detail.as_str()),
+            ("client gone", "client_gone"),
+            "{tool}"
+        );
+    }
+    let rolled = lines.iter().find(|l| l["tool"] == "roll").unwrap();
+    assert!(
+        rolled["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Tool `roll` was stopped before it finished because its client went away (its connection closed)"),
+        "{rolled}"
+    );
+    let _ = std::fs::remove_file(&path);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

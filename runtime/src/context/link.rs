@@ -2,7 +2,8 @@
 //! connection ([`Link`]) and what the client's session set ([`Session`]).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::time::Duration;
 
 use rmcp::model::{ClientCapabilities, ProtocolVersion, RequestMetaObject};
 use rmcp::service::RequestContext;
@@ -10,7 +11,8 @@ use rmcp::{Peer, RoleServer};
 
 use super::logging::LogLevel;
 
-/// What one client session holds: the log level it asked for with `logging/setLevel`.
+/// What one client session holds: the log level it asked for with `logging/setLevel`, and
+/// whether its client went away.
 ///
 /// A [`Toolbox`](crate::Toolbox) holds one; its clones share it, and every served connection
 /// (a stdio or in-process transport, each streamable HTTP session) gets its own.
@@ -18,9 +20,59 @@ use super::logging::LogLevel;
 pub(crate) struct Session {
     /// 0 until the client sets a level, else a [`LogLevel`] as `u8` + 1.
     log_level: AtomicU8,
+    /// Its connection closed (stdin): the calls it cancels are its client going away.
+    gone: AtomicBool,
+}
+
+/// How a client went away, as what ended its calls says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gone {
+    /// Its connection closed: stdin, or the HTTP request's connection (protocol 2026-07-28).
+    Disconnected,
+    /// Its request's event stream dropped and was not resumed within this window (protocol
+    /// 2025-11-25 over HTTP).
+    NotResumed(Duration),
+    /// Nobody polled its task within the task's lease.
+    Lease(Duration),
+}
+
+/// A call a transport watches for its client going away without the connection saying so
+/// (protocol 2025-11-25 over HTTP: a request's event stream that drops and is not resumed within
+/// the window). The transport puts it in the request's extensions, marks it [`gone`]
+/// (Departure::depart) and then cancels the request.
+#[derive(Debug)]
+pub(crate) struct Departure {
+    gone: AtomicBool,
+    window: Duration,
+}
+
+impl Departure {
+    pub(crate) fn new(window: Duration) -> Self {
+        Departure {
+            gone: AtomicBool::new(false),
+            window,
+        }
+    }
+
+    /// The client went away: its request's cancel that follows says so.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn depart(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+    }
+
+    /// The window it had to come back in.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn window(&self) -> Duration {
+        self.window
+    }
 }
 
 impl Session {
+    /// Its client went away (stdin closed): the cancels that follow say so.
+    pub(crate) fn depart(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+    }
+
     /// Records the level the client set (`logging/setLevel`).
     pub(crate) fn set_log_level(&self, level: LogLevel) {
         self.log_level.store(level as u8 + 1, Ordering::Relaxed);
@@ -55,6 +107,11 @@ pub(crate) struct LinkData {
     pub(super) request_level: Option<LogLevel>,
     /// The session the request belongs to (`None`: served by a handler that is not a toolbox).
     pub(super) session: Option<Arc<Session>>,
+    /// Whether the request came over HTTP: on protocol 2026-07-28 its cancel is its connection
+    /// dropping (the client went away).
+    over_http: bool,
+    /// What watches for its client going away, when its transport does (see [`Departure`]).
+    departure: Option<Arc<Departure>>,
 }
 
 impl std::ops::Deref for Link {
@@ -66,11 +123,13 @@ impl std::ops::Deref for Link {
 }
 
 impl Link {
-    /// The link of a request served by rmcp; `request_meta` is the `_meta` of its parameters.
+    /// The link of a request served by rmcp; `request_meta` is the `_meta` of its parameters,
+    /// `over_http` whether the HTTP transport served it.
     pub(crate) fn from_request(
         context: &RequestContext<RoleServer>,
         request_meta: Option<&RequestMetaObject>,
         session: Option<Arc<Session>>,
+        over_http: bool,
     ) -> Self {
         // rmcp's logging types are deprecated by SEP-2577 (logging becomes opt-in per request):
         // toolwright still serves the clients that use it.
@@ -85,7 +144,33 @@ impl Link {
             request_capabilities: context.meta.client_capabilities(),
             request_level,
             session,
+            over_http,
+            departure: if over_http {
+                context.extensions.get::<Arc<Departure>>().cloned()
+            } else {
+                None
+            },
         }))
+    }
+
+    /// How the client went away, when the cancel of this request was its going (asked once the
+    /// request was cancelled): its stdio connection closed, its HTTP connection dropped
+    /// (protocol 2026-07-28, whose requests are cancelled only so), or its event stream was not
+    /// resumed in time.
+    pub(crate) fn gone(&self) -> Option<Gone> {
+        if self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.gone.load(Ordering::SeqCst))
+        {
+            return Some(Gone::Disconnected);
+        }
+        if let Some(departure) = &self.departure
+            && departure.gone.load(Ordering::SeqCst)
+        {
+            return Some(Gone::NotResumed(departure.window));
+        }
+        (self.over_http && self.on_2026_protocol()).then_some(Gone::Disconnected)
     }
 
     /// The protocol version of the request: the one it names, else the session's.

@@ -30,7 +30,8 @@ pub use client::{CLIENT_ANSWER_LIMIT, ClientError};
 pub use elicit::Elicitation;
 pub use input::{DEFAULT_REQUEST_STATE_TTL, KeyError, RequestStateKeys};
 pub(crate) use input::{Returned, Round, StateRefused};
-pub(crate) use link::{Link, Session};
+#[cfg_attr(not(feature = "http"), allow(unused_imports))]
+pub(crate) use link::{Departure, Gone, Link, Session};
 pub use logging::LogLevel;
 
 /// The call a tool body is running for. Declare a parameter of this type (any name) to get it;
@@ -131,7 +132,7 @@ struct Inner {
 pub enum CancelReason {
     /// The call's deadline (`#[tool(timeout = "..")]`) passed.
     Deadline,
-    /// The client cancelled the call (`notifications/cancelled`) or disconnected.
+    /// The client cancelled the call (`notifications/cancelled`, `tasks/cancel`).
     Client,
     /// On protocol 2026-07-28 or later, the body asked the client a question: the question
     /// goes out with the call's result, and the call runs again from its start with the answer.
@@ -139,6 +140,13 @@ pub enum CancelReason {
     /// A stop tool (`#[tool(stop_for = "arm")]`) stopped every call on a resource this call
     /// holds.
     Stopped,
+    /// The client went away: its connection closed (stdin, or the HTTP request's connection),
+    /// its event stream was not resumed in time (protocol 2025-11-25 over HTTP), or nobody polled
+    /// its task within the task's lease. The grace period is at most 2 s.
+    ClientGone,
+    /// The server is shutting down (`SIGTERM`, `SIGINT`, or `HttpServer::shutdown`). The grace
+    /// period is at most 2 s.
+    Shutdown,
 }
 
 impl CancelReason {
@@ -148,6 +156,8 @@ impl CancelReason {
             CancelReason::Client => 2,
             CancelReason::InputRequired => 3,
             CancelReason::Stopped => 4,
+            CancelReason::ClientGone => 5,
+            CancelReason::Shutdown => 6,
         }
     }
 
@@ -157,6 +167,8 @@ impl CancelReason {
             2 => Some(CancelReason::Client),
             3 => Some(CancelReason::InputRequired),
             4 => Some(CancelReason::Stopped),
+            5 => Some(CancelReason::ClientGone),
+            6 => Some(CancelReason::Shutdown),
             _ => None,
         }
     }
@@ -241,6 +253,11 @@ impl Context {
             None,
             None,
         )
+    }
+
+    /// The client's connection (`None` in-process).
+    pub(crate) fn link(&self) -> Option<&Link> {
+        self.inner.link.as_ref()
     }
 
     /// Runs the call as `task`: its progress becomes the task's status message.

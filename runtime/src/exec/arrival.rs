@@ -18,6 +18,7 @@ use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
+use tokio_util::sync::CancellationToken;
 
 use super::queue::{QueueFull, Tickets};
 
@@ -60,15 +61,37 @@ pub(crate) fn stamp(arrivals: &dyn Arrivals, message: &mut ClientJsonRpcMessage)
     }
 }
 
-/// A transport that stamps each `tools/call` it reads with its places in the queues.
+/// A transport that stamps each `tools/call` it reads with its places in the queues, and may
+/// tell when its input ends (the client is gone).
 pub(crate) struct Ordered<T> {
     inner: T,
     arrivals: Arc<dyn Arrivals>,
+    /// Cancelled when the input ends: the client is gone.
+    input_ended: Option<CancellationToken>,
+    /// Cancelled when the transport is dropped (the service ended, however).
+    _dropped: Option<tokio_util::sync::DropGuard>,
 }
 
 impl<T> Ordered<T> {
     pub(crate) fn new(inner: T, arrivals: Arc<dyn Arrivals>) -> Self {
-        Self { inner, arrivals }
+        Self {
+            inner,
+            arrivals,
+            input_ended: None,
+            _dropped: None,
+        }
+    }
+
+    /// Cancels `input_ended` as soon as the client's input ends (before rmcp gives the calls in
+    /// flight 5 s to finish), and `dropped` once the transport is dropped.
+    pub(crate) fn watched(
+        mut self,
+        input_ended: CancellationToken,
+        dropped: CancellationToken,
+    ) -> Self {
+        self.input_ended = Some(input_ended);
+        self._dropped = Some(dropped.drop_guard());
+        self
     }
 }
 
@@ -90,11 +113,18 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for Ordered<T> {
     /// machine of its own, and copy the message out of it once more.
     fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
         let arrivals = &*self.arrivals;
-        self.inner.receive().map(move |message| {
-            message.map(|mut message| {
+        let input_ended = self.input_ended.as_ref();
+        self.inner.receive().map(move |message| match message {
+            Some(mut message) => {
                 stamp(arrivals, &mut message);
-                message
-            })
+                Some(message)
+            }
+            None => {
+                if let Some(ended) = input_ended {
+                    ended.cancel();
+                }
+                None
+            }
         })
     }
 

@@ -13,6 +13,10 @@ use crate::envelope::Envelope;
 /// cancel) has to return before it is abandoned.
 pub(crate) const DEFAULT_GRACE: Duration = Duration::from_secs(1);
 
+/// The longest grace period of a call stopped because its client went away or the server is
+/// shutting down: no one waits for its answer, and the device must not go on unsupervised.
+pub(crate) const DEPARTURE_GRACE: Duration = Duration::from_secs(2);
+
 /// The policy of one tool, resolved when the toolbox is built.
 pub(crate) struct Policy<S> {
     /// Deadline for waiting for resources plus running (the tool's, else the toolbox's default).
@@ -31,6 +35,12 @@ pub(crate) struct Policy<S> {
     pub max_output_bytes: Option<usize>,
     /// A stop tool's (`stop_for = ".."`): the resources it stops, sorted by name.
     pub stops: Arc<[Arc<Resource<S>>]>,
+    /// Whether its calls may move what they hold (it is not `read_only`): a resource whose safe
+    /// stop failed refuses them until its safe stop succeeds again.
+    pub moves: bool,
+    /// Whether it holds a resource with a safe stop: once told to stop, the safe stop runs
+    /// whatever the body returns.
+    pub supervised: bool,
 }
 
 impl<S> Default for Policy<S> {
@@ -43,6 +53,8 @@ impl<S> Default for Policy<S> {
             retry: 0,
             max_output_bytes: None,
             stops: Arc::from([]),
+            moves: true,
+            supervised: false,
         }
     }
 }

@@ -12,12 +12,21 @@
 //! that took its place before the stop is told so, the waiting ones at once (they never start),
 //! the one using the resource once the stop tool's own body ran
 //! ([`stop_holder`](ResourceQueue::stop_holder)), so that the body sees the motion it
-//! interrupts. Calls arriving after the stop queue as usual.
+//! interrupts. Calls arriving after the stop queue as usual. The stop tool then runs the
+//! resource's safe stop and [reports](ResourceQueue::report) it to the call it stopped, which
+//! does not run it again.
+//!
+//! A safe stop that fails or overruns [faults](ResourceQueue::fault) the resource: calls that
+//! move it first run the safe stop again, and go on only once it succeeds (`exec::run`).
 
 use std::collections::VecDeque;
 use std::future::poll_fn;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Poll, Waker};
+use std::time::SystemTime;
+
+use super::messages::StopOutcome;
 
 /// The default of `max_waiting`: calls waiting for one resource (not counting the one using it).
 pub(crate) const DEFAULT_MAX_WAITING: usize = 16;
@@ -28,7 +37,22 @@ pub(crate) struct ResourceQueue {
     name: Arc<str>,
     max_waiting: usize,
     state: Mutex<QueueState>,
+    /// Whether `fault` holds one (read by every call that moves the resource).
+    faulted: AtomicBool,
+    /// Why the resource refuses calls that move it: its safe stop failed.
+    fault: Mutex<Option<Fault>>,
 }
+
+/// A safe stop that failed: when, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fault {
+    pub(crate) at: SystemTime,
+    /// "failed (encoder offline)", "did not finish within 10 s".
+    pub(crate) what: String,
+}
+
+/// The most safe-stop reports a queue keeps for the calls the stops interrupted.
+const REPORTS_KEPT: usize = 8;
 
 #[derive(Debug, Default)]
 struct QueueState {
@@ -41,6 +65,8 @@ struct QueueState {
     stops: u64,
     /// When the latest came.
     last_stop: Option<(std::time::SystemTime, &'static str)>,
+    /// The safe stops stop tools ran, by the place they interrupted (the latest few).
+    reports: VecDeque<(u64, StopOutcome)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -73,7 +99,48 @@ impl ResourceQueue {
             name,
             max_waiting,
             state: Mutex::default(),
+            faulted: AtomicBool::new(false),
+            fault: Mutex::new(None),
         }
+    }
+
+    /// Its safe stop failed (`what`): calls that move it are refused until one succeeds.
+    pub(crate) fn fault(&self, what: String) {
+        tracing::error!(
+            resource = %self.name,
+            safe_stop = %what,
+            "the safe stop failed: the resource refuses calls that move it until its safe stop succeeds"
+        );
+        *self.fault.lock().unwrap_or_else(|p| p.into_inner()) = Some(Fault {
+            at: SystemTime::now(),
+            what,
+        });
+        self.faulted.store(true, Ordering::SeqCst);
+    }
+
+    /// Its safe stop succeeded: calls that move it go on again.
+    pub(crate) fn clear_fault(&self) {
+        if self.faulted.swap(false, Ordering::SeqCst) {
+            let fault = self.fault.lock().unwrap_or_else(|p| p.into_inner()).take();
+            tracing::warn!(
+                resource = %self.name,
+                ?fault,
+                "the safe stop succeeded again: the resource takes calls that move it again"
+            );
+        }
+    }
+
+    /// Whether it refuses calls that move it (one atomic load).
+    pub(crate) fn is_faulted(&self) -> bool {
+        self.faulted.load(Ordering::SeqCst)
+    }
+
+    /// Why it refuses calls that move it, if it does (one atomic load when it does not).
+    pub(crate) fn faulted(&self) -> Option<Fault> {
+        if !self.faulted.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.fault.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The resource's name.
@@ -108,17 +175,37 @@ impl ResourceQueue {
     }
 
     /// Stops the call that was using the resource when [`stop`](Self::stop) came, if it still
-    /// does.
-    pub(crate) fn stop_holder(&self) {
-        let waker = {
+    /// does; returns its place, for [`report`](Self::report).
+    pub(crate) fn stop_holder(&self) -> Option<u64> {
+        let (waker, spared) = {
             let mut state = self.lock();
-            let Some(spared) = state.stopped.as_mut().and_then(|s| s.spared.take()) else {
-                return;
-            };
-            state
+            let spared = state.stopped.as_mut().and_then(|s| s.spared.take())?;
+            let waker = state
                 .entries
                 .iter_mut()
                 .find(|p| p.number == spared)
+                .and_then(|p| p.waker.take());
+            (waker, spared)
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+        Some(spared)
+    }
+
+    /// The safe stop a stop tool ran after it stopped the call at place `number`
+    /// ([`stop_holder`](Self::stop_holder)): that call reports it, and does not run it again.
+    pub(crate) fn report(&self, number: u64, outcome: StopOutcome) {
+        let waker = {
+            let mut state = self.lock();
+            if state.reports.len() == REPORTS_KEPT {
+                state.reports.pop_front();
+            }
+            state.reports.push_back((number, outcome));
+            state
+                .entries
+                .iter_mut()
+                .find(|p| p.number == number)
                 .and_then(|p| p.waker.take())
         };
         if let Some(w) = waker {
@@ -176,6 +263,25 @@ impl Ticket {
             let first = state.entries.front().map(|p| p.number);
             if first == Some(self.number) {
                 return Poll::Ready(Ok(()));
+            }
+            self.register(&mut state, cx.waker());
+            Poll::Pending
+        })
+        .await
+    }
+
+    /// The stop tool that stopped this call, if one did.
+    pub(crate) fn stopped_by(&self) -> Option<&'static str> {
+        self.queue.lock().stopped(self.number)
+    }
+
+    /// What the safe stop did that the stop tool which stopped this call ran
+    /// ([`ResourceQueue::report`]).
+    pub(crate) async fn stop_report(&self) -> StopOutcome {
+        poll_fn(|cx| {
+            let mut state = self.queue.lock();
+            if let Some((_, outcome)) = state.reports.iter().find(|(n, _)| *n == self.number) {
+                return Poll::Ready(outcome.clone());
             }
             self.register(&mut state, cx.waker());
             Poll::Pending
@@ -400,8 +506,19 @@ mod tests {
                 assert_eq!(poll(turn.as_mut()), Poll::Ready(Err("stop_arm")));
             }
             assert!(poll(held.as_mut()).is_pending());
-            arm.stop_holder();
+            let number = arm.stop_holder().expect("a holder");
             assert_eq!(poll(held.as_mut()), Poll::Ready("stop_arm"));
+            assert_eq!(arm.stop_holder(), None, "stopped once");
+            // The stop tool's safe stop is the holder's.
+            let holder_ticket = &holder.as_slice()[0];
+            assert_eq!(holder_ticket.stopped_by(), Some("stop_arm"));
+            let mut report = pin!(holder_ticket.stop_report());
+            assert!(poll(report.as_mut()).is_pending());
+            arm.report(number, StopOutcome::Done(Some("parked".into())));
+            assert_eq!(
+                poll(report.as_mut()),
+                Poll::Ready(StopOutcome::Done(Some("parked".into())))
+            );
         }
         // A call arriving after the stop waits for the holder, then runs.
         let later = one(&arm, &lock);
@@ -422,6 +539,18 @@ mod tests {
         assert_eq!(arm.stop("stop_arm"), (0, false));
         let mut never = pin!(Tickets::None.stopped());
         assert!(poll(never.as_mut()).is_pending());
+    }
+
+    #[test]
+    fn a_fault_lasts_until_cleared() {
+        let arm = queue("arm", 16);
+        assert_eq!(arm.faulted(), None);
+        arm.fault("failed (encoder offline)".into());
+        let fault = arm.faulted().expect("faulted");
+        assert_eq!(fault.what, "failed (encoder offline)");
+        assert!(fault.at <= SystemTime::now());
+        arm.clear_fault();
+        assert_eq!(arm.faulted(), None);
     }
 
     #[test]

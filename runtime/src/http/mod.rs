@@ -350,9 +350,11 @@ impl HttpServer {
         format!("http://{}{MCP_PATH}", self.addr)
     }
 
-    /// Stops accepting connections and waits for the server to finish, and for the calls in
-    /// flight to end (their safe stops included).
+    /// Stops accepting connections, stops every call and task in flight (told to stop, a grace
+    /// period of at most 2 s, then their safe stops; their answers say the server is shutting
+    /// down), and waits for the server to finish and for those calls to end.
     pub async fn shutdown(self) -> Result<(), ServeError> {
+        self.calls.shut_down();
         self.shutdown.cancel();
         let served = self
             .task
@@ -362,11 +364,21 @@ impl HttpServer {
         served
     }
 
-    /// Waits until the server stops (for a server that runs until the process ends).
-    pub async fn wait(self) -> Result<(), ServeError> {
-        self.task
-            .await
-            .map_err(|e| ServeError::new(format!("HTTP server task failed: {e}")))?
+    /// Waits until the server stops (for a server that runs until the process ends): on
+    /// `SIGTERM` or `SIGINT` (Ctrl-C) it shuts down as [`HttpServer::shutdown`] does, stopping
+    /// every call and task in flight and running their safe stops, and returns once they ran.
+    pub async fn wait(mut self) -> Result<(), ServeError> {
+        let signal = tokio::select! {
+            served = &mut self.task => {
+                return served.map_err(|e| ServeError::new(format!("HTTP server task failed: {e}")))?;
+            }
+            signal = crate::toolbox::shutdown_signal() => signal,
+        };
+        tracing::warn!(
+            signal,
+            "stopping every call and task, and running their safe stops, before exiting"
+        );
+        self.shutdown().await
     }
 }
 

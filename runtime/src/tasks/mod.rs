@@ -14,11 +14,16 @@ use std::time::Duration;
 pub(crate) mod legacy;
 mod store;
 
-pub(crate) use store::{Finished, Record, Tasks};
+pub(crate) use store::{Finished, Record, Stopping, Tasks};
 
 /// The `_meta` key, on a tool definition, of its task support (`"optional"` or `"required"`):
 /// whether a call of it may (must) run as a task.
 pub const TASK_SUPPORT_META: &str = "io.toolwright/taskSupport";
+
+/// The `_meta` key, on a task (what creating it and `tasks/get` answer), of its lease in
+/// milliseconds: a task that holds a resource with a safe stop is cancelled, and the safe stop
+/// runs, when its client asks after it (`tasks/get`, `tasks/update`) less often than that.
+pub const TASK_LEASE_META: &str = "io.toolwright/leaseMs";
 
 /// Whether a call of a tool may run as a task (`#[tool(task = "..")]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -61,6 +66,12 @@ pub struct TaskLimits {
     /// that ends sooner answers at once, one that asks its user sooner asks in the request
     /// (`input_required`). Zero: a task at once. Default 250 ms.
     pub promote_after: Duration,
+    /// How long a task that holds a resource with a safe stop may go without its client asking
+    /// after it (`tasks/get` or `tasks/update`; on protocol 2025-11-25 `tasks/get` or a
+    /// `tasks/result` waiting for it) before it is cancelled and the safe stop runs: the task's
+    /// dead-man. Published in the task's `_meta` ([`TASK_LEASE_META`]). Default 10 s; keep it
+    /// a few poll intervals long.
+    pub lease: Duration,
 }
 
 impl Default for TaskLimits {
@@ -71,6 +82,7 @@ impl Default for TaskLimits {
             max_per_client: 8,
             max_total: 1024,
             promote_after: Duration::from_millis(250),
+            lease: Duration::from_secs(10),
         }
     }
 }
@@ -108,6 +120,13 @@ impl TaskLimits {
     #[must_use]
     pub fn with_promote_after(mut self, after: Duration) -> Self {
         self.promote_after = after;
+        self
+    }
+
+    /// Sets [`TaskLimits::lease`].
+    #[must_use]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
         self
     }
 }

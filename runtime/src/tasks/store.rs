@@ -5,6 +5,7 @@
 //! bits, so they cannot be guessed either.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -61,6 +62,19 @@ pub(crate) enum Finished {
     Cancelled(String),
 }
 
+/// Why a task was told to stop, when something other than its deadline or a stop tool did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stopping {
+    /// `tasks/cancel`.
+    Cancelled = 1,
+    /// Nobody polled it within its lease.
+    LeaseExpired = 2,
+    /// The connection that owns it closed (stdio).
+    ClientGone = 3,
+    /// The server is shutting down.
+    Shutdown = 4,
+}
+
 /// One task.
 pub(crate) struct Record {
     pub(crate) id: String,
@@ -70,8 +84,18 @@ pub(crate) struct Record {
     born: Instant,
     ttl: Duration,
     poll_interval: Duration,
-    /// Cancelled by `tasks/cancel`: the runner tells the body to stop.
+    /// Cancelled by `tasks/cancel` (see [`Record::stop`]): the runner tells the body to stop.
     pub(crate) cancel: CancellationToken,
+    /// Why `cancel` was cancelled: 0, or a [`Stopping`].
+    stopping: AtomicU8,
+    /// How long it may go without its client asking after it (`None`: no lease, it holds no
+    /// resource with a safe stop).
+    lease: Option<Duration>,
+    /// When its client last asked after it (`tasks/get`, `tasks/update`, 2025-11-25's
+    /// `tasks/result`).
+    seen: Mutex<Instant>,
+    /// Requests waiting for its end (2025-11-25's `tasks/result`): its client is there.
+    waited_on: AtomicUsize,
     state: Mutex<State>,
     changed: Notify,
 }
@@ -110,8 +134,13 @@ impl Tasks {
         self.records.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A new task of `owner`, working; refused past a bound.
-    pub(crate) fn create(&self, owner: Option<Arc<str>>) -> Result<Arc<Record>, Refusal> {
+    /// A new task of `owner`, working, with a lease when `leased` (see [`TaskLimits::lease`]);
+    /// refused past a bound.
+    pub(crate) fn create(
+        &self,
+        owner: Option<Arc<str>>,
+        leased: bool,
+    ) -> Result<Arc<Record>, Refusal> {
         let now = Instant::now();
         let mut records = self.records();
         records.retain(|_, r| !r.expired(now));
@@ -133,6 +162,10 @@ impl Tasks {
             ttl: self.limits.ttl,
             poll_interval: self.limits.poll_interval,
             cancel: CancellationToken::new(),
+            stopping: AtomicU8::new(0),
+            lease: leased.then_some(self.limits.lease),
+            seen: Mutex::new(now),
+            waited_on: AtomicUsize::new(0),
             state: Mutex::new(State {
                 status: Status::Working,
                 message: None,
@@ -160,6 +193,22 @@ impl Tasks {
     /// Forgets the task `id` (a call that answered at once after all).
     pub(crate) fn remove(&self, id: &str) {
         self.records().remove(id);
+    }
+
+    /// Tells every unfinished task with a lease (holding a resource with a safe stop) that
+    /// `owner` may see to stop, for `why`; with `owner` `None`, every unfinished task.
+    pub(crate) fn stop_all(&self, owner: Option<&str>, why: Stopping) -> usize {
+        let unfinished: Vec<Arc<Record>> = self
+            .records()
+            .values()
+            .filter(|r| !r.is_terminal())
+            .filter(|r| owner.is_none() || (r.lease.is_some() && r.owner.as_deref() == owner))
+            .cloned()
+            .collect();
+        for record in &unfinished {
+            record.stop(why);
+        }
+        unfinished.len()
     }
 }
 
@@ -200,6 +249,77 @@ impl Record {
             self.state().status,
             Status::Completed(_) | Status::Failed(_) | Status::Cancelled
         )
+    }
+
+    /// Tells the task to stop, for `why` (the first reason stays).
+    pub(crate) fn stop(&self, why: Stopping) {
+        let _ = self
+            .stopping
+            .compare_exchange(0, why as u8, Ordering::AcqRel, Ordering::Acquire);
+        self.cancel.cancel();
+    }
+
+    /// Why it was told to stop (`None`: it was not, or by its deadline or a stop tool).
+    pub(crate) fn stopping(&self) -> Option<Stopping> {
+        match self.stopping.load(Ordering::Acquire) {
+            1 => Some(Stopping::Cancelled),
+            2 => Some(Stopping::LeaseExpired),
+            3 => Some(Stopping::ClientGone),
+            4 => Some(Stopping::Shutdown),
+            _ => None,
+        }
+    }
+
+    /// Its lease (`None`: it has none).
+    pub(crate) fn lease(&self) -> Option<Duration> {
+        self.lease
+    }
+
+    /// Its client asked after it: its lease starts again.
+    pub(crate) fn polled(&self) {
+        if self.lease.is_some() {
+            *self.seen.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        }
+    }
+
+    /// Counts a request waiting for its end (its client is there) while the guard lives.
+    pub(crate) fn waited_on(&self) -> impl Drop + '_ {
+        struct Waiting<'a>(&'a Record);
+        impl Drop for Waiting<'_> {
+            fn drop(&mut self) {
+                self.0.waited_on.fetch_sub(1, Ordering::SeqCst);
+                self.0.polled();
+            }
+        }
+        self.waited_on.fetch_add(1, Ordering::SeqCst);
+        Waiting(self)
+    }
+
+    /// Completes when its lease ran out while it was unfinished: no `tasks/get` or
+    /// `tasks/update` (and no request waiting for its end) within the lease; never without a
+    /// lease, or once it ended.
+    pub(crate) async fn lease_expired(&self) {
+        let Some(lease) = self.lease else {
+            return std::future::pending().await;
+        };
+        loop {
+            if self.is_terminal() {
+                return std::future::pending().await;
+            }
+            let due = *self.seen.lock().unwrap_or_else(|p| p.into_inner()) + lease;
+            let now = Instant::now();
+            if now >= due {
+                if self.waited_on.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                self.polled();
+                continue;
+            }
+            tokio::select! {
+                () = tokio::time::sleep_until(due.into()) => {}
+                () = self.ended() => {}
+            }
+        }
     }
 
     /// The time to live, in milliseconds.
@@ -434,12 +554,12 @@ mod tests {
     #[test]
     fn a_task_is_found_by_its_owner_only() {
         let tasks = Tasks::new(limits());
-        let mine = tasks.create(Some(Arc::from("alice"))).unwrap();
+        let mine = tasks.create(Some(Arc::from("alice")), false).unwrap();
         assert_eq!(mine.id.len(), 32);
         assert!(tasks.find(&mine.id, Some("alice")).is_some());
         assert!(tasks.find(&mine.id, Some("bob")).is_none());
         assert!(tasks.find(&mine.id, None).is_none());
-        let anyones = tasks.create(None).unwrap();
+        let anyones = tasks.create(None, false).unwrap();
         assert!(tasks.find(&anyones.id, Some("bob")).is_some());
         assert_ne!(mine.id, anyones.id);
     }
@@ -448,14 +568,17 @@ mod tests {
     fn the_bounds_refuse_the_next_task() {
         let tasks = Tasks::new(limits());
         let a = Some(Arc::<str>::from("a"));
-        let first = tasks.create(a.clone()).unwrap();
-        tasks.create(a.clone()).unwrap();
-        assert_eq!(tasks.create(a.clone()).err(), Some(Refusal::PerClient(2)));
+        let first = tasks.create(a.clone(), false).unwrap();
+        tasks.create(a.clone(), false).unwrap();
+        assert_eq!(
+            tasks.create(a.clone(), false).err(),
+            Some(Refusal::PerClient(2))
+        );
         // A finished task no longer counts against its client, but is still held.
         first.finish(Finished::Cancelled("stopped".into()));
-        tasks.create(a.clone()).unwrap();
+        tasks.create(a.clone(), false).unwrap();
         assert_eq!(
-            tasks.create(Some(Arc::from("b"))).err(),
+            tasks.create(Some(Arc::from("b")), false).err(),
             Some(Refusal::Total(3))
         );
         assert!(Refusal::Total(3).message("move").contains("holds 3 tasks"));
@@ -464,7 +587,7 @@ mod tests {
     #[test]
     fn answers_are_taken_per_key_until_none_is_missing() {
         let tasks = Tasks::new(limits());
-        let task = tasks.create(None).unwrap();
+        let task = tasks.create(None, false).unwrap();
         let question: rmcp::model::InputRequest = serde_json::from_value(serde_json::json!({
             "method": "elicitation/create",
             "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}
@@ -496,10 +619,54 @@ mod tests {
         assert_eq!(task.answers().len(), 2);
     }
 
+    #[tokio::test]
+    async fn a_leased_task_expires_unless_its_client_asks_after_it() {
+        let lease = Duration::from_millis(300);
+        let tasks = Tasks::new(limits().with_lease(lease));
+        let task = tasks.create(None, true).unwrap();
+        assert_eq!(task.lease(), Some(lease));
+        let started = Instant::now();
+        // Polled at 200 ms: the lease starts again.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        task.polled();
+        // A request waiting for its end holds it as long as it waits (500 ms, longer than the
+        // lease), and counts as a poll when it ends.
+        {
+            let _waiting = task.waited_on();
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        task.lease_expired().await;
+        let expired = started.elapsed();
+        assert!(
+            expired >= Duration::from_millis(1000) && expired < Duration::from_millis(3000),
+            "a lease after the last poll at 700 ms: {expired:?}"
+        );
+        assert_eq!(tasks.stop_all(Some("nobody"), Stopping::ClientGone), 0);
+        assert_eq!(tasks.stop_all(None, Stopping::LeaseExpired), 1);
+        assert_eq!(task.stopping(), Some(Stopping::LeaseExpired));
+        assert!(task.cancel.is_cancelled());
+        // The first reason stays.
+        task.stop(Stopping::Shutdown);
+        assert_eq!(task.stopping(), Some(Stopping::LeaseExpired));
+        // Without a lease, or once ended, it never expires.
+        let unleased = tasks.create(None, false).unwrap();
+        assert!(
+            tokio::time::timeout(lease * 2, unleased.lease_expired())
+                .await
+                .is_err()
+        );
+        task.finish(Finished::Cancelled("halted".into()));
+        assert!(
+            tokio::time::timeout(lease * 2, task.lease_expired())
+                .await
+                .is_err()
+        );
+    }
+
     #[test]
     fn a_task_ends_once() {
         let tasks = Tasks::new(limits());
-        let task = tasks.create(None).unwrap();
+        let task = tasks.create(None, false).unwrap();
         task.progress("half way".into());
         assert_eq!(task.task().status_message.as_deref(), Some("half way"));
         task.finish(Finished::Cancelled("halted".into()));

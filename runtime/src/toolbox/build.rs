@@ -401,7 +401,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             resources: HashMap::new(),
             arrival: std::sync::Mutex::new(()),
             limiter: Limiter::default(),
-            calls: tokio_util::task::TaskTracker::new(),
+            calls: crate::exec::Calls::default(),
             #[cfg(feature = "redis")]
             shared: std::sync::OnceLock::new(),
             disabled_groups: Default::default(),
@@ -523,6 +523,8 @@ fn inner_policy<S>(resources: &HashMap<Arc<str>, Arc<Resource<S>>>, meta: &ToolM
     };
     let used = sorted(meta.resources);
     Policy {
+        moves: meta.read_only != Some(true),
+        supervised: used.iter().any(|r| r.safe_stop.is_some()),
         stops: Arc::from(sorted(meta.stop_for)),
         timeout: meta.timeout_ms.map(Duration::from_millis),
         grace: meta.grace_ms.map(Duration::from_millis),

@@ -168,6 +168,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
                     &ready.round,
                     &ready.claimed,
                     None,
+                    &mut receipt,
                 )
                 .instrument(span.clone())
                 .await
@@ -236,7 +237,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         }
     }
 
-    /// Runs the body of a validated call (as `task`, if it is one) and shapes its result.
+    /// Runs the body of a validated call (as `task`, if it is one) and shapes its result; the
+    /// stop tool that stopped it, if one did, goes on its audit line (`receipt`).
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn execute(
         this: &Arc<Self>,
@@ -249,6 +251,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         round: &Option<Arc<Round>>,
         claimed: &Option<String>,
         task: Option<Arc<crate::tasks::Record>>,
+        receipt: &mut Option<Box<Receipt>>,
     ) -> (&'static str, Response) {
         let name = &*entry.name;
         // A stop tool (`stop_for`) takes no permit, and stops the calls on its resources.
@@ -276,7 +279,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
             progress_token: site.progress_token.take(),
             trace_id: std::mem::take(trace_id),
             arrival_lock: &this.arrival,
-            tracker: &this.calls,
+            calls: &this.calls,
             round: round.clone(),
             task,
         };
@@ -334,7 +337,45 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 (outcome, result.into())
             }
             (outcome, Outcome::InputRequired(asked)) => (outcome, Response::InputRequired(asked)),
-            (outcome, Outcome::Error { text, retryable }) => {
+            (outcome, Outcome::Interrupted(interrupted)) => {
+                // What the body returned, after what stopped it: an error whatever it says. (The
+                // rest stays in its box while the value is shaped: every call's future would
+                // hold it.)
+                let mut interrupted = interrupted;
+                let mut value = std::mem::take(&mut interrupted.value);
+                if let (Some(by), Some(receipt)) = (interrupted.stopped_by, receipt) {
+                    receipt.stopped_by(by);
+                }
+                if let Some(adapter) = &entry.output_adapter {
+                    adapter.to_published(&mut value);
+                }
+                let mut result = entry
+                    .results
+                    .answer(
+                        name,
+                        value,
+                        std::mem::take(request),
+                        entry.policy.max_output_bytes,
+                        this.config.output_checks,
+                        interrupted.answer_by,
+                    )
+                    .await;
+                let text = std::mem::take(&mut interrupted.text);
+                result.content.insert(0, ContentBlock::text(text));
+                result.is_error = Some(true);
+                (outcome, result.into())
+            }
+            (
+                outcome,
+                Outcome::Error {
+                    text,
+                    retryable,
+                    stopped_by,
+                },
+            ) => {
+                if let (Some(by), Some(receipt)) = (stopped_by, receipt) {
+                    receipt.stopped_by(by);
+                }
                 let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
                 if retryable {
                     let mut meta = MetaObject::new();
@@ -513,7 +554,11 @@ impl CallSite {
             Some(s) => (Some(s.tool), Some(s.places)),
             None => (None, None),
         };
-        let link = Link::from_request(context, request_meta, session);
+        #[cfg(feature = "http")]
+        let over_http = context.extensions.get::<http::request::Parts>().is_some();
+        #[cfg(not(feature = "http"))]
+        let over_http = false;
+        let link = Link::from_request(context, request_meta, session, over_http);
         CallSite {
             returned: None,
             task: None,
@@ -598,7 +643,13 @@ pub(super) fn task_owner(
             .map(|session| Arc::from(format!("session {session}")));
     }
     let _ = context;
-    session.map(|s| Arc::from(format!("connection {:p}", Arc::as_ptr(s))))
+    session.map(connection_owner)
+}
+
+/// Who owns the tasks created on a connection (stdio, any other transport) whose session is
+/// `session`.
+pub(super) fn connection_owner(session: &Arc<Session>) -> Arc<str> {
+    Arc::from(format!("connection {:p}", Arc::as_ptr(session)))
 }
 
 /// The authenticated principal of a request over HTTP (`None`: no authentication).

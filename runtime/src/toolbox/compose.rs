@@ -121,8 +121,10 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
 
     /// Serves over stdin/stdout (see [`Toolbox::serve_stdio`]).
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let handler = (self.make)(self.toolbox.for_new_session());
-        self.toolbox.serve_stdio_as(handler).await
+        let make = self.make;
+        self.toolbox
+            .serve_stdio_as(move |connection| make(connection))
+            .await
     }
 
     /// Serves over any rmcp transport (see [`Toolbox::serve`]).
@@ -134,8 +136,10 @@ impl<S: Send + Sync + 'static, H: ServerHandler> WithHandler<S, H> {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let handler = (self.make)(self.toolbox.for_new_session());
-        self.toolbox.serve_as(handler, transport).await
+        let make = self.make;
+        self.toolbox
+            .serve_as(move |connection| make(connection), transport)
+            .await
     }
 }
 

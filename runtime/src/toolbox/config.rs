@@ -121,6 +121,16 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         self
     }
 
+    /// Sets the lease of tasks that hold a resource with a safe stop
+    /// ([`TaskLimits::lease`](crate::TaskLimits::lease), 10 s by default): such a task whose
+    /// client does not ask after it (`tasks/get`, `tasks/update`) within the lease is cancelled
+    /// and the safe stop runs. Keep it a few poll intervals long.
+    #[must_use]
+    pub fn with_task_lease(mut self, lease: std::time::Duration) -> Self {
+        self.settings.task_limits.lease = lease;
+        self
+    }
+
     /// Sets a human-readable server title.
     #[must_use]
     pub fn with_title(mut self, title: impl Into<String>) -> Self {

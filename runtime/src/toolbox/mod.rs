@@ -70,7 +70,7 @@ use groups::Listeners;
 pub(crate) use requester::Requester;
 pub use serve::ServeError;
 #[cfg(feature = "http")]
-pub(crate) use serve::{CallsInFlight, REVISIONS};
+pub(crate) use serve::{CallsInFlight, REVISIONS, shutdown_signal};
 #[cfg(feature = "redis")]
 pub(crate) use shared::SharedStore;
 
@@ -113,7 +113,7 @@ struct Inner<S> {
     limiter: Limiter,
     /// The calls in flight and the safe stops they spawned: waited for before the server's
     /// process may end, so a client that disconnects still gets its motion halted.
-    calls: tokio_util::task::TaskTracker,
+    calls: crate::exec::Calls,
     /// The Redis the replicas share their rate limits in, when serving with one.
     #[cfg(feature = "redis")]
     shared: std::sync::OnceLock<Arc<dyn SharedStore>>,

@@ -15,6 +15,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tokio_util::sync::CancellationToken;
 
 use tracing::Instrument as _;
 
@@ -22,6 +23,7 @@ use super::call::CallSite;
 use super::{Inner, Toolbox, read};
 use crate::exec;
 use crate::exec::arrival::{Arrivals, Ordered};
+use crate::tasks::Stopping;
 use crate::telemetry::mcp::{Ending, Request, RequestSpan, Transport};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -42,9 +44,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .max()
             .unwrap_or(crate::exec::policy::DEFAULT_GRACE)
             .max(crate::exec::policy::DEFAULT_GRACE);
+        let inner = Arc::clone(&self.inner);
         CallsInFlight {
-            tracker: self.inner.calls.clone(),
+            tracker: self.inner.calls.tracker.clone(),
             limit: longest_grace + exec::SAFE_STOP_LIMIT + Duration::from_secs(1),
+            shut_down: Arc::new(move || shut_down(&inner)),
         }
     }
 
@@ -66,17 +70,22 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// 1.01–1.10× for toolwright on that runtime (BENCHMARKS.md, issue 26). Serve HTTP, where many clients call
     /// at once, on a multi-thread runtime. `ToolboxBuilder::run_cli_main` (feature `cli`) picks by the
     /// command line.
+    ///
+    /// The client is gone when stdin closes: its calls are told to stop at once (a grace period
+    /// of at most 2 s, then their safe stops), its calls still waiting for a resource or for its
+    /// user never run, and its tasks that hold a resource with a safe stop are cancelled (no
+    /// other connection can ask after them). On `SIGTERM` or `SIGINT` (Ctrl-C) every running
+    /// call and task is stopped the same way, and it returns once their safe stops ran.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let handler = self.for_new_session();
-        self.serve_stdio_as(handler).await
+        self.serve_stdio_as(|connection| connection).await
     }
 
-    /// [`Toolbox::serve_stdio`] with `handler` answering (a handler of the user's own that
-    /// delegates tools to this toolbox: see
+    /// [`Toolbox::serve_stdio`] with the handler `make` builds around the connection's toolbox
+    /// answering (a handler of the user's own that delegates tools to this toolbox: see
     /// [`ToolboxBuilder::with_handler`](crate::ToolboxBuilder::with_handler)).
     pub(crate) async fn serve_stdio_as<H: ServerHandler>(
         self,
-        handler: H,
+        make: impl FnOnce(Toolbox<S>) -> H,
     ) -> Result<(), ServeError> {
         let calls = self.calls_in_flight();
         tracing::info!(
@@ -85,7 +94,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             "serving MCP on stdio"
         );
         let stdio = self.lines(tokio::io::stdin(), tokio::io::stdout());
-        let running = match self.serve_as(handler, stdio).await {
+        let inner = Arc::clone(&self.inner);
+        let running = match self.serve_as(make, stdio).await {
             Ok(running) => running,
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
                 tracing::info!("stdin closed before a client connected");
@@ -95,10 +105,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         };
         tracing::info!("MCP session started on stdio");
         let started = std::time::Instant::now();
-        let ended = running.waiting().await;
+        let service = running.cancellation_token();
+        let mut waiting = std::pin::pin!(running.waiting());
+        let ended = tokio::select! {
+            ended = &mut waiting => ended,
+            signal = shutdown_signal() => {
+                tracing::warn!(signal, "stopping every call and task, and running their safe stops, before exiting");
+                shut_down(&inner);
+                service.cancel();
+                waiting.await
+            }
+        };
         crate::telemetry::mcp::session_ended(started, Transport::Pipe);
-        // rmcp cancels the calls still running when the client goes: let them wind down and
-        // their safe stops run before the process may end.
+        // Let the calls stopped (stdin closed, or a signal) wind down and their safe stops run
+        // before the process may end.
         calls.wait().await;
         ended.map_err(|e| ServeError(e.to_string()))?;
         Ok(())
@@ -120,9 +140,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let handler = self.for_new_session();
         let lines = self.lines(read, write);
-        self.serve_as(handler, lines).await
+        self.serve_as(|connection| connection, lines).await
     }
 
     /// The line transport on `read` and `write`, with protocol 2025-11-25's task declarations
@@ -152,6 +171,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// rmcp's `ServiceExt::serve`, which it wraps, it stamps each `tools/call` as the transport
     /// reads it, so calls sharing a resource run in the order the client sent them. The
     /// connection is a session of its own: the log level its client sets is its own.
+    ///
+    /// The client is gone when the transport's input ends (not when rmcp gives up on the calls
+    /// in flight, 5 s later): its calls are told to stop at once, with a grace period of at
+    /// most 2 s, then their safe stops run; its calls still waiting for a resource or for its
+    /// user never run; its tasks that hold a resource with a safe stop are cancelled (no other
+    /// connection can ask after them); and a `subscriptions/listen` it left open ends.
     pub async fn serve<T, E, A>(
         self,
         transport: T,
@@ -160,15 +185,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let handler = self.for_new_session();
-        self.serve_as(handler, transport).await
+        self.serve_as(|connection| connection, transport).await
     }
 
-    /// [`Toolbox::serve`] with `handler` answering: calls are still stamped by this toolbox as
-    /// the transport reads them.
+    /// [`Toolbox::serve`] with the handler `make` builds around the connection's toolbox
+    /// answering: calls are still stamped by this toolbox as the transport reads them, and
+    /// stopped when its input ends.
     pub(crate) async fn serve_as<H, T, E, A>(
         self,
-        handler: H,
+        make: impl FnOnce(Toolbox<S>) -> H,
         transport: T,
     ) -> Result<rmcp::service::RunningService<RoleServer, H>, rmcp::service::ServerInitializeError>
     where
@@ -176,8 +201,30 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let ordered = Ordered::new(transport.into_transport(), self.arrivals());
-        rmcp::ServiceExt::serve(handler, ordered).await
+        let connection = self.for_new_session();
+        let session = Arc::clone(&connection.session);
+        let handler = make(connection);
+        let (input_ended, dropped) = (CancellationToken::new(), CancellationToken::new());
+        let ordered = Ordered::new(transport.into_transport(), self.arrivals())
+            .watched(input_ended.clone(), dropped.clone());
+        let running = rmcp::ServiceExt::serve(handler, ordered).await?;
+        let service = running.cancellation_token();
+        let inner = Arc::clone(&self.inner);
+        tokio::spawn(async move {
+            tokio::select! {
+                () = input_ended.cancelled() => {}
+                () = dropped.cancelled() => return,
+            }
+            tracing::info!("the client's input ended: the client is gone; stopping its calls");
+            session.depart();
+            let owner = super::call::connection_owner(&session);
+            let tasks = inner.tasks.stop_all(Some(&owner), Stopping::ClientGone);
+            if tasks > 0 {
+                tracing::warn!(tasks, "stopping the tasks of the client that went away");
+            }
+            service.cancel();
+        });
+        Ok(running)
     }
 
     /// What places arriving calls in the resources' queues.
@@ -204,15 +251,80 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 }
 
+/// The server is shutting down: every call and task it runs is told so (their transports then
+/// cancel the calls, and the cancels say the server is shutting down).
+fn shut_down<S>(inner: &Inner<S>) {
+    inner.calls.shut_down();
+    let tasks = inner.tasks.stop_all(None, Stopping::Shutdown);
+    tracing::info!(
+        calls = inner.calls.tracker.len(),
+        tasks,
+        "shutting down: stopping the calls and tasks in flight"
+    );
+}
+
+/// Completes with the signal's name on `SIGTERM` or `SIGINT` (Ctrl-C); never where neither can
+/// be listened for.
+pub(crate) async fn shutdown_signal() -> &'static str {
+    let interrupt = async {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "SIGINT",
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGINT");
+                std::future::pending().await
+            }
+        }
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let terminate = async {
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => {
+                    term.recv().await;
+                    "SIGTERM"
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for SIGTERM");
+                    std::future::pending().await
+                }
+            }
+        };
+        tokio::select! {
+            name = interrupt => name,
+            name = terminate => name,
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await
+}
+
 /// The calls in flight of a toolbox, to wait for when serving ends (bounded by the longest grace
-/// period plus the time a safe stop may take).
-#[derive(Debug, Clone)]
+/// period plus the time a safe stop may take), and how to tell them the server is shutting down.
+#[derive(Clone)]
 pub(crate) struct CallsInFlight {
     tracker: tokio_util::task::TaskTracker,
     limit: Duration,
+    shut_down: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl fmt::Debug for CallsInFlight {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallsInFlight")
+            .field("calls", &self.tracker.len())
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CallsInFlight {
+    /// The server is shutting down: the calls and tasks it runs are told so, before their
+    /// transports cancel them.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn shut_down(&self) {
+        (self.shut_down)();
+    }
+
     /// Waits until no call is in flight, at most the limit.
     pub(crate) async fn wait(&self) {
         if self.tracker.is_empty() {

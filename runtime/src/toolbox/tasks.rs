@@ -1,9 +1,12 @@
 //! Running a call as a task (see `crate::tasks`): the same contract as a call, because it is one.
 //!
 //! The body runs through [`Inner::execute`], like any call, with the task's own cancellation
-//! token in place of the request's: `tasks/cancel` (or the deadline) tells the body to stop,
-//! waits out its grace period and runs the resources' safe stops, exactly once, before the task
-//! is marked `cancelled`; a client that disconnects cancels nothing. A body that asks its user a
+//! token in place of the request's: `tasks/cancel` (or the deadline, or a stop tool) tells the
+//! body to stop, waits out its grace period and runs the resources' safe stops, exactly once,
+//! before the task is marked `cancelled`. A disconnect does not end the request's task, but a
+//! task that holds a resource with a safe stop has a lease ([`TaskLimits::lease`]): when its
+//! client stops asking after it for that long, it is cancelled the same way (over stdio, whose
+//! tasks no other connection can read, at once when the connection closes). A body that asks its user a
 //! question (protocol 2026-07-28) ends its run there, as in a round: the task goes
 //! `input_required`, and once `tasks/update` brought every answer the body runs again from its
 //! start with them.
@@ -25,7 +28,7 @@ use super::call::{CallSite, Response, task_owner};
 use super::{Entry, Inner, Toolbox};
 use crate::context::{Round, new_trace_id};
 use crate::output::ResultRequest;
-use crate::tasks::{Finished, Record, TaskSupport};
+use crate::tasks::{Finished, Record, Stopping, TASK_LEASE_META, TaskSupport};
 
 /// A call that may run as a task: who will own it, and on protocol 2026-07-28 how long it runs
 /// in its request first.
@@ -50,7 +53,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
         claimed: Option<String>,
         ask: TaskAsk,
     ) -> (&'static str, Response) {
-        let record = match this.tasks.create(ask.owner) {
+        let leased = entry.policy.supervised;
+        let record = match this.tasks.create(ask.owner, leased) {
             Ok(record) => record,
             Err(refusal) => {
                 let error = ErrorData::new(
@@ -90,7 +94,17 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 () = tokio::time::sleep(after) => {}
             }
         }
-        let created = record.created();
+        let mut created = record.created();
+        if let Some(lease) = record.lease() {
+            created.meta = Some(lease_meta(lease));
+            // The dead-man: a client that stops asking after the task stops it.
+            let watched = Arc::clone(&record);
+            tokio::spawn(async move {
+                watched.lease_expired().await;
+                tracing::warn!(task_id = %watched.id, ?lease, "nobody asked after the task within its lease: stopping it");
+                watched.stop(Stopping::LeaseExpired);
+            });
+        }
         // With replicas, the task is in Redis before the client hears of it, and follows it.
         #[cfg(feature = "redis")]
         if let Some(redis) = this.shared.get() {
@@ -169,6 +183,7 @@ async fn run<S: Send + Sync + 'static>(
             &round,
             &claimed,
             Some(record),
+            &mut None,
         ),
         span,
     )
@@ -188,12 +203,18 @@ async fn drive<S: Send + Sync + 'static>(
     record: Arc<Record>,
     mut ran: (&'static str, Response),
 ) {
+    // Told to stop while it held a resource with a safe stop, past its deadline too: cancelled.
+    let supervised = inner.entries[index].policy.supervised;
     loop {
         match ran {
             (outcome, Response::Result(result)) => {
                 record.finish(match outcome {
-                    // A stop tool (`stop_for`) stopped it, waiting or running: cancelled too.
-                    "cancelled" | "stopped" => Finished::Cancelled(text_of(&result)),
+                    // Cancelled, its lease ran out, its connection closed, the server shut
+                    // down, or a stop tool (`stop_for`) stopped it, waiting or running.
+                    "cancelled" | "stopped" | "client_gone" | "lease_expired" | "shutdown" => {
+                        Finished::Cancelled(text_of(&result))
+                    }
+                    "timeout" if supervised => Finished::Cancelled(text_of(&result)),
                     "panic" => Finished::Failed(ErrorData::internal_error(text_of(&result), None)),
                     _ => Finished::Completed(result),
                 });
@@ -289,14 +310,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// `tasks/get` (protocol 2026-07-28): from this process, else (with replicas) from Redis,
-    /// as the replica that runs it last stored it.
+    /// as the replica that runs it last stored it. Its lease starts again.
     pub(super) async fn get_task_now(
         &self,
         request: &GetTaskParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
         let not_here = match self.find_task(&request.task_id, context) {
-            Ok(record) => return Ok(GetTaskResult::new(record.detailed())),
+            Ok(record) => {
+                record.polled();
+                let mut result = GetTaskResult::new(record.detailed());
+                result.meta = record.lease().map(lease_meta);
+                return Ok(result);
+            }
             Err(e) => e,
         };
         #[cfg(feature = "redis")]
@@ -319,6 +345,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let record = self.find_task(&request.task_id, context)?;
+        record.polled();
         record.answer(request.input_responses);
         Ok(())
     }
@@ -330,9 +357,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let record = self.find_task(&request.task_id, context)?;
-        record.cancel.cancel();
+        record.stop(Stopping::Cancelled);
         Ok(())
     }
+}
+
+/// The `_meta` that publishes a task's lease ([`TASK_LEASE_META`]).
+fn lease_meta(lease: Duration) -> rmcp::model::MetaObject {
+    let mut meta = rmcp::model::MetaObject::new();
+    meta.0.insert(
+        TASK_LEASE_META.to_owned(),
+        Value::from(lease.as_millis() as u64),
+    );
+    meta
 }
 
 /// Whether a request's own `_meta` speaks protocol 2026-07-28 (or later) and declares the tasks
@@ -350,6 +387,16 @@ fn declares_tasks_2026(meta: &rmcp::model::RequestMetaObject) -> bool {
             .and_then(|c| c.get("extensions"))
             .and_then(Value::as_object)
             .is_some_and(|e| e.contains_key(rmcp::model::TASKS_EXTENSION_ID))
+}
+
+/// A task as protocol 2025-11-25 shows it (`ttl` and `pollInterval`, in milliseconds), with its
+/// lease in `_meta` when it has one.
+fn legacy_task_of(record: &Record) -> Value {
+    let mut value = legacy_task(&record.task());
+    if let Some(lease) = record.lease() {
+        value["_meta"] = serde_json::json!({ TASK_LEASE_META: lease.as_millis() as u64 });
+    }
+    value
 }
 
 /// A task as protocol 2025-11-25 shows it (`ttl` and `pollInterval`, in milliseconds).
@@ -426,7 +473,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 let answer = Inner::call(&self.inner, &call.name, call.arguments, site).await?;
                 Ok(CustomResult(match answer {
                     rmcp::model::CallToolResponse::Task(created) => {
-                        serde_json::json!({ "task": legacy_task(&created.task) })
+                        let mut task = serde_json::json!({ "task": legacy_task(&created.task) });
+                        if let Some(meta) = &created.meta {
+                            task["_meta"] = serde_json::to_value(meta).unwrap_or_default();
+                        }
+                        task
                     }
                     // A tool that never runs as a task answers as a plain call.
                     other => serde_json::to_value(rmcp::model::ServerResult::from(other))
@@ -435,19 +486,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             GET_2025 => {
                 let record = self.find_task(&task_id()?, &context)?;
-                Ok(CustomResult(legacy_task(&record.task())))
+                record.polled();
+                Ok(CustomResult(legacy_task_of(&record)))
             }
             CANCEL_2025 => {
                 let record = self.find_task(&task_id()?, &context)?;
-                record.cancel.cancel();
+                record.stop(Stopping::Cancelled);
                 // The answer is the task as it is once stopped (grace period and safe stops),
                 // or as it is after a while.
                 let _ = tokio::time::timeout(Duration::from_secs(5), record.ended()).await;
-                Ok(CustomResult(legacy_task(&record.task())))
+                Ok(CustomResult(legacy_task_of(&record)))
             }
             "tasks/result" => {
                 let record = self.find_task(&task_id()?, &context)?;
+                // Its client is there while it waits: the lease holds.
+                let waiting = record.waited_on();
                 record.ended().await;
+                drop(waiting);
                 match record.outcome() {
                     Some(Ok(mut result)) => {
                         let meta = result
@@ -471,7 +526,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                     .tasks
                     .list(owner.as_deref())
                     .iter()
-                    .map(|r| legacy_task(&r.task()))
+                    .map(|r| legacy_task_of(r))
                     .collect();
                 Ok(CustomResult(serde_json::json!({ "tasks": tasks })))
             }

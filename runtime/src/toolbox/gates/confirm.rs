@@ -65,6 +65,9 @@ pub(super) async fn confirmed<S: Send + Sync + 'static>(
             exec::messages::Why::Stopped(by),
             Some(queue.name()),
         );
+        if let Some(receipt) = receipt {
+            receipt.stopped_by(by);
+        }
         return Err((
             "stopped",
             CallToolResult::error(vec![ContentBlock::text(text)]).into(),
@@ -146,6 +149,9 @@ async fn ask<S: Send + Sync + 'static>(
             entry.name,
             queue.name()
         );
+        if let Some(receipt) = receipt {
+            receipt.stopped_by(by);
+        }
         return Err((
             "stopped",
             CallToolResult::error(vec![ContentBlock::text(text)]).into(),
