@@ -15,13 +15,14 @@
 //!
 //! | command | what it does | exit code |
 //! |---|---|---|
-//! | `serve` (default) | MCP over stdio; with a terminal on stdin, a short banner on stderr first | 0 when the client disconnects |
-//! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped |
+//! | `serve` (default) | MCP over stdio; with a terminal on stdin, a short banner on stderr first; the client's calls stop when stdin closes | 0 when the client disconnects, or on `SIGTERM`/`SIGINT` once the calls in flight were stopped and their safe stops ran |
+//! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped; 0 on `SIGTERM`/`SIGINT`, once the calls in flight were stopped and their safe stops ran |
 //! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
 //! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
 //! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
 //! | `serve --request-state-ttl 2min` | how long a `requestState` is good for (default 10min): how long a user has to answer, a confirmation included | |
 //! | `serve --read-only` | serves only the tools declared `read_only`; a call to another is refused | |
+//! | `serve --http … --resume-window 500ms` | how long a call holding a resource with a safe stop waits for its client to resume its dropped event stream (protocol 2025-11-25; default 2s) before it is stopped | |
 //! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `serve --envelope /etc/arm/envelope.json` | narrows the declared envelopes (more allow shapes and keep-outs, a shorter `maxStep`, a larger tool radius; by resource, in the published unit and frame); published in `tools/list` | 1 when the file would widen an envelope, names an unknown resource, or is not an envelope |
@@ -126,6 +127,11 @@ struct ServeArgs {
     /// Seconds a client has to send a request's body (default 30).
     #[arg(long, value_name = "SECONDS", requires = "http")]
     body_timeout: Option<u64>,
+    /// How long a call that holds a resource with a safe stop keeps running once its event
+    /// stream dropped, for its client to resume it (protocol 2025-11-25), e.g. 500ms (default
+    /// 2s): past it the client is gone, and the call is stopped and its safe stop runs.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "http")]
+    resume_window: Option<std::time::Duration>,
     /// Serve every client without a session (clients on 2026-07-28 always are), so that any
     /// replica behind a load balancer can answer any request.
     #[arg(long, requires = "http")]
@@ -218,6 +224,9 @@ impl ServeArgs {
     /// The HTTP options these flags describe (the token read from its variable).
     fn http_options(&self, addr: SocketAddr) -> Result<HttpOptions, String> {
         let mut options = HttpOptions::new(addr);
+        if let Some(window) = self.resume_window {
+            options = options.resume_window(window);
+        }
         if let Some(var) = &self.bearer_token_env {
             let token = std::env::var(var).map_err(|_| {
                 format!("--bearer-token-env {var}: the environment variable {var} is not set")

@@ -54,7 +54,7 @@ pub use error::ToolError;
 #[cfg(feature = "oauth")]
 pub use http::OAuthConfig;
 #[cfg(feature = "http")]
-pub use http::{HttpOptions, HttpServer, MCP_PATH};
+pub use http::{DEFAULT_RESUME_WINDOW, HttpOptions, HttpServer, MCP_PATH};
 pub use rate::Rate;
 pub use schema::ToolSchema;
 pub use tasks::{TASK_LEASE_META, TASK_SUPPORT_META, TaskLimits, TaskSupport};

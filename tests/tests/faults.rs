@@ -612,18 +612,29 @@ async fn streaming_motion(url: &str, wire: &Wire) -> reqwest::Response {
     response
 }
 
+/// The event id of the last event in `text` (`id: ..` lines).
+fn last_event_id(text: &str) -> String {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("id:"))
+        .map(|id| id.trim().to_owned())
+        .last()
+        .unwrap_or_else(|| panic!("no event id in {text:?}"))
+}
+
 /// Over HTTP, a client that goes away while its motion streams (its answer's head and first
-/// events already written, through the guard's yield before the head): on protocol 2026-07-28
-/// nothing can resume the stream, so the motion is halted once and the arm stays usable; on
-/// 2025-11-25 the stream belongs to a session and can be resumed, so the motion runs to its
-/// end, not halted.
+/// events already written): on protocol 2026-07-28 nothing can resume the stream, so the motion
+/// is halted once and the arm stays usable; on 2025-11-25 the stream belongs to a session and
+/// can be resumed (`Last-Event-ID`) within the resume window, so a motion whose stream is
+/// resumed runs to its end, and one whose stream is not is halted once the window passed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_resumable_on_2025()
-{
+async fn over_http_a_client_gone_mid_motion_is_halted_once_unless_it_resumes_in_the_window() {
     let toolbox = sim(0.05, 1.0).build().unwrap();
     let arm = toolbox.clone();
+    let window = Duration::from_millis(400);
     let server = toolbox
-        .serve_http_with(toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()))
+        .serve_http_with(
+            toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()).resume_window(window),
+        )
         .await
         .expect("serves");
     let url = server.url();
@@ -648,19 +659,45 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
     assert!(text.contains(r#""executed_waypoints":10"#), "{text}");
     assert_eq!(state.halts(), 1);
 
-    // 2025-11-25: the same hang-up leaves a session's motion running (its stream can be
-    // resumed with `Last-Event-ID`).
+    // 2025-11-25: the same hang-up, then the stream resumed within the window: the motion
+    // runs to its end, and its answer comes on the resumed stream.
     let session = Wire::open(&url, "2025-11-25").await;
-    let started = Instant::now();
+    let Wire::Session(id) = &session else {
+        unreachable!()
+    };
+    let mut first = streaming_motion(&url, &session).await;
+    let mut seen = String::new();
+    while !seen.contains("notifications/progress") {
+        let chunk = first.chunk().await.unwrap().expect("more events");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    drop(first);
+    tokio::time::sleep(window / 4).await;
+    let resumed = reqwest::Client::new()
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", id)
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("last-event-id", last_event_id(&seen))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status().as_u16(), 200);
+    let rest = resumed.text().await.unwrap();
+    assert!(rest.contains(r#""executed_waypoints":10"#), "{rest}");
+    assert_eq!(state.halts(), 1, "not halted: resumed in time");
+
+    // And not resumed: halted once the window passed, within the grace period (1 s) plus 0.5 s.
     drop(streaming_motion(&url, &session).await);
-    // The whole path takes about 1 s; well after it, the arm is at the last waypoint.
-    tokio::time::sleep(Duration::from_millis(2000)).await;
-    assert_eq!(
-        state.halts(),
-        1,
-        "not halted: {:?} after",
-        started.elapsed()
+    let gone = Instant::now();
+    assert!(eventually(|| state.halts() == 2).await, "halted");
+    let halted = gone.elapsed();
+    assert!(
+        halted >= window && halted < window + Duration::from_millis(1500),
+        "halted {halted:?} after the stream dropped"
     );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(state.halts(), 2, "exactly once");
     let result = session
         .call_result(&url, 8, "get_arm_state", json!({}))
         .await;
@@ -669,12 +706,107 @@ async fn over_http_a_client_gone_mid_motion_halts_it_once_on_2026_and_leaves_it_
         json!(false),
         "{result}"
     );
-    assert_eq!(
-        result["structuredContent"]["position"],
-        json!({"x": 300.0, "y": 0.0, "z": 300.0}),
-        "the motion ran to its last waypoint"
-    );
     server.shutdown().await.unwrap();
+}
+
+/// A client gone during a 10 s motion over HTTP, measured: on 2026-07-28 (its connection
+/// drops) the arm is halted within the grace period (1 s) plus 0.5 s; on 2025-11-25 within the
+/// resume window (the default, 2 s) plus the grace period plus 0.5 s, and not before the window.
+/// The audit line says `client gone`, and why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_a_client_gone_during_a_10_s_motion_is_halted_within_its_bounds() {
+    let path = std::env::temp_dir().join(format!("faults-http-gone-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let toolbox = sim(1.0, 1.0)
+        .with_audit_log(toolwright::audit::AuditLog::open(&path).unwrap())
+        .build()
+        .unwrap();
+    let state = toolbox.state().clone();
+    let server = toolbox
+        .serve_http_with(toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap()))
+        .await
+        .expect("serves");
+    let url = server.url();
+    let grace = Duration::from_secs(1);
+    for (halts, version) in [(1, "2026-07-28"), (2, "2025-11-25")] {
+        let wire = Wire::open(&url, version).await;
+        // From home to (-600, 0, 300) at 90 mm/s: 10 s.
+        let motion = wire.call(
+            1,
+            "move_arm_to_pose",
+            json!({"x": -600, "y": 0, "z": 300, "speed": 0.18}),
+            json!({}),
+        );
+        let client = {
+            let (wire, url) = (wire.clone(), url.clone());
+            tokio::spawn(async move { wire.post(&url, &motion).await.text().await })
+        };
+        let mut moving = false;
+        for id in 100..400 {
+            let s = wire.call_result(&url, id, "get_arm_state", json!({})).await;
+            if s["structuredContent"]["moving"] == json!(true) {
+                moving = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(moving, "{version}: the motion started");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The client goes: its connection closes mid-call.
+        client.abort();
+        let gone = Instant::now();
+        let mut halted = None;
+        for _ in 0..1000 {
+            if state.halts() == halts {
+                halted = Some(gone.elapsed());
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let halted = halted.unwrap_or_else(|| panic!("{version}: not halted"));
+        eprintln!("{version}: halted {halted:?} after the client's connection closed");
+        let bound = match version {
+            "2026-07-28" => grace + Duration::from_millis(500),
+            _ => {
+                assert!(
+                    halted >= toolwright::DEFAULT_RESUME_WINDOW,
+                    "{version}: {halted:?}"
+                );
+                toolwright::DEFAULT_RESUME_WINDOW + grace + Duration::from_millis(500)
+            }
+        };
+        assert!(
+            halted < bound,
+            "{version}: halted {halted:?} after, bound {bound:?}"
+        );
+        let s = wire
+            .call_result(&url, 999, "get_arm_state", json!({}))
+            .await;
+        assert_eq!(s["structuredContent"]["moving"], json!(false), "{version}");
+    }
+    server.shutdown().await.unwrap();
+    let lines: Vec<Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|l: &Value| l["tool"] == "move_arm_to_pose")
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (line, how) in lines.iter().zip([
+        "its connection closed",
+        "its event stream dropped and was not resumed within 2 s",
+    ]) {
+        assert_eq!(line["outcome"], "client gone", "{line}");
+        let text = line["text"].as_str().unwrap();
+        assert!(
+            text.starts_with(&format!(
+                "Tool `move_arm_to_pose` was stopped before it finished because its client went \
+                 away ({how}); it was told to stop and returned"
+            )) && text.contains("Safe stop of `arm`: halted at ("),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
 }
 
 static HTTP_DRIVER_RUNNING: AtomicBool = AtomicBool::new(false);

@@ -47,6 +47,7 @@ pub(crate) struct Departure {
 }
 
 impl Departure {
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn new(window: Duration) -> Self {
         Departure {
             gone: AtomicBool::new(false),
@@ -58,12 +59,6 @@ impl Departure {
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn depart(&self) {
         self.gone.store(true, Ordering::SeqCst);
-    }
-
-    /// The window it had to come back in.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn window(&self) -> Duration {
-        self.window
     }
 }
 

@@ -37,6 +37,11 @@ pub(crate) struct Stamp {
 pub(crate) trait Arrivals: Send + Sync + 'static {
     /// The stamp of a call to `tool` (`None`: no such tool, or it uses no resource).
     fn arrive(&self, tool: &str) -> Option<Stamp>;
+
+    /// Whether a call to `tool` holds a resource with a safe stop: a transport watches such a
+    /// call for its client going away.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    fn supervises(&self, tool: &str) -> bool;
 }
 
 /// The stamp of a `tools/call`, carried in the request's extensions.

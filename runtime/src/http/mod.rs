@@ -57,6 +57,12 @@ pub(crate) use self::sessions::acting;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub const MCP_PATH: &str = "/mcp";
 
+/// How long a call that holds a resource with a safe stop waits for its client to resume its
+/// dropped event stream (protocol 2025-11-25) before it is stopped: [`HttpOptions::resume_window`].
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub const DEFAULT_RESUME_WINDOW: Duration = Duration::from_secs(2);
+
+
 /// How to serve over HTTP: where, who may call, which `Host`s and `Origin`s are accepted, and
 /// the limits. Every limit has a default; see each method.
 #[derive(Debug, Clone)]
@@ -75,6 +81,7 @@ pub struct HttpOptions {
     max_parsing: usize,
     max_sessions: usize,
     session_init_timeout: Duration,
+    resume_window: Duration,
     stateless: bool,
     confirm: Option<bool>,
     #[cfg(feature = "redis")]
@@ -109,6 +116,7 @@ impl HttpOptions {
             max_parsing: 64,
             max_sessions: 256,
             session_init_timeout: Duration::from_secs(10),
+            resume_window: DEFAULT_RESUME_WINDOW,
             stateless: false,
             confirm: None,
             #[cfg(feature = "redis")]
@@ -123,6 +131,18 @@ impl HttpOptions {
     #[must_use]
     pub fn confirmation(mut self, on: bool) -> Self {
         self.confirm = Some(on);
+        self
+    }
+
+    /// How long a call that holds a resource with a safe stop keeps running once its request's
+    /// event stream dropped (protocol 2025-11-25, whose streams a client may resume with
+    /// `Last-Event-ID`): a stream not resumed within it means the client is gone, and the call
+    /// is stopped (grace period, then the safe stop). Default [`DEFAULT_RESUME_WINDOW`], 2 s
+    /// (a dead-man timing: ROS teleoperation muxes use 0.1–0.5 s). On protocol 2026-07-28 a
+    /// stream cannot be resumed: the call stops when its connection drops.
+    #[must_use]
+    pub fn resume_window(mut self, window: Duration) -> Self {
+        self.resume_window = window;
         self
     }
 
@@ -491,6 +511,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             LocalSessionManager::default(),
             Arc::clone(&table),
             self.arrivals(),
+            options.resume_window,
             shutdown.child_token(),
         );
         let scopes = self.tool_scopes();

@@ -14,11 +14,16 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use futures::{Stream, stream};
-use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, ServerJsonRpcMessage};
+use futures::{Stream, StreamExt as _, stream};
+use rmcp::model::{
+    CancelledNotification, CancelledNotificationParam, ClientJsonRpcMessage, ClientNotification,
+    ClientRequest, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
@@ -27,6 +32,7 @@ use tokio::task::futures::TaskLocalFuture;
 
 use super::event_ids::{Named, Replica, marked};
 use super::principal::Principal;
+use crate::context::Departure;
 use crate::echo::echo;
 use crate::exec::arrival::{Arrivals, Ordered};
 
@@ -325,20 +331,178 @@ impl<E: fmt::Display> fmt::Display for SessionError<E> {
 
 impl<E: std::error::Error + 'static> std::error::Error for SessionError<E> {}
 
-/// The session manager a toolbox serves HTTP with: `M`'s sessions, bounded and ordered.
+/// The session manager a toolbox serves HTTP with: `M`'s sessions, bounded and ordered, their
+/// supervised calls watched.
 pub(crate) struct Sessions<M> {
     inner: Arc<M>,
     table: Arc<SessionTable>,
     arrivals: Arc<dyn Arrivals>,
+    watches: Arc<Watches>,
+}
+
+/// The requests of calls that hold a resource with a safe stop, by the stream rmcp answers each
+/// on: what a resume names, and how long a dropped stream may wait for one.
+pub(crate) struct Watches {
+    window: Duration,
+    /// By session and rmcp's id of the request's stream (its event ids' `index/stream`).
+    streams: Mutex<HashMap<(SessionId, u64), Weak<Watch>>>,
+}
+
+/// One supervised call's request: its event streams (the `POST`'s, then any resuming it).
+struct Watch {
+    departure: Arc<Departure>,
+    session: SessionId,
+    request: RequestId,
+    /// Streams of it open now.
+    open: AtomicUsize,
+    /// Streams of it opened so far (a resume since a drop shows here).
+    opened: AtomicU64,
+    /// Its answer went out on a stream.
+    answered: AtomicBool,
+}
+
+impl Watches {
+    pub(super) fn new(window: Duration) -> Arc<Self> {
+        Arc::new(Watches {
+            window,
+            streams: Mutex::default(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<(SessionId, u64), Weak<Watch>>> {
+        self.streams.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The watch of the request whose stream an event id of rmcp's (`index/stream`) names.
+    fn find(&self, session: &SessionId, event: &str) -> Option<Arc<Watch>> {
+        let stream = event.split_once('/')?.1.parse::<u64>().ok()?;
+        self.lock()
+            .get(&(session.clone(), stream))
+            .and_then(Weak::upgrade)
+    }
+}
+
+/// A supervised request's event stream: learns which of rmcp's streams it is from its first
+/// event id (so a resume can find it), and when dropped before its end, waits the window for a
+/// resume, then cancels the request as its client having gone.
+struct Watched<S, M: SessionManager> {
+    inner: S,
+    watch: Arc<Watch>,
+    watches: Arc<Watches>,
+    manager: Arc<M>,
+    /// Whether it learned its stream id yet.
+    known: bool,
+    ended: bool,
+}
+
+impl<S, M: SessionManager> Watched<S, M> {
+    fn new(inner: S, watch: Arc<Watch>, watches: Arc<Watches>, manager: Arc<M>) -> Self {
+        watch.open.fetch_add(1, Ordering::SeqCst);
+        watch.opened.fetch_add(1, Ordering::SeqCst);
+        Watched {
+            inner,
+            watch,
+            watches,
+            manager,
+            known: false,
+            ended: false,
+        }
+    }
+}
+
+impl<S: Stream<Item = ServerSseMessage> + Unpin, M: SessionManager> Stream for Watched<S, M> {
+    type Item = ServerSseMessage;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        let next = this.inner.poll_next_unpin(cx);
+        match &next {
+            Poll::Ready(Some(event)) => {
+                if !this.known
+                    && let Some(stream) = event
+                        .event_id
+                        .as_deref()
+                        .and_then(|id| id.split_once('/'))
+                        .and_then(|(_, stream)| stream.parse::<u64>().ok())
+                {
+                    this.known = true;
+                    let mut streams = this.watches.lock();
+                    streams.retain(|_, w| w.strong_count() > 0);
+                    streams.insert(
+                        (this.watch.session.clone(), stream),
+                        Arc::downgrade(&this.watch),
+                    );
+                }
+                if event.message.as_deref().is_some_and(|m| {
+                    matches!(m, JsonRpcMessage::Response(r) if r.id == this.watch.request)
+                        || matches!(m, JsonRpcMessage::Error(e) if e.id.as_ref() == Some(&this.watch.request))
+                }) {
+                    this.watch.answered.store(true, Ordering::SeqCst);
+                }
+            }
+            Poll::Ready(None) => this.ended = true,
+            Poll::Pending => {}
+        }
+        next
+    }
+}
+
+impl<S, M: SessionManager> Drop for Watched<S, M> {
+    fn drop(&mut self) {
+        let left = self.watch.open.fetch_sub(1, Ordering::SeqCst) - 1;
+        if self.ended || left > 0 || self.watch.answered.load(Ordering::SeqCst) {
+            return;
+        }
+        // The stream dropped with the call still running: its client has the window to resume
+        // it, else it is gone.
+        let opened = self.watch.opened.load(Ordering::SeqCst);
+        let (watch, manager, window) = (
+            Arc::clone(&self.watch),
+            Arc::clone(&self.manager),
+            self.watches.window,
+        );
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            tokio::time::sleep(window).await;
+            if watch.open.load(Ordering::SeqCst) > 0
+                || watch.opened.load(Ordering::SeqCst) != opened
+                || watch.answered.load(Ordering::SeqCst)
+            {
+                return;
+            }
+            let shown = watch.request.to_string();
+            tracing::warn!(
+                session = %watch.session,
+                request = %echo(&shown),
+                ?window,
+                "a call's event stream was not resumed within the window: its client is gone; stopping the call"
+            );
+            watch.departure.depart();
+            let cancel = ClientJsonRpcMessage::notification(
+                ClientNotification::CancelledNotification(CancelledNotification::new(
+                    CancelledNotificationParam::new(
+                        Some(watch.request.clone()),
+                        Some("the client went away: its event stream was not resumed".into()),
+                    ),
+                )),
+            );
+            if let Err(e) = manager.accept_message(&watch.session, cancel).await {
+                tracing::warn!(error = %e, "the call of a client gone could not be cancelled (its session ended)");
+            }
+        });
+    }
 }
 
 impl<M: SessionManager> Sessions<M> {
     /// Wraps `inner`, and sweeps sessions that never completed their handshake (until
-    /// `stop` is cancelled).
+    /// `stop` is cancelled); a supervised call whose stream drops waits `window` for a resume.
     pub(super) fn new(
         inner: M,
         table: Arc<SessionTable>,
         arrivals: Arc<dyn Arrivals>,
+        window: Duration,
         stop: tokio_util::sync::CancellationToken,
     ) -> Self {
         let inner = Arc::new(inner);
@@ -359,6 +523,53 @@ impl<M: SessionManager> Sessions<M> {
             inner,
             table,
             arrivals,
+            watches: Watches::new(window),
+        }
+    }
+
+    /// The watch of a `tools/call` of a tool holding a resource with a safe stop, its
+    /// [`Departure`] put in the request's extensions for the call to read (`None` for any other
+    /// request).
+    fn watch(&self, session: &SessionId, message: &mut ClientJsonRpcMessage) -> Option<Arc<Watch>> {
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        let ClientRequest::CallToolRequest(call) = &mut request.request else {
+            return None;
+        };
+        if !self.arrivals.supervises(&call.params.name) {
+            return None;
+        }
+        let departure = Arc::new(Departure::new(self.watches.window));
+        call.extensions.insert(Arc::clone(&departure));
+        Some(Arc::new(Watch {
+            departure,
+            session: session.clone(),
+            request: request.id.clone(),
+            open: AtomicUsize::new(0),
+            opened: AtomicU64::new(0),
+            answered: AtomicBool::new(false),
+        }))
+    }
+
+    /// `stream`, watched when it answers (or resumes) a supervised call.
+    fn watched<S>(
+        &self,
+        watch: Option<Arc<Watch>>,
+        stream: S,
+    ) -> impl Stream<Item = ServerSseMessage> + Send + Sync + 'static + use<S, M>
+    where
+        S: Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+    {
+        match watch {
+            Some(watch) => Watched::new(
+                Box::pin(stream),
+                watch,
+                Arc::clone(&self.watches),
+                Arc::clone(&self.inner),
+            )
+            .left_stream(),
+            None => stream.right_stream(),
         }
     }
 }
@@ -443,7 +654,7 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
     fn create_stream(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
@@ -454,9 +665,13 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
             };
             replica.marker(request)
         });
+        let watch = self.watch(id, &mut message);
         // The session's transport stamps the request as it reads it.
         let stream = self.inner.create_stream(id, message);
-        async move { Ok(marked(marker, stream.await.map_err(SessionError::Inner)?)) }
+        async move {
+            let stream = stream.await.map_err(SessionError::Inner)?;
+            Ok(marked(marker, self.watched(watch, stream)))
+        }
     }
 
     async fn accept_message(
@@ -500,22 +715,25 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
             SessionError::Inner(e)
         };
         let Some(replica) = self.table.replica.get() else {
+            let watch = self.watches.find(id, &last_event_id);
             let stream = self
                 .inner
                 .resume(id, last_event_id)
                 .await
                 .map_err(refused)?;
-            return Ok(Box::pin(stream) as Resumed);
+            return Ok(Box::pin(self.watched(watch, stream)) as Resumed);
         };
         match replica.name(&last_event_id) {
             Named::Unmarked(event) => {
+                let watch = self.watches.find(id, event);
                 let stream = self.inner.resume(id, event.to_owned()).await;
-                Ok(Box::pin(stream.map_err(refused)?))
+                Ok(Box::pin(self.watched(watch, stream.map_err(refused)?)))
             }
             Named::Here { event, request } => {
                 let marker = replica.marker(request.as_ref());
+                let watch = self.watches.find(id, event);
                 match (self.inner.resume(id, event.to_owned()).await, request) {
-                    (Ok(stream), _) => Ok(Box::pin(marker.mark(stream))),
+                    (Ok(stream), _) => Ok(Box::pin(marker.mark(self.watched(watch, stream)))),
                     (Err(_), Some(request)) => {
                         let shown = request.to_string();
                         tracing::info!(request = %echo(&shown), "a request's stream is gone: answer lost");

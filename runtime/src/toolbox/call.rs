@@ -72,6 +72,12 @@ impl<S: Send + Sync + 'static> Arrivals for Inner<S> {
             places: exec::queue::enqueue(&entry.policy.queues, &self.arrival),
         })
     }
+
+    fn supervises(&self, tool: &str) -> bool {
+        self.index
+            .get(tool)
+            .is_some_and(|&i| self.entries[i].policy.supervised)
+    }
 }
 
 impl<S: Send + Sync + 'static> Inner<S> {
