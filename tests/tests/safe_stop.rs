@@ -388,18 +388,20 @@ async fn a_client_gone_stops_its_calls_at_once_and_the_safe_stop_runs_once() {
         let _ = server.waiting().await;
     });
     let client = std::sync::Arc::new(().serve(client_io).await.unwrap());
-    let mut calls = Vec::new();
-    for tool in ["roll", "touch", "touch"] {
+    let start = |tool: &'static str| {
         let client = std::sync::Arc::clone(&client);
-        calls.push(tokio::spawn(async move {
+        tokio::spawn(async move {
             client
                 .call_tool(rmcp::model::CallToolRequestParams::new(tool))
                 .await
-        }));
-        tokio::task::yield_now().await;
-    }
+        })
+    };
+    let mut calls = vec![start("roll")];
     assert!(eventually(|| state.holding.load(Ordering::SeqCst)).await);
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Two more wait for the rig.
+    calls.push(start("touch"));
+    calls.push(start("touch"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let gone = std::time::Instant::now();
     client.cancellation_token().cancel();
     assert!(eventually(|| state.parks.load(Ordering::SeqCst) == 1).await);

@@ -227,6 +227,67 @@ async fn a_task_past_its_deadline_is_halted_the_same_way() {
     assert!(z > 400.0 && z < 800.0, "stopped on the way: {z}");
 }
 
+/// A task holding the arm has a lease, published in its `_meta`: polled, it runs on past the
+/// lease; no longer polled (its client still connected), it is cancelled once the lease ran
+/// out, and halted within the lease plus its grace period (1 s) plus 0.5 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_no_longer_polled_is_halted_once_its_lease_runs_out() {
+    let lease = Duration::from_millis(500);
+    // 1/2 of real time: the 400 mm move at 50 mm/s takes 4 s.
+    let toolbox = arm_builder_at(0.5).with_task_lease(lease).build().unwrap();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect_client(toolbox, TaskClient, true).await;
+    let Value::Object(args) = long_move() else {
+        unreachable!()
+    };
+    let created = match client
+        .call_tool_once(CallToolRequestParams::new("move_arm_to_pose").with_arguments(args))
+        .await
+        .unwrap()
+    {
+        CallToolResponse::Task(created) => created,
+        other => panic!("expected a task, got {other:?}"),
+    };
+    let id = created.task.task_id.clone();
+    assert_eq!(
+        created.meta.unwrap().0[toolwright::TASK_LEASE_META],
+        json!(500)
+    );
+    // Polled every 200 ms for 1.2 s (more than twice the lease): it works on.
+    let mut last_poll = std::time::Instant::now();
+    for _ in 0..6 {
+        let task = get(&client, &id).await;
+        last_poll = std::time::Instant::now();
+        assert_eq!(task.task.status(), TaskStatus::Working);
+        assert_eq!(
+            task.meta.unwrap().0[toolwright::TASK_LEASE_META],
+            json!(500)
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(state.halts(), 0);
+    // No longer polled: halted once the lease ran out.
+    assert!(common::eventually(|| state.halts() == 1).await, "halted");
+    let halted = last_poll.elapsed();
+    eprintln!("halted {halted:?} after the last poll (lease {lease:?})");
+    assert!(
+        halted >= lease && halted < lease + Duration::from_millis(1500),
+        "{halted:?}"
+    );
+    let done = get(&client, &id).await;
+    assert_eq!(done.task.status(), TaskStatus::Cancelled);
+    let said = done.task.task.status_message.clone().unwrap_or_default();
+    assert!(
+        said.starts_with(
+            "Tool `move_arm_to_pose` was stopped before it finished because its client went \
+             away (nobody asked after its task for 500 ms (the task's lease))"
+        ) && said.contains("Safe stop of `arm`: halted at ("),
+        "{said}"
+    );
+    let s = arm_state(&client).await;
+    assert_eq!(s["moving"], json!(false));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_client_can_neither_read_nor_cancel_a_task() {
     let toolbox = arm();

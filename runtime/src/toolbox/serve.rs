@@ -212,6 +212,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let inner = Arc::clone(&self.inner);
         tokio::spawn(async move {
             tokio::select! {
+                // The input's end first: rmcp drops the transport soon after it.
+                biased;
                 () = input_ended.cancelled() => {}
                 () = dropped.cancelled() => return,
             }
