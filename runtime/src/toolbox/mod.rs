@@ -21,7 +21,8 @@
 //!   ([`WithHandlerBuilder`], [`WithHandler`], `delegate_tools!`);
 //! - `skill.rs`: the opt-in operating skill (SEP-2640) and what the skills methods serve;
 //! - `serve.rs`: serving ([`ServeError`], rmcp's `ServerHandler`, stdio, any transport, a
-//!   `ToolRouter`).
+//!   `ToolRouter`; the end of a connection's input and signals stop its calls); `stdin.rs`
+//!   stdin read on a thread of its own, so that a signal's exit is not held by a read.
 //!
 //! This file holds the toolbox itself (its tools and shared state) and its builder.
 
@@ -40,6 +41,7 @@ mod serve;
 mod shared;
 mod size;
 mod skill;
+mod stdin;
 mod target;
 mod tasks;
 

@@ -93,7 +93,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             revisions = REVISIONS,
             "serving MCP on stdio"
         );
-        let stdio = self.lines(tokio::io::stdin(), tokio::io::stdout());
+        // Stdin read on a thread of its own (`stdin.rs`): a signal's exit is not held by a read.
+        let input = super::stdin::stdin()
+            .map_err(|e| ServeError(format!("cannot start reading stdin: {e}")))?;
+        let stdio = self.lines(input, tokio::io::stdout());
         let inner = Arc::clone(&self.inner);
         let running = match self.serve_as(make, stdio).await {
             Ok(running) => running,
