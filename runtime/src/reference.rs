@@ -16,7 +16,7 @@
 //! | `idempotent` | `idempotent` | `annotations.idempotentHint` |
 //! | `open_world` | `open_world = false` | `annotations.openWorldHint` |
 //! | `timeout` | `timeout = "3s"` (`ms`, `s`, `min`, `h`) | the call's deadline, waiting for resources included ([`Context::remaining`](crate::Context::remaining)); past it the body is told to stop (see *When a call ends early*) and the result is an `isError` saying what happened; a call still waiting for a resource did not run, and says so |
-//! | `grace` | `grace = "500ms"`, `grace = "0s"` | how long a body told to stop has to return before it is abandoned (default 1 s, or the toolbox's `grace`) |
+//! | `grace` | `grace = "500ms"`, `grace = "0s"` | how long a body told to stop has to return before it is abandoned (default 1 s, or the toolbox's `grace`; at most 2 s when the client went away or the server is shutting down) |
 //! | `resource` | `resource = "arm"`, `resource = ["arm", "gripper"]` | calls that share a resource run one at a time, in the order the server received them; at most `max_waiting` (default 16) wait, and the next is refused at once with a retryable `isError` (`_meta["io.toolwright/retryable"]: true`) saying how many wait; calls with no shared resource run concurrently |
 //! | `blocking` | `blocking = false` | sync fns only: run the body on the async runtime instead of tokio's blocking pool; only for bodies that never block (read memory, no I/O, no locks held long) |
 //! | `retry` | `retry = 2` | extra attempts after a timeout or an error marked [`ToolError::retryable`](crate::ToolError::retryable); only on `read_only` or `idempotent` tools (a compile error otherwise: retrying a write can repeat it) |
@@ -24,7 +24,7 @@
 //! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
 //! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
 //! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments and their units (elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `ToolboxBuilder::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig |
-//! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then stops the call using each resource (told to stop, its grace period, its safe stop, as for a cancel) and runs each resource's safe stop itself; a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource the `#[toolbox]` does not declare (with the nearest declared name), on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
+//! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then runs each resource's safe stop itself and stops the call using each resource (told to stop, its grace period; the stop tool's safe stop is that call's, which does not run twice; its answer is an `isError` naming the stop tool, whatever its body returned); a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource the `#[toolbox]` does not declare (with the nearest declared name), on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
 //! | `task` | `task = "optional"`, `task = "required"` (default: never a task) | a call may (must) run as an MCP task: the client gets a task id at once and polls `tasks/get` for the status, the progress the body reports (its status message) and finally the result, and may `tasks/cancel` it (protocol 2026-07-28's `io.modelcontextprotocol/tasks` extension, advertised in the server's capabilities; the tool's `_meta["io.toolwright/taskSupport"]` says which). A call of an `optional` tool from a client without the extension is a plain call; of a `required` one, refused with `-32021`. A task is a call: see "Tasks" below for what it keeps. `required` with `over_budget = "envelope"` is a compile error (a task stores its result; the envelope asks to call again) |
 //! | `target` | `target = (x, y, z)` (three number parameters) or `target = point` (one parameter holding a point: a nalgebra `Point3`, a struct with `x`, `y`, `z`, a ROS `Point`, or a ROS `Pose`'s `position`) | where the tool moves its resource, checked against that resource's envelope (see *Envelopes* below) before the user is asked and again when the call gets its turn. The coordinates must be in the envelope's unit and their declared ranges within its bounding box (less the tool radius): a compile error where the macro sees both, else a `BuildError`. Compile errors: a name that is not a parameter, a tool without `resource` |
 //! | `path` | `path = waypoints` (a list of such points) | the same for every waypoint and every straight segment between them, the first from where the resource is; a path that cannot run is refused even when the tool only plans |
@@ -127,33 +127,78 @@
 //!
 //! What a tool body must tolerate, and what the runtime guarantees, on every path:
 //!
-//! 1. **Told to stop.** When the call's deadline passes, or the client cancels it
-//!    (`notifications/cancelled`) or disconnects, the body's [`Context`](crate::Context) is
-//!    cancelled ([`is_cancelled`](crate::Context::is_cancelled),
-//!    [`cancelled`](crate::Context::cancelled), [`cancel_reason`](crate::Context::cancel_reason)).
-//!    A body that checks it between steps can stop cleanly and return an error saying where it
-//!    stopped; that text reaches the model. A body that returns `Ok` within its grace period
-//!    finished its work: the call succeeds.
+//! 1. **Told to stop.** When the call's deadline passes, the client cancels it
+//!    (`notifications/cancelled`, `tasks/cancel`), a stop tool stops a resource it holds, the
+//!    client goes away (see *When the client goes away*) or the server shuts down (`SIGTERM`,
+//!    `SIGINT`), the body's [`Context`](crate::Context) is cancelled
+//!    ([`is_cancelled`](crate::Context::is_cancelled),
+//!    [`cancelled`](crate::Context::cancelled), [`cancel_reason`](crate::Context::cancel_reason):
+//!    `Deadline`, `Client`, `Stopped`, `ClientGone`, `Shutdown`). A body that checks it between
+//!    steps can stop cleanly and return an error saying where it stopped; that text reaches the
+//!    model. It has its grace period to return (`grace`, 1 s by default; at most 2 s when the
+//!    client went away or the server is shutting down: no one waits for the answer, and the
+//!    device must not go on unsupervised).
 //! 2. **Abandoned.** After the grace period an async body is dropped (its code no longer runs:
 //!    keep state that must be reset in guards that reset it on drop). A sync body cannot be
 //!    interrupted: it goes on running on its blocking thread, and **keeps its resources until it
 //!    really returns**, so no other call on them starts while it may still drive the hardware.
-//! 3. **Safe stop.** If the body did not return `Ok`, or panicked, the safe stop of every
-//!    resource the call holds runs exactly once, then the resources pass to the next call. A
-//!    safe stop runs after the body returned or was dropped, but next to a sync body that is
-//!    still running, so it must be safe to call at any time (like an emergency stop). It has 10 s;
-//!    one that fails or overruns is reported as leaving the resource in an unknown state. A
-//!    resource without a safe stop is reported as being "in whatever state the tool left it".
-//!    A call dropped by an in-process caller (`Toolbox::call` whose future is dropped) gets its
-//!    safe stops too, on a task of their own.
-//! 4. **The answer says what happened**: "did not finish within its 30 s deadline; it was told
-//!    to stop and returned 12 ms later, saying: motion stopped at (412, 3, 200) mm. Safe stop of
-//!    `arm`: halted at (412, 3, 200) mm." A stop is never claimed unless one ran. A call whose
-//!    deadline passed while it waited for a resource did not run, and says so.
-//! 5. **Order and bounds.** Calls sharing a resource take their place in its queue when the
+//! 3. **Safe stop, whatever the body returned.** Once a call holding a resource with a safe stop
+//!    was told to stop, the safe stop of every resource it holds runs exactly once, whatever the
+//!    body returned (an `Ok` too: told to stop, it did not do what was asked), then the
+//!    resources pass to the next call. A stop tool's own safe stop is the interrupted call's:
+//!    it does not run twice. A body that panics gets the safe stops too. A call that holds no
+//!    resource with a safe stop and returns `Ok` within its grace period finished its work, and
+//!    succeeds. A safe stop runs after the body returned or was dropped, but next to a sync body
+//!    that is still running, and a stop tool runs it while the stopped body winds down: **write
+//!    safe stops idempotent**, safe to run at any time and more than once (like an emergency
+//!    stop). It has 10 s. A resource without a safe stop is reported as being "in whatever
+//!    state the tool left it". A call dropped by an in-process caller (`Toolbox::call` whose
+//!    future is dropped) gets its safe stops too, on a task of their own.
+//! 4. **A safe stop that fails** (returns an error, panics, or overruns its 10 s) leaves its
+//!    resource in an unknown state, logged at error level: the resource then refuses every call
+//!    that moves it (a tool not declared `read_only`), saying when and how its safe stop failed,
+//!    until the safe stop succeeds again. Each such call first runs the safe stop again, holding
+//!    the resource, and goes on only once it succeeds; a stop tool's safe stop that succeeds
+//!    clears it too, and so does restarting the server. Motions never silently continue.
+//! 5. **The answer says what happened**, as an `isError`: what stopped the call ("did not finish
+//!    within its 30 s deadline (5.1 s of it went by waiting for `arm`, which other calls were
+//!    using)", "was cancelled by the client", "was stopped by `stop_arm`", "was stopped before it
+//!    finished because its client went away (its connection closed)", "... because the server
+//!    is shutting down"), how the body ended ("it was told to stop and returned 12 ms later,
+//!    saying: motion stopped at (412, 3, 200) mm.") and what each safe stop reported ("Safe stop
+//!    of `arm`: halted at (412, 3, 200) mm.", "Safe stop of `arm`, run by `stop_arm`: …"). A body
+//!    that returned `Ok` has its result after that text, its `structuredContent` kept. A stop is
+//!    never claimed unless one ran. A call whose deadline passed while it waited for a resource
+//!    did not run, and says so. The audit line's outcome is `deadline passed`, `cancelled`,
+//!    `stopped by <tool>`, `client gone` or `server stopped`.
+//! 6. **Order and bounds.** Calls sharing a resource take their place in its queue when the
 //!    transport reads them ([`Toolbox::serve`](crate::Toolbox::serve), `serve_stdio` and
 //!    `serve_http` stamp them; other paths take it when the call starts), so they run in the
 //!    order the client sent them; a call arriving when `max_waiting` wait is refused at once.
+//!
+//! ### When the client goes away
+//!
+//! A motion stops when its supervisor does (a dead-man; ROS teleoperation muxes use 0.1–0.5 s):
+//!
+//! - over stdio (and any transport [`Toolbox::serve`](crate::Toolbox::serve) serves), the
+//!   client is gone when its input ends (stdin closes). Its calls are stopped at once (not after
+//!   rmcp's 5 s), its calls still waiting for a resource or for their user never run, its tasks
+//!   that hold a resource with a safe stop are cancelled (no other connection can ask after
+//!   them), and a `subscriptions/listen` it left open ends, so the process exits;
+//! - over HTTP on protocol 2026-07-28, a request's client is gone when its connection drops:
+//!   its call is stopped at once;
+//! - over HTTP on protocol 2025-11-25, a request's event stream may be resumed
+//!   (`Last-Event-ID`): a call holding a resource with a safe stop whose stream dropped and was
+//!   not resumed within the resume window ([`HttpOptions::resume_window`](crate::HttpOptions::resume_window),
+//!   `serve --resume-window`, 2 s by default) is stopped; the bound is that window plus the
+//!   grace period;
+//! - a task holding a resource with a safe stop has a lease ([`TaskLimits::lease`](crate::TaskLimits),
+//!   10 s by default, published in the task's `_meta["io.toolwright/leaseMs"]`): when no
+//!   `tasks/get` or `tasks/update` (on 2025-11-25 `tasks/get`, or a `tasks/result` waiting for
+//!   it) comes within it, the task is cancelled and the safe stop runs;
+//! - on `SIGTERM` or `SIGINT`, `serve` (stdio and HTTP; [`Toolbox::serve_stdio`](crate::Toolbox::serve_stdio)
+//!   and [`HttpServer::wait`](crate::HttpServer::wait)) stops every running call and task, runs
+//!   their safe stops, and then returns (the process exits).
 //!
 //! Retries (`retry`) apply after a deadline too, once the abandoned attempt's safe stops ran; a
 //! client's cancel is never retried.
@@ -173,15 +218,22 @@
 //!
 //! - it holds its resources like a call, taking its place in their queues when the request was
 //!   read; its deadline (`timeout`, covering the wait), `retry` and the result budget apply;
-//! - `tasks/cancel`, or the deadline, tells the body to stop, waits out the grace period, then
-//!   runs the safe stop of each resource it holds, exactly once. A cancelled task reads
-//!   `cancelled` only once that is done, its status message saying what ran ("… Safe stop of
-//!   `arm`: halted at (300, 0, 612) mm."); one past its deadline is `completed` with an
-//!   `isError` result saying the same. Cancelling an ended task changes nothing;
+//! - `tasks/cancel`, the deadline, a stop tool or its lease running out tells the body to stop,
+//!   waits out the grace period, then runs the safe stop of each resource it holds, exactly
+//!   once. A task so stopped while it held a resource with a safe stop reads `cancelled` once
+//!   that is done, its status message saying what stopped it and what ran ("… Safe stop of
+//!   `arm`: halted at (300, 0, 612) mm."); a task that holds none, past its deadline, is
+//!   `completed` with an `isError` result saying the same. Cancelling an ended task changes
+//!   nothing;
 //! - a tool error is `completed` with `isError`; a panic is `failed` (a JSON-RPC error);
 //! - `ctx.progress(..)` becomes the task's status message;
-//! - the client's disconnect cancels nothing: the task runs to its end (the server waits for
-//!   tasks in flight like calls when it stops);
+//! - a disconnect alone does not end it (the server waits for tasks in flight like calls when it
+//!   stops), but a task that holds a resource with a safe stop has a lease: when its client does
+//!   not ask after it (`tasks/get`, `tasks/update`) within [`TaskLimits::lease`](crate::TaskLimits)
+//!   (10 s; [`ToolboxBuilder::with_task_lease`](crate::ToolboxBuilder::with_task_lease)), it is
+//!   cancelled, and the safe stop runs. The lease is in the task's
+//!   `_meta["io.toolwright/leaseMs"]` and in `SKILL.md`: poll more often than that. Over stdio,
+//!   whose tasks no other connection can read, such a task is cancelled when stdin closes;
 //! - a question the body asks its user (`ctx.elicit`, `ctx.sample`) sets the task
 //!   `input_required` with the question in `inputRequests`; `tasks/update` brings the answers
 //!   (any subset: the task stays `input_required` until none is missing), and the body runs

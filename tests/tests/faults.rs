@@ -738,7 +738,7 @@ fn last_event_id(text: &str) -> String {
     text.lines()
         .filter_map(|l| l.strip_prefix("id:"))
         .map(|id| id.trim().to_owned())
-        .last()
+        .next_back()
         .unwrap_or_else(|| panic!("no event id in {text:?}"))
 }
 

@@ -13,9 +13,11 @@
 //! The tools that move the arm share the resource `arm`, whose safe stop is `halt`
 //! (`#[toolbox(resource(name = "arm", safe_stop = halt))]`): motions run one at a time in the
 //! order they arrived (at most 16 wait; the 17th is refused at once), and whenever a motion ends
-//! early (its 30 s deadline passed, the client cancelled it or disconnected, or it panicked) the
-//! runtime tells it to stop, gives it its grace period (1 s) to return, then runs `halt`
-//! exactly once before the next motion may start. A motion checks for that between its 50 ms
+//! early (its 30 s deadline passed, the client cancelled it or went away, `stop_arm` stopped it,
+//! the server is shutting down, or it panicked) the runtime tells it to stop, gives it its grace
+//! period (1 s; at most 2 s when no one is left to answer) to return, then runs `halt` exactly
+//! once, whatever the motion returned, before the next motion may start. `halt` may run twice in
+//! a row (a stop and a shutdown): it is idempotent. A motion checks for that between its 50 ms
 //! steps and stops where it is; a motion it knows cannot finish before its deadline is refused
 //! before it starts, with its estimate and how to fix the call. Whatever way a motion ends, the
 //! arm is left not moving, at a known position, and `get_arm_state` says where.
@@ -26,7 +28,8 @@
 //! `task = "optional"`: a client that takes tasks (protocol 2026-07-28's tasks extension) gets
 //! a task for a motion that lasts, reads `get_arm_state` while it runs, and may cancel it with
 //! `tasks/cancel`. A task is a call: cancelling it stops the motion exactly as above (grace
-//! period, then `halt` once), and the task reads `cancelled` only after `halt` ran.
+//! period, then `halt` once), and the task reads `cancelled` only after `halt` ran. A motion
+//! task not polled (`tasks/get`) for 10 s, its lease, is stopped the same way.
 //!
 //! Deadlines scale with [`SimConfig::time_scale`] like the motions do, so a motion that would
 //! miss its deadline on the real arm misses it in a faster simulation too;
@@ -34,7 +37,8 @@
 //!
 //! `stop_arm` is the arm's stop (`#[tool(stop_for = "arm")]`): never queued behind the motions,
 //! never rate-limited, never confirmed. It refuses every motion waiting for the arm (none of them
-//! moves), stops the moving one and runs `halt` itself.
+//! moves), runs `halt` itself and stops the moving one, whose answer names `stop_arm` (`halt`
+//! does not run again for it).
 //!
 //! # Who confirms a motion
 //!
@@ -413,9 +417,10 @@ pub fn server(config: SimConfig) -> ToolboxBuilder<RobotArm> {
 )]
 impl RobotArm {
     /// The safe stop of the resource `arm`: halts any motion where it is and leaves the arm not
-    /// moving. The runtime runs it once whenever a call holding `arm` ends early (deadline,
-    /// cancel, client gone, panic), after the call's body returned or was abandoned, and before
-    /// the next call gets the arm.
+    /// moving (idempotent: halting a halted arm changes nothing). The runtime runs it once
+    /// whenever a call holding `arm` ends early (deadline, cancel, client gone, shutdown, panic),
+    /// after the call's body returned or was abandoned, and before the next call gets the arm;
+    /// `stop_arm` runs it at once.
     fn halt(&self) -> String {
         self.halt_motion()
     }

@@ -8,8 +8,9 @@
 //! - **Tools**: per tool, whether it changes the world (not `read_only`; destructive,
 //!   idempotent, the resources it holds), its deadline, and what it is for (the first paragraph
 //!   of its description);
-//! - **When a call ends early**: deadlines, cancels and disconnects, the grace period, each
-//!   resource's safe stop and queue, retries;
+//! - **When a call ends early**: deadlines, cancels, a client gone, shutdowns, the grace
+//!   period, each resource's safe stop (whatever the tool returned) and queue, a safe stop that
+//!   fails, retries, and the lease of tasks that hold a resource with a safe stop;
 //! - **Using each tool**: the rest of its description, and every parameter with its type,
 //!   unit, allowed values, default and description (the rows of `TOOLS.md`), with what happens
 //!   to arguments outside them;
@@ -80,6 +81,9 @@ pub(crate) struct SkillSource<'a> {
     pub resources: &'a [SharedResource],
     /// Calls one client may make to all tools together.
     pub client_rate_limit: Option<Rate>,
+    /// How long a task holding a resource with a safe stop may go unpolled
+    /// ([`crate::TaskLimits::lease`]).
+    pub task_lease: Duration,
 }
 
 /// Why a skill name or description is refused: the Agent Skills rules.
@@ -115,6 +119,15 @@ fn front_matter(s: &mut String, name: &str, description: &str) {
     let _ = write!(s, "---\nname: {name}\ndescription: {quoted}\n---\n\n");
 }
 
+/// Whether a tool may run as a task (`_meta["io.toolwright/taskSupport"]`).
+fn runs_as_task(tool: &Tool) -> bool {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::tasks::TASK_SUPPORT_META))
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|support| support != "forbidden")
+}
+
 fn names(list: &[&str]) -> String {
     list.iter()
         .map(|n| format!("`{n}`"))
@@ -137,7 +150,7 @@ pub(crate) fn render(source: &SkillSource<'_>) -> String {
     }
     let tools: Vec<(&Tool, &Operation)> = source.tools.iter().zip(source.operations).collect();
     render_tools(&mut s, &tools);
-    render_ending_early(&mut s, &tools, source.resources);
+    render_ending_early(&mut s, &tools, source.resources, source.task_lease);
     render_envelopes(&mut s, &tools);
     render_confirmations(&mut s, &tools);
     render_each(&mut s, &tools);
@@ -267,6 +280,7 @@ fn render_ending_early(
     s: &mut String,
     tools: &[(&Tool, &Operation)],
     resources: &[SharedResource],
+    task_lease: Duration,
 ) {
     if tools.is_empty() {
         return;
@@ -274,7 +288,8 @@ fn render_ending_early(
     s.push_str("## When a call ends early\n\n");
     s.push_str(
         "A call's deadline (the Deadline column) covers waiting for its resources and running. \
-         When it passes, or the client cancels the call or disconnects:\n\n",
+         When it passes, when the client cancels the call or goes away, when a stop tool stops \
+         its resource, or when the server shuts down:\n\n",
     );
     let mut graces: Vec<Duration> = tools.iter().map(|(_, op)| op.grace).collect();
     graces.sort_unstable();
@@ -290,24 +305,55 @@ fn render_ending_early(
     s.push_str("- A call still waiting for its turn does not start.\n");
     let _ = writeln!(
         s,
-        "- A running tool is told to stop and has its grace period to return: {grace}. If it \
-         finishes its work in that time, the answer is its result."
+        "- A running tool is told to stop and has its grace period to return: {grace} (at \
+         most 2 s when its client went away or the server is shutting down)."
     );
+    let stopped = |op: &Operation| {
+        op.resources
+            .iter()
+            .any(|name| resources.iter().any(|r| &r.name == name && r.safe_stop))
+    };
     let held = resources.iter().any(|r| r.safe_stop);
+    let free = tools.iter().any(|(_, op)| !stopped(op));
     if held {
         s.push_str(
-            "- Otherwise (it stopped part way, failed, panicked or did not return in time), the \
-             safe stop of each resource it holds runs, exactly once, before any other call may \
-             use the resource. A tool that cannot be interrupted keeps its resources until it \
-             really returns.\n",
+            "- Then the safe stop of each resource it holds runs, exactly once, whatever the \
+             tool returned, before any other call may use the resource: a tool told to stop did \
+             not do what was asked. A tool that cannot be interrupted keeps its resources until \
+             it really returns.\n",
         );
     }
-    s.push_str("- The answer is then an `isError` result saying what happened: how the tool ended");
+    if free {
+        s.push_str(if held {
+            "- A tool that holds no resource with a safe stop and finishes its work in that \
+             time answers with its result.\n"
+        } else {
+            "- A tool that finishes its work in that time answers with its result.\n"
+        });
+    }
+    s.push_str(
+        "- Otherwise the answer is an `isError` result saying what stopped the call and how the \
+         tool ended",
+    );
     s.push_str(if held {
-        " and what each safe stop reported. It never claims a stop that did not run.\n"
+        ", what each safe stop reported, then what the tool returned, if it returned anything. \
+         It never claims a stop that did not run.\n"
     } else {
         " and what it reported.\n"
     });
+    if held {
+        s.push_str(
+            "- A safe stop that fails leaves its resource refusing every call that moves it, \
+             saying why, until its safe stop succeeds again (each such call runs it again \
+             first). Do not work around it: tell the user the device needs checking.\n",
+        );
+        s.push_str(
+            "- The client is gone when stdin closes, or when its HTTP connection drops (on \
+             protocol 2025-11-25, when a call's event stream is not resumed within the server's \
+             resume window, 2 s by default): its calls are stopped as above. Stay connected \
+             while a motion runs.\n",
+        );
+    }
     let retried: Vec<String> = tools
         .iter()
         .filter(|(_, op)| op.retry > 0)
@@ -326,6 +372,22 @@ fn render_ending_early(
             "- After a deadline (not a cancel) or a retryable error, the server itself runs the \
              call again: {}.",
             retried.join(", ")
+        );
+    }
+    let leased: Vec<&str> = tools
+        .iter()
+        .filter(|(t, op)| stopped(op) && runs_as_task(t))
+        .map(|(t, _)| t.name.as_ref())
+        .collect();
+    if !leased.is_empty() {
+        let _ = writeln!(
+            s,
+            "- {} may run as {}. Such a task is cancelled, and its resources' safe stops run, \
+             when no `tasks/get` or `tasks/update` for it comes within {} (its lease, also in \
+             the task's `_meta[\"io.toolwright/leaseMs\"]`): poll it more often than that.",
+            names(&leased),
+            if leased.len() == 1 { "a task" } else { "tasks" },
+            describe_duration(task_lease)
         );
     }
     s.push('\n');
@@ -353,9 +415,10 @@ fn render_ending_early(
             String::new()
         } else {
             format!(
-                " {} stop{} it: each call cancels every call waiting for it (they do not run) \
-                 and stops the one using it, whose safe stop then runs; {} never queued, \
-                 rate-limited or confirmed, so call {} as soon as something goes wrong.",
+                " {} stop{} it: each call cancels every call waiting for it (they do not run), \
+                 runs its safe stop and stops the one using it (whose answer names the stop); {} \
+                 never queued, rate-limited or confirmed, so call {} as soon as something goes \
+                 wrong.",
                 names(&stoppers),
                 if stoppers.len() == 1 { "s" } else { "" },
                 if stoppers.len() == 1 {
@@ -611,6 +674,7 @@ mod tests {
             operations: &ops,
             resources,
             client_rate_limit: None,
+            task_lease: Duration::from_secs(10),
         })
     }
 
@@ -691,10 +755,62 @@ mod tests {
             "{with}"
         );
         assert!(
-            with.contains("the safe stop of each resource it holds runs, exactly once"),
+            with.contains(
+                "- Then the safe stop of each resource it holds runs, exactly once, whatever the \
+                 tool returned"
+            ),
             "{with}"
         );
-        assert!(with.contains("grace period to return: 1 s."), "{with}");
+        assert!(
+            with.contains("grace period to return: 1 s (at most 2 s when its client went away"),
+            "{with}"
+        );
+        assert!(
+            with.contains("- A safe stop that fails leaves its resource refusing every call"),
+            "{with}"
+        );
+        assert!(
+            with.contains("- The client is gone when stdin closes, or when its HTTP connection"),
+            "{with}"
+        );
+        // `look` holds nothing: it finishes and answers.
+        assert!(
+            with.contains("- A tool that holds no resource with a safe stop and finishes its work"),
+            "{with}"
+        );
+        assert!(!with.contains("may run as"), "no task tools: {with}");
+        // A task tool holding `hand` has a lease.
+        let mut tasked = grip();
+        tasked.meta = Some(rmcp::model::MetaObject(
+            json!({crate::tasks::TASK_SUPPORT_META: "optional"})
+                .as_object()
+                .cloned()
+                .expect("an object"),
+        ));
+        let tools = [tasked, look()];
+        let leased = render(&SkillSource {
+            name: "gripper",
+            description: "Operate the gripper.",
+            title: "A gripper",
+            instructions: None,
+            tools: &tools,
+            operations: &[gripping(), looking()],
+            resources: &[SharedResource {
+                name: "hand".to_owned(),
+                safe_stop: true,
+            }],
+            client_rate_limit: None,
+            task_lease: Duration::from_secs(10),
+        });
+        assert!(
+            leased.contains(
+                "- `grip` may run as a task. Such a task is cancelled, and its resources' safe \
+                 stops run, when no `tasks/get` or `tasks/update` for it comes within 10 s (its \
+                 lease, also in the task's `_meta[\"io.toolwright/leaseMs\"]`): poll it more \
+                 often than that."
+            ),
+            "{leased}"
+        );
 
         let without = render_two(
             [
@@ -715,7 +831,11 @@ mod tests {
         );
         assert!(without.contains("`grip` up to 2 more times"), "{without}");
         assert!(
-            without.contains("grace period to return: `grip` 1.5 s, `look` 1 s."),
+            without.contains("grace period to return: `grip` 1.5 s, `look` 1 s (at most 2 s"),
+            "{without}"
+        );
+        assert!(
+            without.contains("- A tool that finishes its work in that time answers with its"),
             "{without}"
         );
     }
@@ -751,6 +871,7 @@ mod tests {
             operations: &ops,
             resources: &[],
             client_rate_limit: Rate::parse("120/min"),
+            task_lease: Duration::from_secs(10),
         });
         assert!(
             md.contains("- `grip`: 10 calls per minute per client."),
@@ -784,6 +905,7 @@ mod tests {
             operations: &[gripping(), looking()],
             resources: &[],
             client_rate_limit: None,
+            task_lease: Duration::from_secs(10),
         });
         assert!(md.contains("## Calls the user confirms"), "{md}");
         assert!(md.contains("- `grip`: \"Grip with {force}?\""), "{md}");

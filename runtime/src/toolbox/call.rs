@@ -732,7 +732,10 @@ mod tests {
     /// the body's run (`Inner::execute`): `Inner::call` awaits it after `Inner::admit`'s future
     /// is gone (awaited from `admit`, the two shared the future: 3,200 bytes). Issue 34's
     /// envelopes added 64 bytes (3,032 to 3,096): the points checked again at the call's turn
-    /// (boxed, in `CallSite`) and the boxed turn check in `exec::Call`.
+    /// (boxed, in `CallSite`) and the boxed turn check in `exec::Call`. Issue 34's supervision
+    /// 48 more (3,144): the receipt `execute` names a stop tool on, the wait a deadline reports,
+    /// the reason a call was told to stop (its rare paths boxed: `exec::wind_down`,
+    /// `exec::wait_turn`, `exec::Interrupted`).
     #[test]
     #[allow(unreachable_code, unused_variables)]
     fn a_call_future_stays_small() {

@@ -211,6 +211,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             operations: &operations,
             resources: &resources,
             client_rate_limit: config.client_rate_limit,
+            task_lease: inner.tasks.limits().lease,
         });
         Some(Rendered {
             name: skill.name.clone(),
