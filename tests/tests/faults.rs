@@ -596,7 +596,7 @@ async fn a_signal_during_a_motion_halts_the_arm_before_the_process_exits() {
                 let text = std::fs::read_to_string(&log).unwrap();
                 if let Some(at) = text.find("serving MCP over streamable HTTP at ") {
                     let rest = &text[at + "serving MCP over streamable HTTP at ".len()..];
-                    url = Some(rest.lines().next().unwrap().trim().to_owned());
+                    url = rest.split_whitespace().next().map(str::to_owned);
                     break;
                 }
                 tokio::time::sleep(Duration::from_millis(10)).await;

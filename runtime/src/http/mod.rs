@@ -62,7 +62,6 @@ pub const MCP_PATH: &str = "/mcp";
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub const DEFAULT_RESUME_WINDOW: Duration = Duration::from_secs(2);
 
-
 /// How to serve over HTTP: where, who may call, which `Host`s and `Origin`s are accepted, and
 /// the limits. Every limit has a default; see each method.
 #[derive(Debug, Clone)]
