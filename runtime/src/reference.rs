@@ -33,6 +33,9 @@
 //! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
 //! | `over_budget` | `over_budget = "envelope"` (or `"cut"`, the default) | with `max_output_bytes`: a larger result is answered `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}` (the hint names `jmespath`/`summary` when the tool takes them) instead of being cut; only on `read_only` or `idempotent` tools (a compile error otherwise: the result of a write would be lost) |
+//! | `allow(..)` | `allow(many_params, deep_nesting, long_name)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels (also the build's check of ROS messages), a name of 65 to 128 characters |
+//! | `max_description_bytes` | `max_description_bytes = 2048` | the tool description's budget (default 1,024 bytes; over it is a compile error with the size) |
+//! | `max_param_description_bytes` | `max_param_description_bytes = 500` | each parameter description's budget (default 300 bytes) |
 //!
 //! `jmespath` and `summary` are published in the tool's input schema (and in every export) and
 //! listed in its `_meta["io.toolwright/resultArguments"]`; they never reach the body. With any
@@ -46,10 +49,6 @@
 //! [`ToolboxBuilder::with_output_checks`](crate::ToolboxBuilder::with_output_checks): a result
 //! that does not match (a value out of its declared range, a `NaN` sent as `null`) is a bug in
 //! the tool, and the call gets an `isError` naming the path instead, with a `tracing` error.
-//!
-//! | `allow(..)` | `allow(many_params, deep_nesting, long_name)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels (also the build's check of ROS messages), a name of 65 to 128 characters |
-//! | `max_description_bytes` | `max_description_bytes = 2048` | the tool description's budget (default 1,024 bytes; over it is a compile error with the size) |
-//! | `max_param_description_bytes` | `max_param_description_bytes = 500` | each parameter description's budget (default 300 bytes) |
 //!
 //! `#[param(max_description_bytes = N)]` raises the budget of one parameter or field.
 //!
@@ -259,6 +258,8 @@
 //! `tasks/result` (waits for the end, then answers the call's result or error),
 //! `tasks/list` and `tasks/cancel` (answers the task once stopped) are answered. Over HTTP,
 //! tasks are protocol 2026-07-28's.
+//!
+//! ## Return types
 //!
 //! The return type `T` or `Result<T, E>` (`E: Into<ToolError>`) decides the output: an object
 //! `T` (a struct) gives `outputSchema` and `structuredContent` plus the same JSON as text; any
@@ -669,3 +670,46 @@
 //!   for the exporter, and a span that finds the queue full is dropped and counted. Without an
 //!   endpoint (or the feature) no span is made. A program serving without `run_cli` uses
 //!   `toolwright::Telemetry::install` (feature `otel`).
+
+#[cfg(test)]
+mod tests {
+    /// Every table row of this reference belongs to a table with a header: a run of `| .. |`
+    /// lines starts with a header row and its `|---|` line (rustdoc shows a headless run as
+    /// text with pipes).
+    #[test]
+    fn every_table_has_a_header() {
+        let text = include_str!("reference.rs");
+        let lines: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.starts_with("#[cfg(test)]"))
+            .collect();
+        let mut in_table = false;
+        for (i, line) in lines.iter().enumerate() {
+            let row = line.starts_with("//! |");
+            if row && !in_table {
+                let next = lines.get(i + 1).copied().unwrap_or_default();
+                assert!(
+                    next.starts_with("//! |---"),
+                    "line {}: a table row without a header row above it: {line}",
+                    i + 1
+                );
+            }
+            in_table = row;
+        }
+    }
+
+    /// The return types are a section of their own, not a paragraph of "Tasks".
+    #[test]
+    fn return_types_have_their_section() {
+        let text = include_str!("reference.rs");
+        let heading = text
+            .find("//! ## Return types")
+            .expect("a Return types section");
+        let paragraph = text
+            .find("//! The return type `T` or `Result<T, E>`")
+            .expect("the return type paragraph");
+        let tasks = text.find("//! ## Tasks").expect("a Tasks section");
+        assert!(tasks < heading && heading < paragraph);
+        assert!(!text[heading..paragraph].contains("//! ## Tasks"));
+    }
+}
