@@ -380,7 +380,7 @@ fn variants(n: &Map<String, Value>) -> Option<&Vec<Value>> {
 }
 
 /// The type column: `number`, `array of string`, `object`, `map of number`, `one of`.
-fn type_name(v: &Value) -> String {
+pub(super) fn type_name(v: &Value) -> String {
     let Some(n) = obj(v) else {
         return "any".to_owned();
     };
@@ -419,7 +419,7 @@ fn type_name(v: &Value) -> String {
 /// The allowed-values column for one node: range, lengths, pattern, enum with meanings, item
 /// counts (and, for arrays, what each item allows). Returns the column and what is left of
 /// the description once enum meanings moved into the column.
-fn allowed(n: &Map<String, Value>, description: &str) -> (String, String) {
+pub(super) fn allowed(n: &Map<String, Value>, description: &str) -> (String, String) {
     let mut parts = Vec::new();
     let mut rest = description.to_owned();
     if let Some(r) = compact_range(n) {
@@ -669,7 +669,7 @@ fn push_row(
 }
 
 /// A variant's label (`"Stop"`, `{"Wait": …}`, `kind = "named"`) and its tag property.
-fn variant_label(v: &Value) -> (String, Option<String>) {
+pub(super) fn variant_label(v: &Value) -> (String, Option<String>) {
     let Some(n) = obj(v) else {
         return ("any value".to_owned(), None);
     };
@@ -772,6 +772,10 @@ pub fn example(schema: &Value) -> Value {
     }
 }
 
+/// A number for an example: the middle of its range (half its upper bound when the range is
+/// centred on zero, so a motion or a drive does something), its one bound (1 rather than 0), or
+/// 1; then written with as few significant digits as keep it in range (`2.5`, not
+/// `2.5500000000000003`; `400`, not `425`).
 fn number(n: &Map<String, Value>, integer: bool) -> Value {
     let get = |k: &str| n.get(k).and_then(Value::as_f64);
     let lo = get("minimum")
@@ -780,28 +784,53 @@ fn number(n: &Map<String, Value>, integer: bool) -> Value {
     let hi = get("maximum")
         .map(|v| (v, false))
         .or_else(|| get("exclusiveMaximum").map(|v| (v, true)));
-    let v = match (lo, hi) {
+    let target = match (lo, hi) {
         (Some((a, _)), Some((b, _))) => {
             let mid = a + (b - a) / 2.0;
-            if integer { mid.floor() } else { mid }
+            if mid == 0.0 && b > 0.0 { b / 2.0 } else { mid }
         }
         (Some((a, exclusive)), None) => {
-            if exclusive {
+            if a == 0.0 || exclusive {
                 a + 1.0
             } else {
                 a
             }
         }
         (None, Some((b, exclusive))) => {
-            if exclusive {
+            if b == 0.0 || exclusive {
                 b - 1.0
             } else {
                 b
             }
         }
-        (None, None) => 0.0,
+        (None, None) => 1.0,
     };
+    let fits = |v: f64| {
+        lo.is_none_or(|(a, exclusive)| if exclusive { v > a } else { v >= a })
+            && hi.is_none_or(|(b, exclusive)| if exclusive { v < b } else { v <= b })
+    };
+    let v = (1..=17)
+        .map(|digits| round_to(target, digits, integer))
+        .find(|v| fits(*v))
+        .unwrap_or(if integer { target.floor() } else { target });
     if integer { json!(v as i64) } else { json!(v) }
+}
+
+/// `x` to `digits` significant digits (an integer when `integer`), computed with exact powers
+/// of ten so the result prints as written.
+fn round_to(x: f64, digits: i32, integer: bool) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let exponent = digits - 1 - x.abs().log10().floor() as i32;
+    let v = if exponent >= 0 {
+        let p = 10f64.powi(exponent);
+        (x * p).round() / p
+    } else {
+        let p = 10f64.powi(-exponent);
+        (x / p).round() * p
+    };
+    if integer { v.round() } else { v }
 }
 
 fn string(n: &Map<String, Value>) -> Value {
@@ -863,14 +892,56 @@ mod tests {
     }
 
     #[test]
+    fn example_numbers_are_short_and_do_something() {
+        // The middle of 0.1 to 5 is 2.5500000000000003 in floating point.
+        assert_eq!(
+            example(&json!({"type": "number", "minimum": 0.1, "maximum": 5.0})),
+            json!(3.0)
+        );
+        assert_eq!(
+            example(&json!({"type": "number", "minimum": 2.5, "exclusiveMaximum": 2.6})),
+            json!(2.55)
+        );
+        // Centred on zero: half the upper bound, not a no-op.
+        assert_eq!(
+            example(&json!({"type": "number", "minimum": -1.0, "maximum": 1.0})),
+            json!(0.5)
+        );
+        assert_eq!(
+            example(&json!({"type": "number", "minimum": -850, "maximum": 850})),
+            json!(400.0)
+        );
+        // Unbounded, or bounded below by zero: 1, not 0.
+        assert_eq!(example(&json!({"type": "number"})), json!(1.0));
+        assert_eq!(example(&json!({"type": "integer", "minimum": 0})), json!(1));
+        assert_eq!(
+            example(&json!({"type": "integer", "maximum": 0})),
+            json!(-1)
+        );
+        // Exclusive bounds are kept.
+        assert_eq!(
+            example(&json!({"type": "number", "exclusiveMinimum": 0.0, "exclusiveMaximum": 0.001})),
+            json!(0.0005)
+        );
+        for text in ["3.0", "0.5", "400.0", "0.0005"] {
+            let v: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                text,
+                "shortest round trip"
+            );
+        }
+    }
+
+    #[test]
     fn examples_fit_the_schema() {
         assert_eq!(
             example(&json!({"type": "number", "minimum": 5.0, "maximum": 30.0})),
-            json!(17.5)
+            json!(20.0)
         );
         assert_eq!(
             example(&json!({"type": "integer", "minimum": 0, "exclusiveMaximum": 3})),
-            json!(1)
+            json!(2)
         );
         assert_eq!(
             example(&json!({"type": "string", "minLength": 3, "pattern": "^[a-z_]+$"})),
