@@ -32,7 +32,7 @@
 //! | `audit verify PATH` | checks an audit log's hash chain | 0 intact (prints the number of lines), 1 naming the first bad line (a torn last line included), 2 when it cannot be read |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
-//! | `export --out DIR` | writes every format into `DIR`, and `SKILL.md` when the toolbox serves a skill | 0 |
+//! | `export --out DIR` | writes every format into `DIR`, `index.html` (the page people read, one file that fetches nothing) and `llms.txt`, and `SKILL.md` with `references/TOOLS.md` when the toolbox serves a skill | 0 |
 //! | `check --against DIR` | the drift gate against an export (`SKILL.md` included) | 0 identical, 1 breaking changes, 2 compatible-only changes |
 
 use std::io::{IsTerminal as _, Write as _};
@@ -297,7 +297,8 @@ enum Command {
         #[arg(long, value_name = "on|off", value_parser = parse_switch)]
         confirm: Option<bool>,
     },
-    /// Write every export format (tools.json, TOOLS.md, openai.json, …) into a directory.
+    /// Write every export format (tools.json, TOOLS.md, openai.json, …), index.html and llms.txt
+    /// into a directory.
     Export {
         /// The directory.
         #[arg(long, value_name = "DIR")]
@@ -478,33 +479,22 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                 }
             },
             Command::Call { name, args, .. } => toolbox.cli_call(&name, &args).await,
-            Command::Export { out } => {
-                match export::write_all(&toolbox.listed_tools(), &out).and_then(|mut files| {
-                    if let Some(skill_md) = toolbox.skill_md() {
-                        files.push(export::write_skill(&skill_md, &out)?);
+            Command::Export { out } => match toolbox.export().write(&out) {
+                Ok(files) => {
+                    for f in files {
+                        println!("wrote {}", f.display());
                     }
-                    Ok(files)
-                }) {
-                    Ok(files) => {
-                        for f in files {
-                            println!("wrote {}", f.display());
-                        }
-                        0
-                    }
-                    Err(e) => {
-                        eprintln!("cannot write the export to {}: {e}", out.display());
-                        2
-                    }
+                    0
                 }
-            }
+                Err(e) => {
+                    eprintln!("cannot write the export to {}: {e}", out.display());
+                    2
+                }
+            },
             Command::Audit(AuditCommand::Verify { path }) => audit_verify(&path),
             Command::Check { against } => {
-                let skill_md = toolbox.skill_md();
-                match export::drift::check_export(
-                    &toolbox.listed_tools(),
-                    skill_md.as_deref(),
-                    &against,
-                ) {
+                let export = toolbox.export();
+                match export::drift::check_documents(&export.tools, &export.documents, &against) {
                     Ok(report) => {
                         if report.is_empty() {
                             println!("no drift: the tools match {}", against.display());

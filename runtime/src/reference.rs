@@ -380,6 +380,29 @@
 //! Each check has a test in `tests/ui/fail/`, named after the mistake, with the compiler's
 //! output next to it.
 //!
+//! ## Links into `index.html`
+//!
+//! `export --out DIR` writes `index.html`, the tools for people in one file that fetches
+//! nothing ([`export::html`](crate::export::html)). Its ids follow one grammar, so a review, a
+//! ticket or a safety file can link to a parameter and the link keeps working while the name
+//! does:
+//!
+//! | id | what | example |
+//! |---|---|---|
+//! | `TOOL` | a tool | `move_arm_to_pose` |
+//! | `TOOL.NAME` | a parameter | `grasp_object_force_control.force` |
+//! | `TOOL.NAME.FIELD` | a field inside it | `grasp_object_force_control.target_position.x` |
+//! | `NAME[]` | an array's items | `plan_trajectory.waypoints[].x` |
+//! | `NAME.*` | a map's values | `set_offsets.offsets.*` |
+//! | `TOOL:result.FIELD` | an output field | `move_arm_to_pose:result.position.x` |
+//! | `TOOL:example` | the example call | `move_arm_to_pose:example` |
+//! | `:…` | the page's own sections | `:resource.arm`, `:envelope.arm` |
+//!
+//! Each name is percent-encoded as a segment: ASCII letters, digits, `_` and `-` as they are,
+//! every other byte of its UTF-8 (`.`, `:`, `[`, `]`, `*`, `%` included) as `%XX`. A property
+//! named `a.b` is `TOOL.a%2Eb` and cannot collide with the field `b` of a property `a`
+//! (`TOOL.a.b`); no tool's id starts with `:`.
+//!
 //! ## Types
 //!
 //! - `Option<T>`: optional, not nullable (in lax mode an explicit `null` counts as absent).

@@ -1270,6 +1270,20 @@ fn panic_message(result: std::thread::Result<()>) -> String {
 fn assert_tools_snapshot_passes_on_identical_and_panics_on_drift() {
     let dir = TempDir::new("assert");
     export::write_all(arm().tools(), &dir.0).unwrap();
+    // The macro holds everything `export` writes: the page and llms.txt too.
+    let result = std::panic::catch_unwind(|| toolwright::assert_tools_snapshot!(arm(), &dir.0));
+    if !overwriting() {
+        let message = panic_message(result);
+        assert!(
+            message.contains("- compatible: index.html: missing; regenerate the export."),
+            "{message}"
+        );
+        assert!(
+            message.contains("- compatible: llms.txt: missing; regenerate the export."),
+            "{message}"
+        );
+    }
+    arm().export().write(&dir.0).unwrap();
     // An absolute directory is used as is.
     toolwright::assert_tools_snapshot!(arm(), &dir.0);
 

@@ -338,6 +338,24 @@ fn the_reference_file_is_the_exported_tools_md() {
         text,
         &export::render(&toolbox.listed_tools(), Format::Markdown)
     );
+    // The exported tree is the served one: every file the skill serves is in the export at
+    // its path in the skill, with the same text, so the skill's links resolve in both.
+    let dir = common::robot_arm_docs();
+    for (uri, path) in [(SKILL, "SKILL.md"), (REFERENCE, "references/TOOLS.md")] {
+        let served = toolbox.read_skill_resource(uri).unwrap();
+        let ResourceContents::TextResourceContents { text, .. } = &served.contents[0] else {
+            panic!("text")
+        };
+        assert_eq!(text, &committed(path), "{path}");
+    }
+    for link in md.split("](").skip(1).filter_map(|l| l.split(')').next()) {
+        if !link.contains("://") && !link.starts_with('#') {
+            assert!(
+                dir.join(link).is_file(),
+                "SKILL.md links {link}, not exported"
+            );
+        }
+    }
 }
 
 #[tokio::test]

@@ -148,6 +148,11 @@ impl ResourceQueue {
         &self.name
     }
 
+    /// How many calls may wait behind the one using the resource.
+    pub(crate) fn max_waiting(&self) -> usize {
+        self.max_waiting
+    }
+
     /// Stops every call that took its place so far (the stop tool `by`): the waiting ones will
     /// not start; the one using the resource is stopped by [`stop_holder`](Self::stop_holder).
     /// Returns how many were waiting and whether one was using the resource.

@@ -12,10 +12,12 @@
 //! | `anthropic` | `anthropic.json` | Anthropic Messages API tools ([`anthropic`]) |
 //! | `gemini` | `gemini.json` | Gemini function declarations ([`gemini`]) |
 //!
-//! A toolbox that serves an operating skill
-//! ([`ToolboxBuilder::with_skill`](crate::ToolboxBuilder::with_skill)) also exports it as
-//! `SKILL.md` ([`skill`], [`write_skill`]), held by the same drift gate
-//! ([`drift::check_export`]).
+//! A toolbox exports more than its tools ([`Toolbox::export`](crate::Toolbox::export), what
+//! `export --out DIR` writes, [`Export`]): `index.html`, one page for people that fetches
+//! nothing ([`html`]), and `llms.txt` ([`llms`]); a toolbox that serves an operating skill
+//! ([`ToolboxBuilder::with_skill`](crate::ToolboxBuilder::with_skill)) also `SKILL.md`
+//! ([`skill`]) and the reference it links, `references/TOOLS.md`, the tree the skills
+//! extension serves. The drift gate holds them all ([`drift::check_documents`]).
 //!
 //! Each dialect module documents the provider's rules with their sources and has a check for
 //! them ([`check_openai`], [`check_anthropic`], [`check_gemini`]). Where a provider refuses a
@@ -45,6 +47,8 @@
 pub mod anthropic;
 pub mod drift;
 pub mod gemini;
+pub mod html;
+pub mod llms;
 pub mod markdown;
 pub mod openai;
 pub mod skill;
@@ -158,6 +162,36 @@ pub fn write_skill(skill_md: &str, dir: &Path) -> io::Result<PathBuf> {
     Ok(path)
 }
 
+/// Everything `export --out DIR` writes for a toolbox ([`Toolbox::export`](crate::Toolbox::export)),
+/// and what `check --against DIR` ([`drift::check_documents`]) holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    /// The tools as listed, written in every [`Format`].
+    pub tools: Vec<Tool>,
+    /// The other files, by path relative to the directory, in the order written: `SKILL.md`
+    /// and `references/TOOLS.md` for a toolbox that serves a skill (the tree the skills
+    /// extension serves, so the skill's links resolve in both), `index.html`, `llms.txt`.
+    pub documents: Vec<(String, String)>,
+}
+
+impl Export {
+    /// Writes every file into `dir` (created if needed, with the folders a document's path
+    /// names), returning the paths written: the formats in [`Format::ALL`] order, then the
+    /// documents.
+    pub fn write(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        let mut written = write_all(&self.tools, dir)?;
+        for (name, text) in &self.documents {
+            let path = dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&path, text)?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+}
+
 /// Parses the `mcp` export (`{"tools": [..]}`, or a bare array of tools) back into tools.
 pub fn parse_mcp(text: &str) -> Result<Vec<Tool>, serde_json::Error> {
     let value: Value = serde_json::from_str(text)?;
@@ -191,6 +225,24 @@ pub fn assert_export_snapshot(tools: &[Tool], skill_md: Option<&str>, dir: &Path
     assert_export(tools, dir, Some(skill_md));
 }
 
+/// [`assert_snapshot`] for everything `export` writes for a toolbox
+/// ([`Toolbox::export`](crate::Toolbox::export): its tools in every format, its page, its
+/// `llms.txt`, its skill; see [`drift::check_documents`]). What
+/// [`assert_tools_snapshot!`](crate::assert_tools_snapshot) runs.
+#[track_caller]
+pub fn assert_export_files(export: &Export, dir: &Path) {
+    if std::env::var(SNAPSHOT_ENV).is_ok_and(|v| v == "overwrite") {
+        if let Err(e) = export.write(dir) {
+            panic!("cannot write the tool snapshot in {}: {e}", dir.display());
+        }
+        return;
+    }
+    report_drift(
+        drift::check_documents(&export.tools, &export.documents, dir),
+        dir,
+    );
+}
+
 #[track_caller]
 fn assert_export(tools: &[Tool], dir: &Path, skill_md: Option<Option<&str>>) {
     if std::env::var(SNAPSHOT_ENV).is_ok_and(|v| v == "overwrite") {
@@ -207,6 +259,11 @@ fn assert_export(tools: &[Tool], dir: &Path, skill_md: Option<Option<&str>>) {
         Some(md) => drift::check_export(tools, md, dir),
         None => drift::check_against(tools, dir),
     };
+    report_drift(report, dir);
+}
+
+#[track_caller]
+fn report_drift(report: io::Result<drift::Report>, dir: &Path) {
     match report {
         Ok(report) if report.is_empty() => {}
         Ok(report) => panic!(
@@ -222,9 +279,10 @@ fn assert_export(tools: &[Tool], dir: &Path, skill_md: Option<Option<&str>>) {
     }
 }
 
-/// Asserts that a toolbox's tools (and its `SKILL.md`, when it serves a skill) match the
-/// export committed in a directory, relative to the calling crate's `Cargo.toml`; see
-/// [`assert_export_snapshot`](crate::export::assert_export_snapshot).
+/// Asserts that everything `export` writes for a toolbox (its tools in every format,
+/// `index.html`, `llms.txt`, and its skill when it serves one) matches the export committed in
+/// a directory, relative to the calling crate's `Cargo.toml`; see
+/// [`assert_export_files`](crate::export::assert_export_files).
 ///
 /// ```no_run
 /// # fn toolbox() -> toolwright::Toolbox<()> { toolwright::Toolbox::from_tools((), Vec::new()) }
@@ -238,9 +296,8 @@ fn assert_export(tools: &[Tool], dir: &Path, skill_md: Option<Option<&str>>) {
 macro_rules! assert_tools_snapshot {
     ($toolbox:expr, $dir:expr $(,)?) => {{
         let toolbox = &($toolbox);
-        $crate::export::assert_export_snapshot(
-            &toolbox.listed_tools(),
-            toolbox.skill_md().as_deref(),
+        $crate::export::assert_export_files(
+            &toolbox.export(),
             &::std::path::Path::new(::core::env!("CARGO_MANIFEST_DIR")).join($dir),
         )
     }};

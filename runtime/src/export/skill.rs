@@ -64,6 +64,8 @@ pub(crate) struct SharedResource {
     pub name: String,
     /// Whether a safe stop is declared for it.
     pub safe_stop: bool,
+    /// How many calls may wait for it (its queue's `max_waiting`).
+    pub max_waiting: Option<usize>,
 }
 
 /// What a skill is written from.
@@ -748,6 +750,7 @@ mod tests {
             &[SharedResource {
                 name: "hand".to_owned(),
                 safe_stop: true,
+                max_waiting: Some(16),
             }],
         );
         assert!(

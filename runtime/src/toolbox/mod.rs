@@ -32,6 +32,7 @@ mod compose;
 mod config;
 mod confirm;
 mod describe;
+mod docs;
 mod gates;
 mod groups;
 #[cfg(feature = "http")]

@@ -156,12 +156,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self.inner.config.skill.is_some()
     }
 
-    /// The skill's files, written from the tools as listed now.
-    fn rendered_skill(&self) -> Option<Rendered> {
+    /// How each of `tools` (as listed) runs, and the resources they hold in order of first
+    /// use: what the skill and the page are written from besides the tools.
+    pub(super) fn operations(
+        &self,
+        tools: &[rmcp::model::Tool],
+    ) -> (Vec<Operation>, Vec<SharedResource>) {
         let inner = &self.inner;
         let config = &inner.config;
-        let skill = config.skill.as_ref()?;
-        let tools = read(&inner.listed).clone();
         let operation = |entry: &Entry<S>| Operation {
             timeout: entry.policy.timeout.or(config.default_timeout),
             grace: entry
@@ -193,15 +195,24 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let mut resources: Vec<SharedResource> = Vec::new();
         for name in operations.iter().flat_map(|op| &op.resources) {
             if !resources.iter().any(|r| &r.name == name) {
+                let declared = inner.resources.get(name.as_str());
                 resources.push(SharedResource {
                     name: name.clone(),
-                    safe_stop: inner
-                        .resources
-                        .get(name.as_str())
-                        .is_some_and(|r| r.safe_stop.is_some()),
+                    safe_stop: declared.is_some_and(|r| r.safe_stop.is_some()),
+                    max_waiting: declared.map(|r| r.queue.max_waiting()),
                 });
             }
         }
+        (operations, resources)
+    }
+
+    /// The skill's files, written from the tools as listed now.
+    fn rendered_skill(&self) -> Option<Rendered> {
+        let inner = &self.inner;
+        let config = &inner.config;
+        let skill = config.skill.as_ref()?;
+        let tools = read(&inner.listed).clone();
+        let (operations, resources) = self.operations(&tools);
         let skill_md = generate::render(&SkillSource {
             name: &skill.name,
             description: &skill.description,

@@ -483,33 +483,48 @@ pub fn check_against(current: &[Tool], dir: &Path) -> io::Result<Report> {
 /// out-of-date or missing `SKILL.md` is a compatible change (a skill is guidance, not a
 /// contract a call depends on).
 pub fn check_export(current: &[Tool], skill_md: Option<&str>, dir: &Path) -> io::Result<Report> {
+    let documents: Vec<(String, String)> = skill_md
+        .map(|md| (super::skill::SKILL_FILE.to_owned(), md.to_owned()))
+        .into_iter()
+        .collect();
+    check_documents(current, &documents, dir)
+}
+
+/// [`check_against`], and each of `documents` (a path relative to `dir` and the text it should
+/// have: `SKILL.md`, `references/TOOLS.md`, `index.html`, `llms.txt`, as
+/// [`Export`](super::Export) lists them) against the file in `dir`: an out-of-date or missing
+/// document is a compatible change (documents are read by people and models; no call depends
+/// on them).
+pub fn check_documents(
+    current: &[Tool],
+    documents: &[(String, String)],
+    dir: &Path,
+) -> io::Result<Report> {
     let mut report = check_against(current, dir)?;
-    let file = super::skill::SKILL_FILE;
-    let change = |description: String| Change {
-        compatibility: Compatibility::Compatible,
-        tool: String::new(),
-        path: file.to_owned(),
-        description,
-    };
-    let Some(expected) = skill_md else {
-        return Ok(report);
-    };
-    match std::fs::read_to_string(dir.join(file)) {
-        Ok(actual) => {
-            let actual = actual.replace("\r\n", "\n");
-            if actual != expected {
-                report.changes.push(change(format!(
-                    "out of date ({}); regenerate the export.",
-                    first_difference(&actual, expected)
-                )));
+    for (file, expected) in documents {
+        let change = |description: String| Change {
+            compatibility: Compatibility::Compatible,
+            tool: String::new(),
+            path: file.clone(),
+            description,
+        };
+        match std::fs::read_to_string(dir.join(file)) {
+            Ok(actual) => {
+                let actual = actual.replace("\r\n", "\n");
+                if &actual != expected {
+                    report.changes.push(change(format!(
+                        "out of date ({}); regenerate the export.",
+                        first_difference(&actual, expected)
+                    )));
+                }
             }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                report
+                    .changes
+                    .push(change("missing; regenerate the export.".to_owned()));
+            }
+            Err(e) => return Err(e),
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            report
-                .changes
-                .push(change("missing; regenerate the export.".to_owned()));
-        }
-        Err(e) => return Err(e),
     }
     report.sort();
     Ok(report)

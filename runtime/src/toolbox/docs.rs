@@ -1,0 +1,62 @@
+//! What `export` writes for a toolbox beyond its tools' definitions: the page people read
+//! (`index.html`, [`crate::export::html`]), `llms.txt` ([`crate::export::llms`]) and, with a
+//! skill, `SKILL.md` with the reference it links (`references/TOOLS.md`), as the skills
+//! extension serves them.
+
+use super::{Toolbox, read};
+use crate::export::html::{self, PageSource};
+use crate::export::{Export, Format, llms, render, skill};
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// `index.html`: every tool as listed now, for people, in one file that fetches nothing
+    /// ([`crate::export::html`]).
+    pub fn index_html(&self) -> String {
+        let inner = &self.inner;
+        let config = &inner.config;
+        let tools = read(&inner.listed).clone();
+        let (operations, resources) = self.operations(&tools);
+        html::render(&PageSource {
+            name: &config.name,
+            version: &config.version,
+            title: config.title.as_deref(),
+            instructions: config.instructions.as_deref(),
+            tools: &tools,
+            operations: &operations,
+            resources: &resources,
+            client_rate_limit: config.client_rate_limit,
+        })
+    }
+
+    /// `llms.txt` ([llmstxt.org](https://llmstxt.org)): the server in a sentence and a link
+    /// per tool into the other files ([`crate::export::llms`]).
+    pub fn llms_txt(&self) -> String {
+        let config = &self.inner.config;
+        let tools = read(&self.inner.listed).clone();
+        llms::render(&llms::Source {
+            name: &config.name,
+            version: &config.version,
+            title: config.title.as_deref(),
+            instructions: config.instructions.as_deref(),
+            tools: &tools,
+            skill: self.has_skill(),
+        })
+    }
+
+    /// Everything `export --out DIR` writes, and `check --against DIR` holds: the tools as
+    /// listed now (written in every [`Format`]), then `SKILL.md` and `references/TOOLS.md`
+    /// when the toolbox serves a skill, `index.html` and `llms.txt`.
+    pub fn export(&self) -> Export {
+        let tools = self.listed_tools();
+        let mut documents = Vec::new();
+        if let Some(skill_md) = self.skill_md() {
+            documents.push((skill::SKILL_FILE.to_owned(), skill_md));
+            documents.push((
+                skill::REFERENCE_FILE.to_owned(),
+                render(&tools, Format::Markdown),
+            ));
+        }
+        documents.push((html::FILE.to_owned(), self.index_html()));
+        documents.push((llms::FILE.to_owned(), self.llms_txt()));
+        Export { tools, documents }
+    }
+}
