@@ -33,7 +33,21 @@
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
 //! | `export --out DIR` | writes every format into `DIR`, `index.html` (the page people read, one file that fetches nothing) and `llms.txt`, and `SKILL.md` with `references/TOOLS.md` when the toolbox serves a skill | 0 |
-//! | `check --against DIR` | the drift gate against an export (`SKILL.md` included) | 0 identical, 1 breaking changes, 2 compatible-only changes |
+//! | `check --against DIR` | the drift gate against an export (every file `export` writes) | see below |
+//! | `check --clients [--server-name arm]` | what each client would refuse ([`crate::export::clients`]): Claude Code, VS Code Copilot, Cursor, the Python SDK 2.x against `tools/list`; the Anthropic, OpenAI strict and Gemini APIs against their exports | see below |
+//!
+//! `check`'s exit codes (also in `check --help` and the README):
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | nothing to report |
+//! | 1 | breaking drift |
+//! | 2 | only compatible drift |
+//! | 3 | some client refuses a tool |
+//! | 4 | cannot read the export, or bad usage |
+//!
+//! With both `--against` and `--clients`, both are reported, and the exit code is the first that
+//! applies in the order 4, 1, 3, 2.
 
 use std::io::{IsTerminal as _, Write as _};
 use std::net::SocketAddr;
@@ -304,17 +318,40 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
-    /// Compare the tools with an export: exit 0 when identical, 1 for breaking changes, 2 when
-    /// every difference is compatible.
+    /// Hold the tools against an export (the drift gate, --against) and against the rules of
+    /// the clients that will list them (--clients); at least one of the two.
+    #[command(after_help = CHECK_EXIT_CODES)]
     Check {
-        /// The directory of a previous `export`.
+        /// The directory of a previous `export`: report every difference, breaking or
+        /// compatible.
         #[arg(long, value_name = "DIR")]
-        against: PathBuf,
+        against: Option<PathBuf>,
+        /// Report what Claude Code, VS Code Copilot, Cursor, the Python SDK 2.x and the
+        /// Anthropic, OpenAI strict and Gemini APIs would refuse, each with the tool, the JSON
+        /// pointer, what to change and the rule's source.
+        #[arg(long)]
+        clients: bool,
+        /// The name users give this server in their client's configuration, counted where a
+        /// client prefixes tool names with it (default: the toolbox's title, else this
+        /// program's name).
+        #[arg(long, value_name = "NAME", requires = "clients")]
+        server_name: Option<String>,
     },
     /// Audit logs (`serve --audit-log PATH`).
     #[command(subcommand)]
     Audit(AuditCommand),
 }
+
+/// The exit codes of `check`, as `check --help` shows them (the README has the same table).
+const CHECK_EXIT_CODES: &str = "\
+Exit codes:
+  0  nothing to report
+  1  breaking drift
+  2  only compatible drift
+  3  some client refuses a tool
+  4  cannot read the export, or bad usage
+With both --against and --clients, both are reported, and the exit code is the first that \
+applies in the order 4, 1, 3, 2.";
 
 #[derive(Debug, Subcommand)]
 enum AuditCommand {
@@ -418,11 +455,17 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        let cli = match Cli::try_parse_from(args) {
+        let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+        let cli = match Cli::try_parse_from(&args) {
             Ok(cli) => cli,
             Err(e) => {
                 let _ = e.print();
-                return if e.use_stderr() { 2 } else { 0 };
+                return match e.use_stderr() {
+                    false => 0,
+                    // `check`'s exit codes keep 2 for compatible drift: bad usage is 4.
+                    true if args.get(1).is_some_and(|a| a == "check") => CHECK_CANNOT_READ,
+                    true => 2,
+                };
             }
         };
         #[cfg(feature = "otel")]
@@ -492,23 +535,11 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                 }
             },
             Command::Audit(AuditCommand::Verify { path }) => audit_verify(&path),
-            Command::Check { against } => {
-                let export = toolbox.export();
-                match export::drift::check_documents(&export.tools, &export.documents, &against) {
-                    Ok(report) => {
-                        if report.is_empty() {
-                            println!("no drift: the tools match {}", against.display());
-                        } else {
-                            print!("{report}");
-                        }
-                        report.exit_code()
-                    }
-                    Err(e) => {
-                        eprintln!("cannot read the export in {}: {e}", against.display());
-                        2
-                    }
-                }
-            }
+            Command::Check {
+                against,
+                clients,
+                server_name,
+            } => toolbox.cli_check(against.as_deref(), clients, server_name),
         }
     }
 
@@ -592,7 +623,64 @@ impl ServeArgs {
     }
 }
 
+/// `check`'s exit code when it cannot read the export, or for bad usage.
+const CHECK_CANNOT_READ: i32 = 4;
+
 impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// `check --against DIR --clients`: both reports, and the first exit code that applies in
+    /// the order 4 (cannot read, bad usage), 1 (breaking), 3 (a client refuses), 2
+    /// (compatible).
+    fn cli_check(
+        &self,
+        against: Option<&std::path::Path>,
+        clients: bool,
+        server_name: Option<String>,
+    ) -> i32 {
+        if against.is_none() && !clients {
+            eprintln!("check: give --against DIR, --clients, or both (see check --help)");
+            return CHECK_CANNOT_READ;
+        }
+        let mut codes = Vec::new();
+        if let Some(dir) = against {
+            let export = self.export();
+            match export::drift::check_documents(&export.tools, &export.documents, dir) {
+                Ok(report) => {
+                    if report.is_empty() {
+                        println!("no drift: the tools match {}", dir.display());
+                    } else {
+                        print!("{report}");
+                    }
+                    codes.push(report.exit_code());
+                }
+                Err(e) => {
+                    eprintln!("cannot read the export in {}: {e}", dir.display());
+                    codes.push(CHECK_CANNOT_READ);
+                }
+            }
+        }
+        if clients {
+            let server = server_name.unwrap_or_else(|| {
+                let info = rmcp::ServerHandler::get_info(self).server_info;
+                info.title.unwrap_or_else(|| {
+                    std::env::args_os()
+                        .next()
+                        .as_deref()
+                        .map(std::path::Path::new)
+                        .and_then(|p| p.file_stem())
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or(info.name)
+                })
+            });
+            let report = self.client_findings(&server);
+            print!("{report}");
+            codes.push(report.exit_code());
+        }
+        [CHECK_CANNOT_READ, 1, 3, 2]
+            .into_iter()
+            .find(|code| codes.contains(code))
+            .unwrap_or(0)
+    }
+
     /// `serve`, with the toolbox its flags built.
     async fn cli_serve<H: rmcp::ServerHandler>(
         self,

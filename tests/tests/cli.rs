@@ -131,6 +131,9 @@ fn export_to(dir: &Path) {
         "anthropic.json",
         "gemini.json",
         "SKILL.md",
+        "references/TOOLS.md",
+        "index.html",
+        "llms.txt",
     ] {
         assert!(dir.join(file).exists(), "{file}");
     }
@@ -173,6 +176,28 @@ fn export_writes_the_skill_and_check_holds_it() {
 
 #[test]
 fn check_exits_0_when_identical_1_when_breaking_2_when_compatible() {
+    // An export that cannot be read is 4, not 2 (which says "only compatible changes").
+    let o = run(&["check", "--against", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(4), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read the export in /nonexistent"));
+    let o = run(&["check"]);
+    assert_eq!(o.status.code(), Some(4), "{o:?}");
+    let o = run(&["check", "--clients"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("every client accepts every tool"));
+    let o = run(&["check", "--help"]);
+    assert!(o.status.success());
+    for line in [
+        "0  nothing to report",
+        "1  breaking drift",
+        "2  only compatible drift",
+        "3  some client refuses a tool",
+        "4  cannot read the export, or bad usage",
+        "in the order 4, 1, 3, 2",
+    ] {
+        assert!(stdout(&o).contains(line), "{line}: {}", stdout(&o));
+    }
+
     let same = temp_dir("same");
     export_to(&same);
     let o = run(&["check", "--against", same.to_str().unwrap()]);

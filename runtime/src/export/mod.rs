@@ -45,6 +45,7 @@
 //! ```
 
 pub mod anthropic;
+pub mod clients;
 pub mod drift;
 pub mod gemini;
 pub mod html;
@@ -282,7 +283,9 @@ fn report_drift(report: io::Result<drift::Report>, dir: &Path) {
 /// Asserts that everything `export` writes for a toolbox (its tools in every format,
 /// `index.html`, `llms.txt`, and its skill when it serves one) matches the export committed in
 /// a directory, relative to the calling crate's `Cargo.toml`; see
-/// [`assert_export_files`](crate::export::assert_export_files).
+/// [`assert_export_files`](crate::export::assert_export_files). Beside it,
+/// [`assert_clients_accept!`](crate::assert_clients_accept) holds the same toolbox against the
+/// rules of the clients that will list it ([`clients`]).
 ///
 /// ```no_run
 /// # fn toolbox() -> toolwright::Toolbox<()> { toolwright::Toolbox::from_tools((), Vec::new()) }

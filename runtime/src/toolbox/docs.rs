@@ -5,7 +5,7 @@
 
 use super::{Toolbox, read};
 use crate::export::html::{self, PageSource};
-use crate::export::{Export, Format, llms, render, skill};
+use crate::export::{Export, Format, clients, llms, render, skill};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// `index.html`: every tool as listed now, for people, in one file that fetches nothing
@@ -40,6 +40,22 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             tools: &tools,
             skill: self.has_skill(),
         })
+    }
+
+    /// The name clients prefix to this server's tools, as [`clients::check`] counts it when
+    /// none is given: the toolbox's title, else its name.
+    pub fn server_name_for_clients(&self) -> String {
+        let config = &self.inner.config;
+        config
+            .title
+            .clone()
+            .unwrap_or_else(|| config.name.to_string())
+    }
+
+    /// What each client would refuse of the tools as listed now, the server named `server`
+    /// where a client prefixes it ([`clients::check`]; `check --clients`).
+    pub fn client_findings(&self, server: &str) -> clients::Report {
+        clients::check(&self.listed_tools(), server)
     }
 
     /// Everything `export --out DIR` writes, and `check --against DIR` holds: the tools as
