@@ -485,13 +485,20 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             .command
             .unwrap_or_else(|| Command::Serve(Box::default()));
         let builder = match &command {
-            Command::Serve(args) => match self.apply_serve_args(args) {
+            Command::Serve(args) => match self
+                .with_confirm_off_words("serve with `--confirm=off`")
+                .apply_serve_args(args)
+            {
                 Ok(builder) => builder,
                 Err(code) => return code,
             },
-            Command::Call {
-                confirm: Some(on), ..
-            } => self.with_confirmation(*on),
+            Command::Call { confirm, .. } => {
+                let builder = self.with_confirm_off_words("call it again with `--confirm=off`");
+                match confirm {
+                    Some(on) => builder.with_confirmation(*on),
+                    None => builder,
+                }
+            }
             Command::Audit(AuditCommand::Verify { path }) => return audit_verify(path),
             _ => self,
         };

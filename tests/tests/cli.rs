@@ -43,7 +43,12 @@ fn call_does_not_move_the_arm_unless_confirmation_is_off() {
         text.starts_with("not confirmed: `move_arm_to_pose` runs only once the user confirms it"),
         "{text}"
     );
-    assert!(text.contains("`--confirm=off`"), "{text}");
+    // The refusal names the flag of the command that was run: `call`'s, not `serve`'s.
+    assert!(
+        text.contains("or call it again with `--confirm=off` where no one needs to confirm"),
+        "{text}"
+    );
+    assert!(!text.contains("serve with"), "{text}");
     // A test rig turns it off.
     let o = run(&["call", "move_arm_to_pose", "--args", args, "--confirm=off"]);
     assert_eq!(o.status.code(), Some(0), "{o:?}");

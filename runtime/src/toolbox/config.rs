@@ -38,6 +38,9 @@ pub(super) struct Config {
     pub(super) audit: Option<Arc<crate::audit::AuditLog>>,
     /// List and run only the tools declared `read_only` ([`ToolboxBuilder::with_read_only`]).
     pub(super) read_only: bool,
+    /// How a caller turns confirmation off, in the words of what runs the toolbox (the command
+    /// line's `serve` or `call`, else the builder), for the refusal of an unconfirmed call.
+    pub(super) confirm_off: &'static str,
 }
 
 /// What a [`ToolboxBuilder`] was told, applied when it builds.
@@ -68,6 +71,7 @@ pub(super) struct Settings {
     pub(super) confirmation: bool,
     /// An operator's narrowing of the declared envelopes ([`ToolboxBuilder::with_envelopes`]).
     pub(super) envelopes: Option<serde_json::Value>,
+    pub(super) confirm_off: &'static str,
 }
 
 impl Default for Settings {
@@ -95,6 +99,7 @@ impl Default for Settings {
             read_only: false,
             confirmation: true,
             envelopes: None,
+            confirm_off: CONFIRM_OFF_BUILDER,
         }
     }
 }
@@ -375,7 +380,21 @@ impl Settings {
             skill: None,
             audit: self.audit,
             read_only: self.read_only,
+            confirm_off: self.confirm_off,
         }
+    }
+}
+
+/// How a toolbox built in code turns confirmation off, as an unconfirmed call's refusal says it.
+const CONFIRM_OFF_BUILDER: &str = "build the toolbox with `with_confirmation(false)`";
+
+impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
+    /// How the refusal of an unconfirmed call says to turn confirmation off: the command line
+    /// sets it to the flag of the command that runs (`serve with `--confirm=off``, `call it
+    /// again with `--confirm=off``).
+    pub(crate) fn with_confirm_off_words(mut self, words: &'static str) -> Self {
+        self.settings.confirm_off = words;
+        self
     }
 }
 

@@ -61,7 +61,14 @@ impl Decision {
 
 /// The answer of a call that was not confirmed: what happened, that nothing ran, and how to
 /// get it to run.
-pub(super) fn refusal(tool: &str, resources: &[Arc<str>], decision: &Decision) -> String {
+/// `off` says how to turn confirmation off where no one needs to confirm, in the words of what
+/// runs the toolbox (`serve with `--confirm=off``).
+pub(super) fn refusal(
+    tool: &str,
+    resources: &[Arc<str>],
+    decision: &Decision,
+    off: &str,
+) -> String {
     let untouched = match resources {
         [] => String::new(),
         [one] => format!(", and `{one}` was not touched"),
@@ -89,8 +96,8 @@ pub(super) fn refusal(tool: &str, resources: &[Arc<str>], decision: &Decision) -
         Decision::Unasked(reason) => format!(
             "not confirmed: `{tool}` runs only once the user confirms it, and the user could \
              not be asked ({reason}); it did not run{untouched}. Use a client that supports \
-             elicitation (form mode), or serve with `--confirm=off` where no one needs to \
-             confirm (a simulation, a test rig)"
+             elicitation (form mode), or {off} where no one needs to confirm (a simulation, a \
+             test rig)"
         ),
     }
 }
@@ -278,7 +285,12 @@ mod tests {
     fn refusals_say_nothing_ran_and_how_to_get_it_to_run() {
         let arm = [Arc::from("arm")];
         assert_eq!(
-            refusal("move", &arm, &Decision::Declined),
+            refusal(
+                "move",
+                &arm,
+                &Decision::Declined,
+                "serve with `--confirm=off`"
+            ),
             "not confirmed: the user declined; `move` did not run, and `arm` was not touched. \
              Ask the user before trying again"
         );
@@ -289,9 +301,13 @@ mod tests {
                 request: "elicitation",
                 capability: "elicitation",
             }),
+            "call it again with `--confirm=off`",
         );
         assert!(unasked.contains("did not run"), "{unasked}");
-        assert!(unasked.contains("--confirm=off"), "{unasked}");
+        assert!(
+            unasked.contains("or call it again with `--confirm=off` where no one needs to"),
+            "{unasked}"
+        );
         assert!(
             unasked.contains("does not support elicitation"),
             "{unasked}"

@@ -125,7 +125,7 @@ async fn ask<S: Send + Sync + 'static>(
             .iter()
             .map(|r| Arc::clone(r.queue.name()))
             .collect();
-        let text = confirm::refusal(&entry.name, &resources, &decision);
+        let text = confirm::refusal(&entry.name, &resources, &decision, inner.config.confirm_off);
         return Err((
             "not_confirmed",
             CallToolResult::error(vec![ContentBlock::text(text)]).into(),
