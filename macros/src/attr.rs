@@ -160,7 +160,7 @@ pub struct ToolAttr {
     /// again at the call's turn, its `Err` refuses the call
     pub check: Option<syn::Path>,
     // Compile-time check settings (see `Allow`).
-    /// `allow(many_params, deep_nesting, long_name)`: checks turned off for this tool
+    /// `allow(many_params, deep_nesting)`: checks turned off for this tool
     pub allow: Option<Allow>,
     /// `max_description_bytes = 2048` (default 1024): the tool description's budget
     pub max_description_bytes: Option<usize>,
@@ -290,8 +290,6 @@ pub struct Allow {
     pub many_params: Flag,
     /// Input nested deeper than 3 levels.
     pub deep_nesting: Flag,
-    /// A tool name longer than 64 characters (up to 128).
-    pub long_name: Flag,
 }
 
 /// `#[param(..)]` on a fn argument or a struct field.

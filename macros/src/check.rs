@@ -17,20 +17,42 @@ use crate::typecheck::Checks;
 pub const TOOL_DESCRIPTION_BYTES: usize = 1024;
 /// Default budget of a parameter (or field) description, in bytes.
 pub const PARAM_DESCRIPTION_BYTES: usize = 300;
-/// Tool names longer than this are refused unless `allow(long_name)`: clients prefix tool names
-/// with the server's and many refuse names over 64 characters.
+/// The longest tool name every client accepts: the OpenAI and Anthropic APIs (and so Claude
+/// Code and VS Code Copilot) take `^[a-zA-Z0-9_-]{1,64}$`, Gemini at most 64 characters.
 pub const TOOL_NAME_CHARS: usize = 64;
 /// The most parameters a tool takes unless `allow(many_params)`.
 pub const MAX_PARAMS: usize = 5;
 /// The deepest nesting of a tool's input unless `allow(deep_nesting)`.
 pub const MAX_DEPTH: usize = 3;
 
-/// Whether `s` is a valid MCP tool name: `^[A-Za-z0-9_.-]{1,128}$`.
+/// Whether every client accepts `s` as a tool name: `^[a-zA-Z0-9_-]{1,64}$`. MCP allows `.` and
+/// 128 characters, but the model APIs behind the clients refuse them (a name a client prefixes
+/// with its server's has less room still: `check --clients` counts that, per client).
 pub fn valid_tool_name(s: &str) -> bool {
-    (1..=128).contains(&s.len())
+    (1..=TOOL_NAME_CHARS).contains(&s.len())
         && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
 }
+
+/// Why no client accepts `name`, for the error.
+fn refused_name(name: &str) -> String {
+    let chars = name.chars().count();
+    if chars > TOOL_NAME_CHARS {
+        format!("it is {chars} characters")
+    } else if name.is_empty() {
+        "it is empty".to_owned()
+    } else {
+        let bad: String = name
+            .chars()
+            .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!("it has {bad}")
+    }
+}
+
+const EVERY_CLIENT: &str = "every client refuses a tool name outside ^[a-zA-Z0-9_-]{1,64}$ (the OpenAI and Anthropic APIs, so Claude Code and VS Code Copilot; Gemini takes at most 64 characters)";
 
 fn is_snake_case(s: &str) -> bool {
     !s.is_empty()
@@ -40,28 +62,15 @@ fn is_snake_case(s: &str) -> bool {
 
 /// Checks a tool's name. `explicit` is the span of `name = ".."` when given; otherwise the name
 /// is the fn's and `fn_ident` is pointed at.
-pub fn tool_name(
-    cx: &Ctxt,
-    name: &str,
-    explicit: Option<Span>,
-    fn_ident: &syn::Ident,
-    allow_long: bool,
-) {
-    let chars = name.chars().count();
+pub fn tool_name(cx: &Ctxt, name: &str, explicit: Option<Span>, fn_ident: &syn::Ident) {
     match explicit {
         Some(span) => {
             if !valid_tool_name(name) {
                 cx.error_at(
                     span,
                     format!(
-                        "invalid tool name `{name}`: use 1 to 128 of the characters A-Z a-z 0-9 _ . - (no spaces)"
-                    ),
-                );
-            } else if chars > TOOL_NAME_CHARS && !allow_long {
-                cx.error_at(
-                    span,
-                    format!(
-                        "tool name `{name}` is {chars} characters; clients prefix tool names with the server's and many refuse names over {TOOL_NAME_CHARS}: shorten it, or keep it with `#[tool(allow(long_name))]`"
+                        "invalid tool name `{name}`: {}, and {EVERY_CLIENT}",
+                        refused_name(name)
                     ),
                 );
             }
@@ -73,8 +82,7 @@ pub fn tool_name(
                         "rename the fn in snake_case, or publish this name on purpose with `#[tool(name = \"{name}\")]`"
                     )
                 } else {
-                    "name the tool with `#[tool(name = \"..\")]`, using A-Z a-z 0-9 _ . -"
-                        .to_owned()
+                    "name the tool with `#[tool(name = \"..\")]`, using A-Z a-z 0-9 _ -".to_owned()
                 };
                 cx.error_spanned_by(
                     fn_ident,
@@ -82,11 +90,12 @@ pub fn tool_name(
                         "the tool name defaults to the fn name, and `{name}` is not snake_case: {hint}"
                     ),
                 );
-            } else if chars > TOOL_NAME_CHARS && !allow_long {
+            } else if !valid_tool_name(name) {
                 cx.error_spanned_by(
                     fn_ident,
                     format!(
-                        "the tool name defaults to the fn name, which is {chars} characters; clients prefix tool names with the server's and many refuse names over {TOOL_NAME_CHARS}: set a shorter `#[tool(name = \"..\")]`, or keep it with `#[tool(allow(long_name))]`"
+                        "the tool name defaults to the fn name, and {}: {EVERY_CLIENT}; set a shorter `#[tool(name = \"..\")]`",
+                        refused_name(name)
                     ),
                 );
             }
@@ -641,10 +650,13 @@ mod tests {
 
     #[test]
     fn tool_names() {
-        assert!(valid_tool_name("move_arm.v2-beta"));
+        assert!(valid_tool_name("move_arm-v2"));
+        assert!(valid_tool_name(&"a".repeat(64)));
+        assert!(!valid_tool_name("move_arm.v2"));
         assert!(!valid_tool_name("move arm"));
         assert!(!valid_tool_name(""));
-        assert!(!valid_tool_name(&"a".repeat(129)));
+        assert!(!valid_tool_name(&"a".repeat(65)));
+        assert_eq!(refused_name("a.b c"), "it has `.` ` `");
         assert!(is_snake_case("move_arm2"));
         assert!(!is_snake_case("moveArm"));
     }

@@ -53,7 +53,6 @@ use proc_macro::TokenStream;
 /// |---|---|
 /// | `allow(many_params)` | more than 5 parameters |
 /// | `allow(deep_nesting)` | input nested deeper than 3 levels |
-/// | `allow(long_name)` | a tool name of 65 to 128 characters |
 /// | `max_description_bytes = 2048` | the tool description's budget (default 1024) |
 /// | `max_param_description_bytes = 500` | each parameter description's budget (default 300) |
 ///
@@ -67,7 +66,7 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// Turns the `#[tool]` methods of an impl block into the tools of its type.
 ///
 /// Takes the check keys of `#[tool]` as defaults for every tool of the impl:
-/// `#[toolbox(allow(many_params, deep_nesting, long_name), max_description_bytes = 2048,
+/// `#[toolbox(allow(many_params, deep_nesting), max_description_bytes = 2048,
 /// max_param_description_bytes = 500)]`; each tool's own keys win.
 ///
 /// On top of the checks of each `#[tool]`, two tools with the same name are an error at the

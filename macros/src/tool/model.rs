@@ -97,7 +97,6 @@ pub enum TargetModel {
 pub struct Settings {
     pub many_params: bool,
     pub deep_nesting: bool,
-    pub long_name: bool,
     pub max_description_bytes: usize,
     pub max_param_description_bytes: usize,
 }
@@ -110,7 +109,6 @@ impl Settings {
         Settings {
             many_params: allow(|a| a.many_params.is_present()),
             deep_nesting: allow(|a| a.deep_nesting.is_present()),
-            long_name: allow(|a| a.long_name.is_present()),
             max_description_bytes: tool
                 .max_description_bytes
                 .or(toolbox.and_then(|t| t.max_description_bytes))
@@ -143,13 +141,7 @@ impl ToolModel {
             Some(n) => ((**n).clone(), n.span()),
             None => (fn_name.clone(), fn_ident.span()),
         };
-        check::tool_name(
-            cx,
-            &name,
-            attr.name.as_ref().map(|n| n.span()),
-            &fn_ident,
-            settings.long_name,
-        );
+        check::tool_name(cx, &name, attr.name.as_ref().map(|n| n.span()), &fn_ident);
         let description = tool_description(
             cx,
             &mut checks,
