@@ -153,25 +153,26 @@ async fn check_exits_3_when_a_client_refuses_and_orders_the_codes() {
     let dir = std::env::temp_dir().join(format!("toolwright-clients-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let toolbox = fixture().build().unwrap();
-    let mut export = toolbox.export();
-    export.tools.pop();
+    let export = toolbox.export();
     export.write(&dir).unwrap();
+    let publish = |tools: &[rmcp::model::Tool]| {
+        std::fs::write(
+            dir.join("tools.json"),
+            toolwright::export::render(tools, toolwright::export::Format::Mcp),
+        )
+        .unwrap();
+    };
+    publish(&export.tools[..export.tools.len() - 1]);
     let args = ["fixture", "check", "--against", dir.to_str().unwrap()];
     assert_eq!(fixture().run_cli_from(args).await, 2);
-    let args = [
-        "fixture",
-        "check",
-        "--against",
-        dir.to_str().unwrap(),
-        "--clients",
-    ];
+    let args = ["fixture", "check", "--against", dir.to_str().unwrap(), "--clients"];
     assert_eq!(fixture().run_cli_from(args).await, 3);
     // Breaking drift (the export had a tool the code no longer has) comes before 3.
-    let mut export = toolbox.export();
-    let mut gone = export.tools[0].clone();
+    let mut tools = export.tools.clone();
+    let mut gone = tools[0].clone();
     gone.name = "move_axis_gone".into();
-    export.tools.push(gone);
-    export.write(&dir).unwrap();
+    tools.push(gone);
+    publish(&tools);
     assert_eq!(fixture().run_cli_from(args).await, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -102,8 +102,12 @@ const DECLARATION_KEYS: [&str; 7] = [
     "behavior",
 ];
 
-fn property_name_re() -> Regex {
-    Regex::new("^[A-Za-z_][A-Za-z0-9_]{0,63}$").expect("valid regex")
+/// Compiled once: the export and the check ask it of every property of every tool.
+fn property_name_re() -> &'static Regex {
+    static RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new("^[A-Za-z_][A-Za-z0-9_]{0,63}$").expect("valid regex")
+    });
+    &RE
 }
 
 /// The tools as Gemini function declarations (the value [`render`](super::render) writes).
@@ -117,7 +121,7 @@ struct Ctx {
     json: bool,
     /// Why `parameters` cannot declare this tool.
     inexpressible: Vec<String>,
-    names: Regex,
+    names: &'static Regex,
 }
 
 fn declaration(tool: &Tool) -> Value {
@@ -302,10 +306,10 @@ pub fn check_gemini(rendered: &Value) -> Vec<String> {
             ));
         }
         if let Some(p) = d.get("parameters") {
-            check_schema(p, false, &at, &prop_re, &mut out);
+            check_schema(p, false, &at, prop_re, &mut out);
         }
         if let Some(p) = d.get("parametersJsonSchema") {
-            check_schema(p, true, &at, &prop_re, &mut out);
+            check_schema(p, true, &at, prop_re, &mut out);
             // Only when `parameters` cannot declare the tool.
             let mut nodes = Vec::new();
             words::nodes(p, "", &mut nodes);

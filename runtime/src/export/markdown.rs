@@ -381,9 +381,14 @@ fn variants(n: &Map<String, Value>) -> Option<&Vec<Value>> {
 
 /// The type column: `number`, `array of string`, `object`, `map of number`, `one of`.
 pub(super) fn type_name(v: &Value) -> String {
-    let Some(n) = obj(v) else {
-        return "any".to_owned();
-    };
+    match obj(v) {
+        Some(n) => type_name_of(n),
+        None => "any".to_owned(),
+    }
+}
+
+/// [`type_name`] of a schema object.
+pub(super) fn type_name_of(n: &Map<String, Value>) -> String {
     if variants(n).is_some() && n.get("type").is_none() {
         return "one of".to_owned();
     }

@@ -167,8 +167,10 @@ pub fn write_skill(skill_md: &str, dir: &Path) -> io::Result<PathBuf> {
 /// and what `check --against DIR` ([`drift::check_documents`]) holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Export {
-    /// The tools as listed, written in every [`Format`].
+    /// The tools as listed.
     pub tools: Vec<Tool>,
+    /// The tools in every [`Format`], rendered once, in [`Format::ALL`] order.
+    pub formats: Vec<(Format, String)>,
     /// The other files, by path relative to the directory, in the order written: `SKILL.md`
     /// and `references/TOOLS.md` for a toolbox that serves a skill (the tree the skills
     /// extension serves, so the skill's links resolve in both), `index.html`, `llms.txt`.
@@ -176,12 +178,45 @@ pub struct Export {
 }
 
 impl Export {
+    /// The tools rendered in every format, and no documents yet; the OpenAI and Gemini
+    /// declarations are returned too, for the page to read what they drop.
+    pub(crate) fn of_tools(tools: Vec<Tool>) -> (Export, Value, Value) {
+        let openai = openai::declarations(&tools);
+        let gemini = gemini::declarations(&tools);
+        let formats = Format::ALL
+            .into_iter()
+            .map(|format| {
+                let text = match format {
+                    Format::OpenAi => pretty(&openai),
+                    Format::Gemini => pretty(&gemini),
+                    other => render(&tools, other),
+                };
+                (format, text)
+            })
+            .collect();
+        let export = Export {
+            tools,
+            formats,
+            documents: Vec::new(),
+        };
+        (export, openai, gemini)
+    }
+
     /// Writes every file into `dir` (created if needed, with the folders a document's path
     /// names), returning the paths written: the formats in [`Format::ALL`] order, then the
     /// documents.
     pub fn write(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
-        let mut written = write_all(&self.tools, dir)?;
-        for (name, text) in &self.documents {
+        std::fs::create_dir_all(dir)?;
+        let mut written = Vec::new();
+        let formats = self
+            .formats
+            .iter()
+            .map(|(format, text)| (format.file_name(), text));
+        let documents = self
+            .documents
+            .iter()
+            .map(|(name, text)| (name.as_str(), text));
+        for (name, text) in formats.chain(documents) {
             let path = dir.join(name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)?;

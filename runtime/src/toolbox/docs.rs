@@ -5,25 +5,32 @@
 
 use super::{Toolbox, read};
 use crate::export::html::{self, PageSource};
-use crate::export::{Export, Format, clients, llms, render, skill};
+use serde_json::Value;
+
+use crate::export::{Export, Format, clients, llms, skill};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// `index.html`: every tool as listed now, for people, in one file that fetches nothing
     /// ([`crate::export::html`]).
     pub fn index_html(&self) -> String {
-        let inner = &self.inner;
-        let config = &inner.config;
-        let tools = read(&inner.listed).clone();
-        let (operations, resources) = self.operations(&tools);
+        let tools = read(&self.inner.listed).clone();
+        self.page(&tools, None)
+    }
+
+    /// The page of `tools`, from their dialect declarations when given.
+    fn page(&self, tools: &[rmcp::model::Tool], dialects: Option<(&Value, &Value)>) -> String {
+        let config = &self.inner.config;
+        let (operations, resources) = self.operations(tools);
         html::render(&PageSource {
             name: &config.name,
             version: &config.version,
             title: config.title.as_deref(),
             instructions: config.instructions.as_deref(),
-            tools: &tools,
+            tools,
             operations: &operations,
             resources: &resources,
             client_rate_limit: config.client_rate_limit,
+            dialects,
         })
     }
 
@@ -62,17 +69,26 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// listed now (written in every [`Format`]), then `SKILL.md` and `references/TOOLS.md`
     /// when the toolbox serves a skill, `index.html` and `llms.txt`.
     pub fn export(&self) -> Export {
-        let tools = self.listed_tools();
-        let mut documents = Vec::new();
+        let (mut export, openai, gemini) = Export::of_tools(self.listed_tools());
         if let Some(skill_md) = self.skill_md() {
-            documents.push((skill::SKILL_FILE.to_owned(), skill_md));
-            documents.push((
-                skill::REFERENCE_FILE.to_owned(),
-                render(&tools, Format::Markdown),
-            ));
+            let reference = export
+                .formats
+                .iter()
+                .find(|(format, _)| *format == Format::Markdown)
+                .map(|(_, text)| text.clone())
+                .unwrap_or_default();
+            export
+                .documents
+                .push((skill::SKILL_FILE.to_owned(), skill_md));
+            export
+                .documents
+                .push((skill::REFERENCE_FILE.to_owned(), reference));
         }
-        documents.push((html::FILE.to_owned(), self.index_html()));
-        documents.push((llms::FILE.to_owned(), self.llms_txt()));
-        Export { tools, documents }
+        let page = self.page(&export.tools, Some((&openai, &gemini)));
+        export.documents.push((html::FILE.to_owned(), page));
+        export
+            .documents
+            .push((llms::FILE.to_owned(), self.llms_txt()));
+        export
     }
 }

@@ -83,6 +83,9 @@ pub(crate) struct PageSource<'a> {
     pub resources: &'a [SharedResource],
     /// Calls one client may make to all tools together.
     pub client_rate_limit: Option<Rate>,
+    /// The tools as OpenAI and Gemini declarations, when the caller has them already (else
+    /// each tool's are made here): what each dialect drops is read from them.
+    pub dialects: Option<(&'a Value, &'a Value)>,
 }
 
 /// Text in HTML, escaped.
@@ -156,8 +159,23 @@ pub(crate) fn render(source: &PageSource<'_>) -> String {
     header(&mut s, source, title, !envelopes.is_empty());
     nav(&mut s, source.tools);
     s.push_str("<main>\n");
-    for (tool, op) in &tools {
-        render_tool(&mut s, tool, op, &envelopes);
+    let made;
+    let (openai, gemini) = match source.dialects {
+        Some(given) => given,
+        None => {
+            made = (
+                super::openai::declarations(source.tools),
+                super::gemini::declarations(source.tools),
+            );
+            (&made.0, &made.1)
+        }
+    };
+    for (i, (tool, op)) in tools.iter().enumerate() {
+        let declared = (
+            &openai[i]["function"],
+            &gemini[0]["functionDeclarations"][i],
+        );
+        render_tool(&mut s, tool, op, &envelopes, declared);
     }
     resources_section(&mut s, &tools, source.resources, &envelopes);
     grammar(&mut s);
@@ -380,7 +398,13 @@ fn tool_link(name: &str) -> String {
     )
 }
 
-fn render_tool(s: &mut String, tool: &Tool, op: &Operation, envelopes: &[envelope::Drawn]) {
+fn render_tool(
+    s: &mut String,
+    tool: &Tool,
+    op: &Operation,
+    envelopes: &[envelope::Drawn],
+    declared: (&Value, &Value),
+) {
     let id = anchor::tool(&tool.name);
     let _ = write!(
         s,
@@ -487,7 +511,7 @@ fn render_tool(s: &mut String, tool: &Tool, op: &Operation, envelopes: &[envelop
         );
     }
 
-    dialects(s, tool);
+    dialects(s, tool, declared);
 
     let call = serde_json::json!({"name": tool.name, "arguments": markdown::example(&input)});
     let _ = write!(
@@ -866,7 +890,7 @@ fn row(s: &mut String, tool: &str, f: &Field<'_>, side: Side, seen: &mut HashSet
     let _ = write!(
         s,
         "<td>{}</td><td>{}</td><td>{}</td><td>{}{}</td>",
-        esc(&markdown::type_name(&Value::Object(n.clone()))),
+        esc(&markdown::type_name_of(n)),
         if f.required { "yes" } else { "no" },
         esc(unit),
         inline(&allowed),
@@ -901,12 +925,9 @@ fn row(s: &mut String, tool: &str, f: &Field<'_>, side: Side, seen: &mut HashSet
 }
 
 /// What each dialect does not carry of a tool, in a `<details>`.
-fn dialects(s: &mut String, tool: &Tool) {
+/// `declared`: the tool's OpenAI function and Gemini declaration.
+fn dialects(s: &mut String, tool: &Tool, (openai, gemini): (&Value, &Value)) {
     let input = Value::Object((*tool.input_schema).clone());
-    let openai = super::openai::declarations(std::slice::from_ref(tool));
-    let openai = &openai[0]["function"];
-    let gemini = super::gemini::declarations(std::slice::from_ref(tool));
-    let gemini = &gemini[0]["functionDeclarations"][0];
     let mut items = Vec::new();
 
     let mut said = Vec::new();

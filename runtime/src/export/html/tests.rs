@@ -17,6 +17,7 @@ fn page(tools: &[Tool]) -> String {
         operations: &operations,
         resources: &[],
         client_rate_limit: None,
+        dialects: None,
     })
 }
 
