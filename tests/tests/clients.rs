@@ -165,7 +165,13 @@ async fn check_exits_3_when_a_client_refuses_and_orders_the_codes() {
     publish(&export.tools[..export.tools.len() - 1]);
     let args = ["fixture", "check", "--against", dir.to_str().unwrap()];
     assert_eq!(fixture().run_cli_from(args).await, 2);
-    let args = ["fixture", "check", "--against", dir.to_str().unwrap(), "--clients"];
+    let args = [
+        "fixture",
+        "check",
+        "--against",
+        dir.to_str().unwrap(),
+        "--clients",
+    ];
     assert_eq!(fixture().run_cli_from(args).await, 3);
     // Breaking drift (the export had a tool the code no longer has) comes before 3.
     let mut tools = export.tools.clone();
