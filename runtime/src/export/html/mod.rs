@@ -1009,7 +1009,9 @@ fn dialects(s: &mut String, tool: &Tool, (openai, gemini): (&Value, &Value)) {
             "every keyword kept".to_owned()
         } else {
             let list = std::mem::take(&mut parts).join("; ");
-            format!("said in the description instead of as keywords: {list}")
+            format!(
+                "not sent as keywords (units, limits and defaults are said in the description instead): {list}"
+            )
         };
         let mut line = format!("<li>{dialect}: {head}");
         for note in notes {

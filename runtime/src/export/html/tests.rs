@@ -90,7 +90,7 @@ fn dialect_drops_are_listed() {
     }));
     let html = page(&[t]);
     let details = &html[html.find("<details").unwrap()..html.find("</details>").unwrap()];
-    assert!(details.contains("OpenAI (strict): said in the description instead of as keywords: <code>force</code>: <code>x-unit</code>, <code>default</code>"), "{details}");
+    assert!(details.contains("OpenAI (strict): not sent as keywords (units, limits and defaults are said in the description instead): <code>force</code>: <code>x-unit</code>, <code>default</code>"), "{details}");
     assert!(
         details.contains("optional parameters are required and nullable"),
         "{details}"
