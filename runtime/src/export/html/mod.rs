@@ -983,10 +983,12 @@ fn dialects(s: &mut String, tool: &Tool, (openai, gemini): (&Value, &Value)) {
     s.push_str("<details class=\"dl\" id=\"");
     s.push_str(&anchor::part(&tool.name, "dialects"));
     s.push_str("\"><summary>What other APIs see</summary>\n<ul>");
+    let (last, rest) = lost.split_last().expect("two or three");
     let _ = write!(
         s,
-        "<li>Every dialect: no {} (the description says what matters in words).</li>",
-        lost.join(", ")
+        "<li>Every dialect: {} and {last} are not sent (the description says what matters in \
+         words).</li>",
+        rest.join(", ")
     );
     s.push_str("<li>Anthropic: the input schema as published.</li>");
     for (dialect, said, notes) in items {
