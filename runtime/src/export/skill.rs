@@ -801,6 +801,7 @@ mod tests {
             resources: &[SharedResource {
                 name: "hand".to_owned(),
                 safe_stop: true,
+                max_waiting: None,
             }],
             client_rate_limit: None,
             task_lease: Duration::from_secs(10),

@@ -392,6 +392,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     /// How the refusal of an unconfirmed call says to turn confirmation off: the command line
     /// sets it to the flag of the command that runs (`serve with `--confirm=off``, `call it
     /// again with `--confirm=off``).
+    #[cfg(feature = "cli")]
     pub(crate) fn with_confirm_off_words(mut self, words: &'static str) -> Self {
         self.settings.confirm_off = words;
         self
