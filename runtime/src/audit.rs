@@ -253,7 +253,7 @@ fn sync_parent(path: &Path) {
 /// One line to write, and who waits for it.
 struct Job {
     record: Record,
-    done: Option<tokio::sync::oneshot::Sender<Result<(), String>>>,
+    done: Option<tokio::sync::oneshot::Sender<Result<String, String>>>,
 }
 
 /// What a call contributes to its line.
@@ -291,7 +291,8 @@ impl Writer {
         }
     }
 
-    fn write(&mut self, record: &Record) -> Result<(), String> {
+    /// Writes `record`'s line; its hash, or why it could not be written.
+    fn write(&mut self, record: &Record) -> Result<String, String> {
         if let Some(why) = self.failed.get() {
             return Err(why.clone());
         }
@@ -303,8 +304,8 @@ impl Writer {
         {
             Ok(()) => {
                 self.lines += 1;
-                self.prev = hash;
-                Ok(())
+                self.prev.clone_from(&hash);
+                Ok(hash)
             }
             Err(e) => {
                 let why = format!("cannot write to {}: {e}", self.path.display());
@@ -485,14 +486,15 @@ impl Receipt {
     }
 
     /// Writes the line of a call that ended with `detail`, having told the model `text`; returns
-    /// once it is on disk, or why it could not be written.
+    /// once it is on disk (with the line's hash, `None` when it was written already), or why it
+    /// could not be written.
     pub(crate) async fn finish(
         mut self: Box<Self>,
         detail: &'static str,
         text: String,
-    ) -> Result<(), String> {
+    ) -> Result<Option<String>, String> {
         let Some(mut record) = self.record.take() else {
-            return Ok(());
+            return Ok(None);
         };
         record.detail = detail;
         record.text = text;
@@ -512,7 +514,7 @@ impl Receipt {
             return stopped();
         }
         match written.await {
-            Ok(result) => result,
+            Ok(result) => result.map(Some),
             Err(_) => stopped(),
         }
     }
@@ -941,7 +943,7 @@ mod tests {
     async fn write(log: &Arc<AuditLog>, tool: &str) -> Result<(), String> {
         let mut receipt = Receipt::new(log, &Arc::from(tool), "trace", None, false);
         receipt.arguments(&serde_json::json!({"x": 1}), true);
-        receipt.finish("ok", "done".to_owned()).await
+        receipt.finish("ok", "done".to_owned()).await.map(drop)
     }
 
     #[tokio::test]

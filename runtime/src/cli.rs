@@ -98,6 +98,13 @@ struct ServeArgs {
     #[cfg(feature = "otel")]
     #[arg(long, value_enum, default_value_t, value_name = "MODE")]
     otel_mode: crate::telemetry::otel::Mode,
+    /// Put each call's arguments and result on its span (`gen_ai.tool.call.arguments`,
+    /// `gen_ai.tool.call.result`, each cut to 8 KB); also
+    /// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`. Off by default: they may hold
+    /// what should not leave the process.
+    #[cfg(feature = "otel")]
+    #[arg(long)]
+    otel_capture_content: bool,
     /// Serve only these tool groups (comma-separated), plus tools without a group.
     #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
     groups: Vec<String>,
@@ -626,6 +633,7 @@ impl ServeArgs {
         crate::telemetry::otel::Settings {
             endpoint: self.otlp_endpoint.clone(),
             mode: self.otel_mode,
+            capture_content: self.otel_capture_content,
         }
     }
 }

@@ -186,6 +186,24 @@ fn stops_text(text: &mut String, stops: &[SafeStopReport]) {
     }
 }
 
+/// A call's safe stops as its request span's `toolwright.safe_stop.*` attributes: whether one
+/// ran (a stop tool's, reported to the call, included) and what they reported.
+pub(crate) fn stop_notes(stops: &[SafeStopReport]) -> Vec<crate::telemetry::mcp::Note> {
+    use crate::telemetry::mcp::NoteValue;
+    let ran = stops
+        .iter()
+        .any(|s| !matches!(s.outcome, StopOutcome::Undeclared));
+    let mut text = String::new();
+    stops_text(&mut text, stops);
+    vec![
+        ("toolwright.safe_stop.ran", NoteValue::Flag(ran)),
+        (
+            "toolwright.safe_stop.report",
+            NoteValue::Text(text.trim().to_owned()),
+        ),
+    ]
+}
+
 fn trim_period(s: &str) -> &str {
     s.trim_end().trim_end_matches('.')
 }

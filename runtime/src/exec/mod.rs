@@ -24,6 +24,7 @@ pub(crate) mod messages;
 pub(crate) mod policy;
 pub(crate) mod queue;
 
+use crate::telemetry::mcp::{self, NoteValue};
 use std::any::Any;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -188,6 +189,7 @@ fn start(body: Body, admitted: &Arc<Admitted>) -> Running {
         Body::Async(future) => Running::Async(AssertUnwindSafe(future).catch_unwind()),
         Body::Blocking(f) => {
             let held = Arc::clone(admitted);
+            let f = mcp::carry(f);
             Running::Blocking(tokio::task::spawn_blocking(move || {
                 let result = f();
                 drop(held);
@@ -439,6 +441,10 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             _tickets: tickets,
             _permit: permit,
         });
+        if !policy.resources.is_empty() {
+            let wait = waited.map_or(0.0, |(time, _)| time.as_secs_f64());
+            mcp::note(|| vec![("toolwright.queue.wait_s", NoteValue::Number(wait))]);
+        }
         // 1b. A resource whose safe stop failed takes no call that moves it until its safe stop
         // succeeds again: run it now, holding the resource (one load per resource otherwise).
         if policy.moves
@@ -699,6 +705,7 @@ async fn wind_down<S: Send + Sync + 'static>(stopped: Stopped<'_, '_, S>) -> Wou
     };
     flight.cleanup = None;
     let stops = settle(calls, state, &policy.resources, Arc::clone(&admitted)).await;
+    mcp::note(|| messages::stop_notes(&stops));
     let reserved: Vec<Arc<str>> = if matches!(ending, Ending::StillRunning { .. }) {
         policy
             .resources

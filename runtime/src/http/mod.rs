@@ -718,7 +718,9 @@ where
             .strip_prefix(MCP_PATH)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
         if mcp {
-            return guard_request(&self.guard, request, peer, async |request| {
+            let mut parsed = false;
+            let response = guard_request(&self.guard, request, peer, async |request| {
+                parsed = true;
                 let delete = request.method() == Method::DELETE;
                 let mut response = self.mcp.handle(request).await.map(Body::new);
                 // rmcp answers a session's `DELETE` `202 Accepted`; the session is gone when it
@@ -730,6 +732,14 @@ where
                 response
             })
             .await;
+            if !parsed {
+                // Refused by the guard (authentication, Origin, size, time, session owner):
+                // logged and counted, never spanned (nothing of MCP was read).
+                let status = response.status().as_u16();
+                tracing::debug!(status, %peer, "HTTP request refused before MCP read it");
+                crate::telemetry::mcp::refused_unread(status);
+            }
+            return response;
         }
         if let Some((paths, document)) = &self.metadata
             && paths.iter().any(|p| p == path)
@@ -819,7 +829,7 @@ async fn guard_request(
     let requester = Requester {
         principal: principal.as_ref().map(Principal::shared),
         session: known,
-        peer: Some(peer.ip()),
+        peer: Some(peer),
     };
     parts.extensions.insert(requester);
     let mut serve = std::pin::pin!(sessions::serving(

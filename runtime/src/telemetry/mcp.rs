@@ -13,7 +13,6 @@
 // `active()` is false; the types stay so the toolbox compiles one way.
 #![cfg_attr(not(feature = "otel"), allow(dead_code))]
 
-use std::net::IpAddr;
 use std::time::Instant;
 
 /// Attribute and metric names, as the conventions spell them (the span's fields spell them
@@ -28,13 +27,16 @@ pub(crate) mod names {
     pub(crate) const SESSION: &str = "mcp.session.id";
     pub(crate) const TRANSPORT: &str = "network.transport";
     pub(crate) const CLIENT_ADDRESS: &str = "client.address";
+    pub(crate) const CLIENT_PORT: &str = "client.port";
     pub(crate) const ERROR_TYPE: &str = "error.type";
     pub(crate) const STATUS_CODE: &str = "rpc.response.status_code";
     pub(crate) const OPERATION_DURATION: &str = "mcp.server.operation.duration";
     pub(crate) const SESSION_DURATION: &str = "mcp.server.session.duration";
+    /// toolwright's own (not in the conventions): HTTP requests refused before MCP read them.
+    pub(crate) const REFUSED_UNREAD: &str = "toolwright.http.refused";
     /// Every attribute and metric name a span or a histogram carries (checked against the
     /// conventions by `tests/tests/telemetry.rs`).
-    pub(crate) const ALL: [&str; 12] = [
+    pub(crate) const ALL: [&str; 13] = [
         METHOD,
         TOOL,
         OPERATION,
@@ -43,6 +45,7 @@ pub(crate) mod names {
         SESSION,
         TRANSPORT,
         CLIENT_ADDRESS,
+        CLIENT_PORT,
         ERROR_TYPE,
         STATUS_CODE,
         OPERATION_DURATION,
@@ -52,6 +55,11 @@ pub(crate) mod names {
 
 #[cfg(feature = "otel")]
 static ACTIVE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The tracer request spans are made with (set once, by `otel.rs`, when it installs).
+#[cfg(feature = "otel")]
+static TRACER: std::sync::OnceLock<opentelemetry_sdk::trace::SdkTracer> =
+    std::sync::OnceLock::new();
 
 /// Whether requests are spanned: the `otel` feature is on and spans are exported or
 /// propagated (`otel.rs` turns it on when it installs its layer).
@@ -63,9 +71,10 @@ pub(crate) fn active() -> bool {
     false
 }
 
-/// Turns request spans on (the OpenTelemetry layer is installed).
+/// Turns request spans on, made with `tracer` (the first one installed stays).
 #[cfg(feature = "otel")]
-pub(crate) fn activate() {
+pub(crate) fn activate(tracer: opentelemetry_sdk::trace::SdkTracer) {
+    let _ = TRACER.set(tracer);
     ACTIVE.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -97,7 +106,7 @@ pub(crate) struct Request<'a> {
     pub protocol: Option<String>,
     pub session: Option<&'a str>,
     pub transport: Transport,
-    pub client: Option<IpAddr>,
+    pub client: Option<std::net::SocketAddr>,
     /// `params._meta.traceparent`: the span's parent.
     pub traceparent: Option<&'a str>,
     /// An HTTP `traceparent` header: a link.
@@ -105,6 +114,12 @@ pub(crate) struct Request<'a> {
 }
 
 /// A request's span while it is answered (nothing when spans are off).
+///
+/// The span is the OpenTelemetry SDK's own, made once with all its attributes and ended once:
+/// it is not a `tracing` span, so a call's polls, and the `tracing` spans and events toolwright
+/// logs, cost the exporter nothing. While the request runs (`within`) its context is the
+/// current OpenTelemetry context, so the `tracing` spans a tool's body makes become its children
+/// (through `tracing-opentelemetry`), and [`note`] adds `toolwright.*` attributes to it.
 pub(crate) struct RequestSpan {
     #[cfg(feature = "otel")]
     open: Option<Box<Open>>,
@@ -112,8 +127,10 @@ pub(crate) struct RequestSpan {
 
 #[cfg(feature = "otel")]
 struct Open {
-    span: tracing::Span,
+    /// The span, as the current context of the request's future.
+    cx: opentelemetry::Context,
     started: Instant,
+    /// The duration histogram's attributes.
     attributes: Vec<opentelemetry::KeyValue>,
 }
 
@@ -139,64 +156,83 @@ impl RequestSpan {
     #[cold]
     fn open(request: Request<'_>) -> Self {
         use opentelemetry::KeyValue;
-        use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+        use opentelemetry::trace::{Link, SpanKind, TraceContextExt as _, Tracer as _};
+        let Some(tracer) = TRACER.get() else {
+            return RequestSpan { open: None };
+        };
         let name = match request.tool {
             Some(tool) => format!("{} {tool}", request.method),
             None => request.method.to_owned(),
         };
-        // Every field given at creation (an `Option` records only when `Some`): each later
-        // `record` would go through every layer again.
-        let operation = request.tool.map(|_| "execute_tool");
-        let span = tracing::info_span!(
-            target: "toolwright::mcp",
-            "mcp.server",
-            otel.name = %name,
-            otel.kind = "server",
-            otel.status_code = tracing::field::Empty,
-            mcp.method.name = request.method,
-            gen_ai.tool.name = request.tool,
-            gen_ai.operation.name = operation,
-            jsonrpc.request.id = %request.id,
-            mcp.protocol.version = request.protocol.as_deref(),
-            mcp.session.id = request.session,
-            network.transport = request.transport.name(),
-            client.address = request.client.map(tracing::field::display),
-            error.type = tracing::field::Empty,
-            rpc.response.status_code = tracing::field::Empty,
-        );
-        let mut attributes = Vec::with_capacity(6);
-        attributes.push(KeyValue::new(names::METHOD, request.method.to_owned()));
-        attributes.push(KeyValue::new(names::TRANSPORT, request.transport.name()));
-        if let Some(tool) = request.tool {
-            attributes.push(KeyValue::new(names::TOOL, tool.to_owned()));
-            attributes.push(KeyValue::new(names::OPERATION, "execute_tool"));
+        let method = KeyValue::new(names::METHOD, request.method.to_owned());
+        let transport = KeyValue::new(names::TRANSPORT, request.transport.name());
+        let tool = request
+            .tool
+            .map(|tool| KeyValue::new(names::TOOL, tool.to_owned()));
+        let protocol = request
+            .protocol
+            .map(|protocol| KeyValue::new(names::PROTOCOL, protocol));
+        let mut metric = Vec::with_capacity(5);
+        metric.push(method.clone());
+        metric.push(transport.clone());
+        metric.extend(tool.clone());
+        metric.extend(protocol.clone());
+        let mut span = Vec::with_capacity(11);
+        span.push(method);
+        span.push(transport);
+        span.push(KeyValue::new(names::REQUEST_ID, request.id));
+        if let Some(tool) = tool {
+            span.push(tool);
+            span.push(KeyValue::new(names::OPERATION, "execute_tool"));
         }
-        if let Some(protocol) = request.protocol {
-            attributes.push(KeyValue::new(names::PROTOCOL, protocol));
+        span.extend(protocol);
+        if let Some(session) = request.session {
+            span.push(KeyValue::new(names::SESSION, session.to_owned()));
         }
-        if let Some(parent) = request.traceparent.and_then(remote) {
-            let _ = span
-                .set_parent(opentelemetry::Context::new().with_remote_span_context_compat(parent));
+        if let Some(client) = request.client {
+            span.push(KeyValue::new(
+                names::CLIENT_ADDRESS,
+                client.ip().to_string(),
+            ));
+            span.push(KeyValue::new(names::CLIENT_PORT, i64::from(client.port())));
         }
+        let parent = match request.traceparent.and_then(remote) {
+            Some(parent) => opentelemetry::Context::new().with_remote_span_context(parent),
+            None => opentelemetry::Context::new(),
+        };
+        let mut builder = tracer
+            .span_builder(name)
+            .with_kind(SpanKind::Server)
+            .with_attributes(span);
         if let Some(link) = request.header_traceparent.and_then(remote) {
-            span.add_link(link);
+            builder = builder.with_links(vec![Link::with_context(link)]);
         }
+        let span = builder.start_with_context(tracer, &parent);
         RequestSpan {
             open: Some(Box::new(Open {
-                span,
+                cx: parent.with_span(span),
                 started: Instant::now(),
-                attributes,
+                attributes: metric,
             })),
         }
     }
 
-    /// The span, to run the request in (`Span::none()` when spans are off).
-    pub(crate) fn span(&self) -> tracing::Span {
+    /// `future`, run with the span as the current OpenTelemetry context (`future` itself when
+    /// spans are off).
+    pub(crate) fn within<F: std::future::Future>(
+        &self,
+        future: F,
+    ) -> impl std::future::Future<Output = F::Output> {
         #[cfg(feature = "otel")]
-        if let Some(open) = &self.open {
-            return open.span.clone();
+        {
+            use opentelemetry::context::FutureExt as _;
+            match &self.open {
+                Some(open) => futures::future::Either::Left(future.with_context(open.cx.clone())),
+                None => futures::future::Either::Right(future),
+            }
         }
-        tracing::Span::none()
+        #[cfg(not(feature = "otel"))]
+        future
     }
 
     /// The span's W3C trace id (32 hex digits): the one `_meta` and the audit line carry.
@@ -204,8 +240,7 @@ impl RequestSpan {
         #[cfg(feature = "otel")]
         if let Some(open) = &self.open {
             use opentelemetry::trace::TraceContextExt as _;
-            use tracing_opentelemetry::OpenTelemetrySpanExt as _;
-            let id = open.span.context().span().span_context().trace_id();
+            let id = open.cx.span().span_context().trace_id();
             return (id != opentelemetry::TraceId::INVALID).then(|| id.to_string());
         }
         None
@@ -215,33 +250,143 @@ impl RequestSpan {
     pub(crate) fn end(self, ending: Ending) {
         #[cfg(feature = "otel")]
         if let Some(open) = self.open {
+            use opentelemetry::KeyValue;
+            use opentelemetry::trace::{Status, TraceContextExt as _};
             let Open {
-                span,
+                cx,
                 started,
                 mut attributes,
             } = *open;
+            let span = cx.span();
             let error = match ending {
                 Ending::Ok => None,
                 Ending::ToolError => Some(("tool_error".to_owned(), None)),
                 Ending::Error(code) => Some((code.to_string(), Some(code))),
             };
-            if let Some((kind, code)) = &error {
-                span.record(names::ERROR_TYPE, kind.as_str());
-                span.record("otel.status_code", "error");
+            if let Some((kind, code)) = error {
+                let kind = KeyValue::new(names::ERROR_TYPE, kind);
+                span.set_attribute(kind.clone());
                 if let Some(code) = code {
-                    span.record(names::STATUS_CODE, code.to_string().as_str());
+                    span.set_attribute(KeyValue::new(names::STATUS_CODE, code.to_string()));
                 }
-                attributes.push(opentelemetry::KeyValue::new(
-                    names::ERROR_TYPE,
-                    kind.clone(),
-                ));
+                span.set_status(Status::error(""));
+                attributes.push(kind);
             }
+            span.end();
             operation_duration().record(started.elapsed().as_secs_f64(), &attributes);
         }
         #[cfg(not(feature = "otel"))]
         let _ = ending;
     }
 }
+
+/// Adds `toolwright.*` attributes to the span of the request being answered (the current
+/// OpenTelemetry context's; nothing when spans are off or no request is being answered): what a
+/// call's resource, queue, confirmation, envelope and safe stop did, as the call path learns it.
+#[inline]
+pub(crate) fn note(attributes: impl FnOnce() -> Vec<Note>) {
+    if active() {
+        note_now(attributes());
+    }
+}
+
+/// Adds the call's arguments or result (`gen_ai.tool.call.arguments`, `.result`) to the span of
+/// the request being answered, only when the operator opted in (`serve --otel-capture-content`,
+/// or `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`): they may hold what should not
+/// leave the process. Each is cut to [`MAX_CONTENT`] bytes.
+#[inline]
+pub(crate) fn note_content(attributes: impl FnOnce() -> Vec<Note>) {
+    #[cfg(feature = "otel")]
+    if active() && CAPTURE.load(std::sync::atomic::Ordering::Relaxed) {
+        let cut = attributes()
+            .into_iter()
+            .map(|(name, value)| match value {
+                NoteValue::Text(text) => (name, NoteValue::Text(cut_to(text, MAX_CONTENT))),
+                other => (name, other),
+            })
+            .collect();
+        note_now(cut);
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = attributes;
+}
+
+/// The most of a call's arguments or result a span carries, in bytes.
+pub(crate) const MAX_CONTENT: usize = 8 * 1024;
+
+#[cfg(feature = "otel")]
+static CAPTURE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether arguments and results go on spans (the operator's opt-in).
+#[cfg(feature = "otel")]
+pub(crate) fn capture_content(on: bool) {
+    CAPTURE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary, saying so.
+#[cfg(feature = "otel")]
+fn cut_to(mut text: String, max: usize) -> String {
+    if text.len() <= max {
+        return text;
+    }
+    let total = text.len();
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("… ({total} bytes in all)"));
+    text
+}
+
+/// `f`, to run on another thread (a blocking body) in the current OpenTelemetry context, so
+/// that the `tracing` spans it makes are children of its request's span.
+pub(crate) fn carry<R>(f: impl FnOnce() -> R + Send) -> impl FnOnce() -> R + Send {
+    #[cfg(feature = "otel")]
+    {
+        let cx = active().then(opentelemetry::Context::current);
+        move || {
+            let _attached = cx.map(opentelemetry::Context::attach);
+            f()
+        }
+    }
+    #[cfg(not(feature = "otel"))]
+    f
+}
+
+/// One `toolwright.*` attribute: its name and value.
+pub(crate) type Note = (&'static str, NoteValue);
+
+/// A `toolwright.*` attribute's value.
+#[derive(Debug, Clone)]
+pub(crate) enum NoteValue {
+    Text(String),
+    Number(f64),
+    Flag(bool),
+}
+
+#[cfg(feature = "otel")]
+#[cold]
+fn note_now(attributes: Vec<Note>) {
+    use opentelemetry::trace::TraceContextExt as _;
+    opentelemetry::Context::map_current(|cx| {
+        let span = cx.span();
+        if !span.span_context().is_valid() {
+            return;
+        }
+        for (name, value) in attributes {
+            let value = match value {
+                NoteValue::Text(text) => opentelemetry::Value::from(text),
+                NoteValue::Number(n) => opentelemetry::Value::from(n),
+                NoteValue::Flag(b) => opentelemetry::Value::from(b),
+            };
+            span.set_attribute(opentelemetry::KeyValue::new(name, value));
+        }
+    });
+}
+
+#[cfg(not(feature = "otel"))]
+fn note_now(_attributes: Vec<Note>) {}
 
 /// How a request ended.
 #[derive(Debug, Clone, Copy)]
@@ -267,6 +412,36 @@ pub(crate) fn session_ended(started: Instant, transport: Transport) {
     }
     #[cfg(not(feature = "otel"))]
     let _ = (started, transport);
+}
+
+/// An HTTP request the guard refused before MCP read it (authentication, Origin, limits):
+/// counted in `toolwright.http.refused`, by status, and never spanned.
+pub(crate) fn refused_unread(status: u16) {
+    #[cfg(feature = "otel")]
+    if active() {
+        static COUNTER: std::sync::OnceLock<opentelemetry::metrics::Counter<u64>> =
+            std::sync::OnceLock::new();
+        COUNTER
+            .get_or_init(|| {
+                opentelemetry::global::meter("toolwright")
+                    .u64_counter(names::REFUSED_UNREAD)
+                    .with_unit("{request}")
+                    .with_description(
+                        "HTTP requests refused before MCP read them (authentication, Origin, \
+                         size and time limits, the session's owner).",
+                    )
+                    .build()
+            })
+            .add(
+                1,
+                &[opentelemetry::KeyValue::new(
+                    "http.response.status_code",
+                    i64::from(status),
+                )],
+            );
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = status;
 }
 
 #[cfg(feature = "otel")]
@@ -321,20 +496,6 @@ fn remote(traceparent: &str) -> Option<opentelemetry::trace::SpanContext> {
         true,
         TraceState::default(),
     ))
-}
-
-/// `Context::with_remote_span_context`, named once.
-#[cfg(feature = "otel")]
-trait RemoteParent {
-    fn with_remote_span_context_compat(self, parent: opentelemetry::trace::SpanContext) -> Self;
-}
-
-#[cfg(feature = "otel")]
-impl RemoteParent for opentelemetry::Context {
-    fn with_remote_span_context_compat(self, parent: opentelemetry::trace::SpanContext) -> Self {
-        use opentelemetry::trace::TraceContextExt as _;
-        self.with_remote_span_context(parent)
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing_subscriber::Layer;
-use tracing_subscriber::filter::Targets;
+use tracing_subscriber::filter::filter_fn;
 
 /// `--otel-mode`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -30,6 +30,8 @@ pub(crate) struct Settings {
     /// `--otlp-endpoint` (it wins over `OTEL_EXPORTER_OTLP_ENDPOINT`).
     pub endpoint: Option<String>,
     pub mode: Mode,
+    /// `--otel-capture-content` (or `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`).
+    pub capture_content: bool,
 }
 
 /// The installed providers, shut down (flushed) when serving ends.
@@ -126,15 +128,52 @@ where
         meter = Some(provider);
     }
     let tracer = tracer.build();
+    // The request spans are made with the SDK (`mcp.rs`); this layer turns the `tracing` spans
+    // a tool's body makes into their children. toolwright's own spans and those of the crates
+    // it serves with are log lines, never exported: a call pays for one span, not for every
+    // poll of every span it enters.
     let layer = tracing_opentelemetry::layer()
         .with_tracer(tracer.tracer("toolwright"))
-        .with_filter(Targets::new().with_target("toolwright", tracing::Level::INFO));
-    super::mcp::activate();
+        .with_tracked_inactivity(false)
+        .with_threads(false)
+        .with_filter(filter_fn(|meta| {
+            !internal(meta.target()) && *meta.level() <= tracing::Level::INFO
+        }));
+    super::mcp::activate(tracer.tracer("toolwright"));
+    super::mcp::capture_content(
+        settings.capture_content
+            || std::env::var("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+                .is_ok_and(|v| v.trim().eq_ignore_ascii_case("true")),
+    );
     tracing::info!(
         endpoint = endpoint.as_deref().unwrap_or("none (propagation only)"),
         "OpenTelemetry: request spans on"
     );
     Ok(Some((Box::new(layer), Installed { tracer, meter })))
+}
+
+/// Whether `target` is toolwright's own or that of a crate it serves with (their spans and
+/// events are logged, not exported).
+fn internal(target: &str) -> bool {
+    const CRATES: [&str; 12] = [
+        "toolwright",
+        "rmcp",
+        "hyper",
+        "hyper_util",
+        "h2",
+        "tower",
+        "reqwest",
+        "opentelemetry",
+        "opentelemetry_sdk",
+        "tokio",
+        "mio",
+        "redis",
+    ];
+    CRATES.iter().any(|c| {
+        target
+            .strip_prefix(c)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    })
 }
 
 /// OpenTelemetry for a program that serves without the command line (`Toolbox::serve_stdio`,
@@ -169,6 +208,7 @@ impl Telemetry {
         let settings = Settings {
             endpoint: endpoint.map(str::to_owned),
             mode: Mode::Native,
+            capture_content: false,
         };
         Telemetry(super::logs::install(
             super::logs::LogFormat::Text,

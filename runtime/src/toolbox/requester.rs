@@ -1,7 +1,7 @@
 //! Who sent a request, as the transport knows it: what the toolbox keys rate limits on and seals
 //! a round's request state to, without knowing the transport's own types.
 
-use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
@@ -16,8 +16,8 @@ pub(crate) struct Requester {
     pub(crate) principal: Option<Arc<str>>,
     /// The MCP session, when it is one this server keeps.
     pub(crate) session: Option<Arc<str>>,
-    /// The address of the connection's peer.
-    pub(crate) peer: Option<IpAddr>,
+    /// The address and port of the connection's peer.
+    pub(crate) peer: Option<SocketAddr>,
 }
 
 impl Requester {

@@ -17,8 +17,6 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tokio_util::sync::CancellationToken;
 
-use tracing::Instrument as _;
-
 use super::call::CallSite;
 use super::{Inner, Toolbox, read};
 use crate::exec;
@@ -495,6 +493,24 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         Box::pin(self.call_tool_unboxed(request, context))
     }
 
+    /// `ping`: answered at once (spanned like every request).
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        request_span(&context, "ping", None, None).end(Ending::Ok);
+        Ok(())
+    }
+
+    /// `server/discover` (protocol 2026-07-28): rmcp's answer, spanned like every request.
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
+        request_span(&context, "server/discover", None, None).end(Ending::Ok);
+        Ok(rmcp::model::DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
+    }
+
     /// `tasks/get` (the tasks extension, protocol 2026-07-28): the task with its result, error
     /// or questions.
     async fn get_task(
@@ -502,7 +518,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        Box::pin(self.get_task_now(&request, &context)).await
+        let traced = request_span(&context, "tasks/get", None, None);
+        ended(
+            traced,
+            async { Box::pin(self.get_task_now(&request, &context)).await }.await,
+        )
     }
 
     /// Protocol 2025-11-25's task requests (`tasks/result`, `tasks/list`, and the renamed
@@ -512,8 +532,16 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        // Boxed, like the rare paths of a call: inline, it would grow every request's future.
-        Box::pin(self.legacy_task_request(request, context)).await
+        let method = request.method.clone();
+        let traced = request_span(&context, &method, None, None);
+        ended(
+            traced,
+            async {
+                // Boxed, like the rare paths of a call: inline, it would grow every request's future.
+                Box::pin(self.legacy_task_request(request, context)).await
+            }
+            .await,
+        )
     }
 
     /// `tasks/update`: the answers to a task's questions.
@@ -522,7 +550,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.update_task_now(request, &context)
+        let traced = request_span(&context, "tasks/update", None, None);
+        ended(
+            traced,
+            async { self.update_task_now(request, &context) }.await,
+        )
     }
 
     /// `tasks/cancel`: stops a task as a cancelled call stops (grace period, safe stops).
@@ -531,7 +563,11 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.cancel_task_now(&request, &context)
+        let traced = request_span(&context, "tasks/cancel", None, None);
+        ended(
+            traced,
+            async { self.cancel_task_now(&request, &context) }.await,
+        )
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -552,17 +588,24 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if context
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
-        {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::SetLevelRequestMethod,
-            >());
-        }
-        self.session
-            .set_log_level(crate::LogLevel::from_rmcp(request.level));
-        Ok(())
+        let traced = request_span(&context, "logging/setLevel", None, None);
+        ended(
+            traced,
+            async {
+                if context
+                    .protocol_version()
+                    .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+                {
+                    return Err(ErrorData::method_not_found::<
+                        rmcp::model::SetLevelRequestMethod,
+                    >());
+                }
+                self.session
+                    .set_log_level(crate::LogLevel::from_rmcp(request.level));
+                Ok(())
+            }
+            .await,
+        )
     }
 
     /// `skills/list` (SEP-2640): the toolbox's skill, when it has one
@@ -572,12 +615,20 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let mut result = ListSkillsResult::with_all_items(self.skill_entry().into_iter().collect());
-        if cache_hints(&context) {
-            result.ttl_ms = Some(0);
-            result.cache_scope = Some(CacheScope::Public);
-        }
-        Ok(result)
+        let traced = request_span(&context, "skills/list", None, None);
+        ended(
+            traced,
+            async {
+                let mut result =
+                    ListSkillsResult::with_all_items(self.skill_entry().into_iter().collect());
+                if cache_hints(&context) {
+                    result.ttl_ms = Some(0);
+                    result.cache_scope = Some(CacheScope::Public);
+                }
+                Ok(result)
+            }
+            .await,
+        )
     }
 
     /// `skills/get` (SEP-2640): the entry of the skill at `uri`; `-32602` for any other URI.
@@ -586,17 +637,24 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: GetSkillRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let skill = self
-            .skill_entry()
-            .filter(|skill| skill.uri == request.uri)
-            .ok_or_else(|| {
-                ErrorData::invalid_params(format!("no skill at {}", request.uri), None)
-            })?;
-        let mut result = GetSkillResult::new(skill);
-        if cache_hints(&context) {
-            result = result.with_ttl_ms(0).with_cache_scope(CacheScope::Public);
-        }
-        Ok(result)
+        let traced = request_span(&context, "skills/get", None, None);
+        ended(
+            traced,
+            async {
+                let skill = self
+                    .skill_entry()
+                    .filter(|skill| skill.uri == request.uri)
+                    .ok_or_else(|| {
+                        ErrorData::invalid_params(format!("no skill at {}", request.uri), None)
+                    })?;
+                let mut result = GetSkillResult::new(skill);
+                if cache_hints(&context) {
+                    result = result.with_ttl_ms(0).with_cache_scope(CacheScope::Public);
+                }
+                Ok(result)
+            }
+            .await,
+        )
     }
 
     /// `resources/directory/read` (SEP-2640): the children of a directory of the skill;
@@ -606,15 +664,22 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: ReadResourceDirectoryRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        let children = self.skill_directory(&request.uri).ok_or_else(|| {
-            ErrorData::invalid_params(format!("not a directory: {}", request.uri), None)
-        })?;
-        let mut result = ReadResourceDirectoryResult::with_all_items(children);
-        if cache_hints(&context) {
-            result.ttl_ms = Some(0);
-            result.cache_scope = Some(CacheScope::Public);
-        }
-        Ok(result)
+        let traced = request_span(&context, "resources/directory/read", None, None);
+        ended(
+            traced,
+            async {
+                let children = self.skill_directory(&request.uri).ok_or_else(|| {
+                    ErrorData::invalid_params(format!("not a directory: {}", request.uri), None)
+                })?;
+                let mut result = ReadResourceDirectoryResult::with_all_items(children);
+                if cache_hints(&context) {
+                    result.ttl_ms = Some(0);
+                    result.cache_scope = Some(CacheScope::Public);
+                }
+                Ok(result)
+            }
+            .await,
+        )
     }
 
     /// `resources/list`: the skill's `SKILL.md` (nothing without a skill).
@@ -623,12 +688,19 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let mut result = ListResourcesResult::with_all_items(self.skill_resources());
-        if cache_hints(&context) {
-            result.ttl_ms = Some(0);
-            result.cache_scope = Some(CacheScope::Public);
-        }
-        Ok(result)
+        let traced = request_span(&context, "resources/list", None, None);
+        ended(
+            traced,
+            async {
+                let mut result = ListResourcesResult::with_all_items(self.skill_resources());
+                if cache_hints(&context) {
+                    result.ttl_ms = Some(0);
+                    result.cache_scope = Some(CacheScope::Public);
+                }
+                Ok(result)
+            }
+            .await,
+        )
     }
 
     /// `resources/read`: a file of the skill.
@@ -637,14 +709,21 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let mut result = self.read_skill_resource(&request.uri).ok_or_else(|| {
-            ErrorData::resource_not_found(format!("no resource {}", request.uri), None)
-        })?;
-        if cache_hints(&context) {
-            result.ttl_ms = Some(0);
-            result.cache_scope = Some(CacheScope::Public);
-        }
-        Ok(result.into())
+        let traced = request_span(&context, "resources/read", None, None);
+        ended(
+            traced,
+            async {
+                let mut result = self.read_skill_resource(&request.uri).ok_or_else(|| {
+                    ErrorData::resource_not_found(format!("no resource {}", request.uri), None)
+                })?;
+                if cache_hints(&context) {
+                    result.ttl_ms = Some(0);
+                    result.cache_scope = Some(CacheScope::Public);
+                }
+                Ok(result.into())
+            }
+            .await,
+        )
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
@@ -731,6 +810,15 @@ fn request_span(
     })
 }
 
+/// `result`, its request's span ended as it says.
+fn ended<T>(traced: RequestSpan, result: Result<T, ErrorData>) -> Result<T, ErrorData> {
+    traced.end(match &result {
+        Ok(_) => Ending::Ok,
+        Err(e) => Ending::Error(e.code.0),
+    });
+    result
+}
+
 /// How a `tools/call` ended, for its span.
 fn ending(response: &Result<CallToolResponse, ErrorData>) -> Ending {
     match response {
@@ -767,8 +855,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         if site.trace_id.is_none() {
             site.trace_id = traced.trace_id();
         }
-        let response = Inner::call(&self.inner, &request.name, request.arguments, site)
-            .instrument(traced.span())
+        let response = traced
+            .within(Inner::call(
+                &self.inner,
+                &request.name,
+                request.arguments,
+                site,
+            ))
             .await;
         traced.end(ending(&response));
         let response = response?;

@@ -179,8 +179,10 @@ def test_spans_and_the_duration_histogram_follow_the_mcp_conventions() -> None:
         # stdio has no session id: not set.
         assert "mcp.session.id" not in attrs, attrs
         for key in attrs:
-            if not key.startswith(("otel.", "code.", "thread.", "target", "busy_ns", "idle_ns")):
+            # toolwright's own attributes are in its namespace; every other is the conventions'.
+            if not key.startswith("toolwright."):
                 assert key in defined, f"`{key}` is not in the conventions"
+        assert attrs["toolwright.resource"] == "arm", (what, attrs)
         # The answer's `_meta` carries the span's trace id.
         result = results[what]
         meta = result.meta if MCP_MAJOR == 1 else (result.meta or {})
@@ -191,10 +193,21 @@ def test_spans_and_the_duration_histogram_follow_the_mcp_conventions() -> None:
             # An `isError` result: a tool error.
             assert attrs["error.type"] == "tool_error", (what, attrs)
             assert span.status.code == span.status.STATUS_CODE_ERROR, (what, span.status)
-    # The call's own span (its outcome, the safe stop) is a child of the MCP span.
-    stopped = calls[traces["stopped"]]
-    children = [s for s in receiver.spans if s.parent_span_id == stopped.span_id]
-    assert any(s.name == "tool_call" for s in children), [s.name for s in children]
+    # What the call did, in toolwright's attributes: the motion ran, the refused one never took
+    # the arm, the stopped one was halted by its safe stop.
+    motion = attributes(calls[traces["motion"]])
+    assert motion["toolwright.outcome"] == "ok", motion
+    assert motion["toolwright.queue.wait_s"] >= 0, motion
+    assert "toolwright.safe_stop.ran" not in motion, motion
+    refused = attributes(calls[traces["refused"]])
+    assert refused["toolwright.outcome"] in ("invalid_arguments", "outside_envelope"), refused
+    assert "toolwright.queue.wait_s" not in refused, refused
+    stopped = attributes(calls[traces["stopped"]])
+    assert stopped["toolwright.outcome"] == "timeout", stopped
+    assert stopped["toolwright.safe_stop.ran"] is True, stopped
+    assert "halt" in stopped["toolwright.safe_stop.report"], stopped
+    # toolwright's own spans are log lines: only the request's span is exported for a call.
+    assert not [s.name for s in receiver.spans if s.parent_span_id == calls[traces["stopped"]].span_id]
 
     histograms = [m for m in receiver.metrics if m.name == "mcp.server.operation.duration"]
     assert histograms, [m.name for m in receiver.metrics]
@@ -269,5 +282,6 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
     assert attrs["network.transport"] == "tcp", attrs
     assert attrs["mcp.session.id"] == session, attrs
     assert attrs["client.address"] == "127.0.0.1", attrs
+    assert isinstance(attrs["client.port"], int) and attrs["client.port"] > 0, attrs
     assert attrs["mcp.protocol.version"] == "2025-11-25", attrs
     assert [(l.trace_id.hex(), l.span_id.hex()) for l in span.links] == [(linked_trace, linked_span)]

@@ -115,6 +115,12 @@ async fn ask<S: Send + Sync + 'static>(
     };
     let decision = Decision::of(answer);
     tracing::info!(decision = decision.as_str(), "confirmation");
+    crate::telemetry::mcp::note(|| {
+        vec![(
+            "toolwright.confirmation",
+            crate::telemetry::mcp::NoteValue::Text(decision.as_str().to_owned()),
+        )]
+    });
     if let Some(receipt) = receipt {
         receipt.confirmation(decision.as_str());
     }
