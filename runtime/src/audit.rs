@@ -486,15 +486,15 @@ impl Receipt {
     }
 
     /// Writes the line of a call that ended with `detail`, having told the model `text`; returns
-    /// once it is on disk (with the line's hash, `None` when it was written already), or why it
-    /// could not be written.
+    /// once it is on disk (its hash is then on the request's span, `toolwright.audit.hash`), or
+    /// why it could not be written.
     pub(crate) async fn finish(
         mut self: Box<Self>,
         detail: &'static str,
         text: String,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<(), String> {
         let Some(mut record) = self.record.take() else {
-            return Ok(None);
+            return Ok(());
         };
         record.detail = detail;
         record.text = text;
@@ -514,7 +514,16 @@ impl Receipt {
             return stopped();
         }
         match written.await {
-            Ok(result) => result.map(Some),
+            Ok(Ok(hash)) => {
+                crate::telemetry::mcp::note(|| {
+                    vec![(
+                        "toolwright.audit.hash",
+                        crate::telemetry::mcp::NoteValue::Text(hash),
+                    )]
+                });
+                Ok(())
+            }
+            Ok(Err(why)) => Err(why),
             Err(_) => stopped(),
         }
     }
@@ -943,7 +952,7 @@ mod tests {
     async fn write(log: &Arc<AuditLog>, tool: &str) -> Result<(), String> {
         let mut receipt = Receipt::new(log, &Arc::from(tool), "trace", None, false);
         receipt.arguments(&serde_json::json!({"x": 1}), true);
-        receipt.finish("ok", "done".to_owned()).await.map(drop)
+        receipt.finish("ok", "done".to_owned()).await
     }
 
     #[tokio::test]

@@ -799,7 +799,8 @@ async fn a_client_that_cannot_be_asked_is_refused_and_nothing_runs() {
     assert_eq!(result.is_error, Some(true));
     let text = text(&result);
     assert!(text.contains("could not be asked"), "{text}");
-    assert!(text.contains("--confirm=off"), "{text}");
+    // Built in code: the refusal says how code turns confirmation off (not a command's flag).
+    assert!(text.contains("with_confirmation(false)"), "{text}");
     // In-process there is no one to ask either.
     let local = rig()
         .call("confirmed_move", json!({"target": 10}).as_object().cloned())

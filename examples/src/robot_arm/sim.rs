@@ -184,6 +184,8 @@ impl RobotArm {
     /// Moves the tool point in a straight line, in simulated time. Stops where it is when
     /// `stop_arm` is called or the call is told to stop (deadline, cancel); `moving` is reset
     /// however the motion ends, even if the call is abandoned mid-step.
+    // A span of the motion: with the `otel` feature exporting, a child of the call's span.
+    #[tracing::instrument(name = "travel", skip_all, fields(speed = speed))]
     pub(super) async fn travel(
         &self,
         target: Point3<f64>,

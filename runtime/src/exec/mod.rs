@@ -441,10 +441,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             _tickets: tickets,
             _permit: permit,
         });
-        if !policy.resources.is_empty() {
-            let wait = waited.map_or(0.0, |(time, _)| time.as_secs_f64());
-            mcp::note(|| vec![("toolwright.queue.wait_s", NoteValue::Number(wait))]);
-        }
+        note_wait(policy, waited);
         // 1b. A resource whose safe stop failed takes no call that moves it until its safe stop
         // succeeds again: run it now, holding the resource (one load per resource otherwise).
         if policy.moves
@@ -705,7 +702,7 @@ async fn wind_down<S: Send + Sync + 'static>(stopped: Stopped<'_, '_, S>) -> Wou
     };
     flight.cleanup = None;
     let stops = settle(calls, state, &policy.resources, Arc::clone(&admitted)).await;
-    mcp::note(|| messages::stop_notes(&stops));
+    note_stops(&stops);
     let reserved: Vec<Arc<str>> = if matches!(ending, Ending::StillRunning { .. }) {
         policy
             .resources
@@ -741,6 +738,22 @@ async fn wind_down<S: Send + Sync + 'static>(stopped: Stopped<'_, '_, S>) -> Wou
             },
         },
     )
+}
+
+/// How long a call holding resources waited for its turn, on its request's span
+/// (`toolwright.queue.wait_s`; out of line, so as not to grow the call's future).
+#[inline(never)]
+fn note_wait<S>(policy: &Policy<S>, waited: Option<(Duration, usize)>) {
+    if !policy.resources.is_empty() {
+        let wait = waited.map_or(0.0, |(time, _)| time.as_secs_f64());
+        mcp::note(|| vec![("toolwright.queue.wait_s", NoteValue::Number(wait))]);
+    }
+}
+
+/// What a stopped call's safe stops did, on its request's span (`toolwright.safe_stop.*`).
+#[inline(never)]
+fn note_stops(stops: &[SafeStopReport]) {
+    mcp::note(|| messages::stop_notes(stops));
 }
 
 /// Before a call that moves its resources starts: the safe stop of each one that failed runs

@@ -235,6 +235,17 @@ impl RequestSpan {
         future
     }
 
+    /// Adds what [`note_content`] adds, to this span (before the request runs within it).
+    pub(crate) fn note_content(&self, attributes: impl FnOnce() -> Vec<Note>) {
+        #[cfg(feature = "otel")]
+        if let Some(open) = &self.open {
+            let _current = open.cx.clone().attach();
+            note_content(attributes);
+        }
+        #[cfg(not(feature = "otel"))]
+        let _ = attributes;
+    }
+
     /// The span's W3C trace id (32 hex digits): the one `_meta` and the audit line carry.
     pub(crate) fn trace_id(&self) -> Option<String> {
         #[cfg(feature = "otel")]

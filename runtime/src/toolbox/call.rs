@@ -158,14 +158,6 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 return Ok(result.with_meta(Some(traced(None, trace_value))).into());
             }
         };
-        if let Some(arguments) = &arguments {
-            mcp::note_content(|| {
-                vec![(
-                    "gen_ai.tool.call.arguments",
-                    NoteValue::Text(Value::Object(arguments.clone()).to_string()),
-                )]
-            });
-        }
         let admitted = Self::admit(this, entry, arguments, site, trace_id, &mut receipt)
             .instrument(span.clone())
             .await;
@@ -195,21 +187,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
             span.record("duration_us", elapsed.as_micros() as u64);
             span.in_scope(|| tracing::debug!(outcome, ?elapsed, "tool call finished"));
         }
-        mcp::note(|| call_notes(entry, outcome));
-        mcp::note_content(|| {
-            vec![(
-                "gen_ai.tool.call.result",
-                NoteValue::Text(audit_text(&result)),
-            )]
-        });
+        note_call(entry, outcome, &result);
         if let Some(receipt) = receipt.take()
-            && let Err(why) = Box::pin(receipt.finish(outcome, audit_text(&result)))
-                .await
-                .map(|hash| {
-                    if let Some(hash) = hash {
-                        mcp::note(|| vec![("toolwright.audit.hash", NoteValue::Text(hash))]);
-                    }
-                })
+            && let Err(why) = Box::pin(receipt.finish(outcome, audit_text(&result))).await
         {
             // The call happened: its answer goes out, saying it has no record.
             let warning = crate::audit::unrecorded(&why);
@@ -448,20 +428,31 @@ impl<S: Send + Sync + 'static> exec::Turn<S> for AtTurn<'_, S> {
     }
 }
 
-/// What the model was told, for the call's audit line.
-/// A call's request span's `toolwright.*` attributes: how it ended (the audit's detail word:
-/// `ok`, `outside_envelope`, `check_refused`, `not_confirmed`, `timeout`, `stopped`, …) and
-/// the resources it holds.
-fn call_notes<S>(entry: &Entry<S>, outcome: &'static str) -> Vec<mcp::Note> {
-    let mut notes = vec![("toolwright.outcome", NoteValue::Text(outcome.to_owned()))];
-    let resources = &entry.policy.resources;
-    if !resources.is_empty() {
-        let names: Vec<&str> = resources.iter().map(|r| &**r.queue.name()).collect();
-        notes.push(("toolwright.resource", NoteValue::Text(names.join(","))));
-    }
-    notes
+// What a call adds to its request's span (`crate::telemetry::mcp`; nothing when spans are off),
+// out of line: inline, their temporaries would grow the call's future.
+
+/// How the call ended (the audit's detail word: `ok`, `outside_envelope`, `check_refused`,
+/// `not_confirmed`, `timeout`, `stopped`, …), the resources it holds, and (opted in) its result.
+#[inline(never)]
+fn note_call<S>(entry: &Entry<S>, outcome: &'static str, result: &Response) {
+    mcp::note(|| {
+        let mut notes = vec![("toolwright.outcome", NoteValue::Text(outcome.to_owned()))];
+        let resources = &entry.policy.resources;
+        if !resources.is_empty() {
+            let names: Vec<&str> = resources.iter().map(|r| &**r.queue.name()).collect();
+            notes.push(("toolwright.resource", NoteValue::Text(names.join(","))));
+        }
+        notes
+    });
+    mcp::note_content(|| {
+        vec![(
+            "gen_ai.tool.call.result",
+            NoteValue::Text(audit_text(result)),
+        )]
+    });
 }
 
+/// What the model was told, for the call's audit line.
 fn audit_text(response: &Response) -> String {
     match response {
         Response::Result(result) => {

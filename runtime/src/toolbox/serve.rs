@@ -22,7 +22,7 @@ use super::{Inner, Toolbox, read};
 use crate::exec;
 use crate::exec::arrival::{Arrivals, Ordered};
 use crate::tasks::Stopping;
-use crate::telemetry::mcp::{Ending, Request, RequestSpan, Transport};
+use crate::telemetry::mcp::{Ending, NoteValue, Request, RequestSpan, Transport};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Counts rate limits in `redis`, shared with the other replicas, from now on.
@@ -843,6 +843,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             Some(&request.name),
             request.meta.as_ref(),
         );
+        if let Some(arguments) = &request.arguments {
+            traced.note_content(|| {
+                vec![(
+                    "gen_ai.tool.call.arguments",
+                    NoteValue::Text(serde_json::Value::Object(arguments.clone()).to_string()),
+                )]
+            });
+        }
         let site = CallSite::from_request(
             &context,
             request.meta.as_ref(),

@@ -206,8 +206,11 @@ def test_spans_and_the_duration_histogram_follow_the_mcp_conventions() -> None:
     assert stopped["toolwright.outcome"] == "timeout", stopped
     assert stopped["toolwright.safe_stop.ran"] is True, stopped
     assert "halt" in stopped["toolwright.safe_stop.report"], stopped
-    # toolwright's own spans are log lines: only the request's span is exported for a call.
-    assert not [s.name for s in receiver.spans if s.parent_span_id == calls[traces["stopped"]].span_id]
+    # toolwright's own spans are log lines; the spans a body makes (the robot arm's `travel`,
+    # a `tracing` span) are children of the request's span.
+    children = [s.name for s in receiver.spans if s.parent_span_id == calls[traces["stopped"]].span_id]
+    assert children == ["travel"], children
+    assert not [s for s in receiver.spans if s.parent_span_id == calls[traces["refused"]].span_id]
 
     histograms = [m for m in receiver.metrics if m.name == "mcp.server.operation.duration"]
     assert histograms, [m.name for m in receiver.metrics]

@@ -115,12 +115,7 @@ async fn ask<S: Send + Sync + 'static>(
     };
     let decision = Decision::of(answer);
     tracing::info!(decision = decision.as_str(), "confirmation");
-    crate::telemetry::mcp::note(|| {
-        vec![(
-            "toolwright.confirmation",
-            crate::telemetry::mcp::NoteValue::Text(decision.as_str().to_owned()),
-        )]
-    });
+    note_decision(decision.as_str());
     if let Some(receipt) = receipt {
         receipt.confirmation(decision.as_str());
     }
@@ -220,4 +215,16 @@ pub(in crate::toolbox) async fn release_approval<S>(inner: &Inner<S>, id: &str) 
         return redis.release_approval(id).await;
     }
     inner.approvals.release(id);
+}
+
+/// The user's answer on the request's span (`toolwright.confirmation`; out of line, so as not
+/// to grow the call's future).
+#[inline(never)]
+fn note_decision(decision: &'static str) {
+    crate::telemetry::mcp::note(|| {
+        vec![(
+            "toolwright.confirmation",
+            crate::telemetry::mcp::NoteValue::Text(decision.to_owned()),
+        )]
+    });
 }
