@@ -677,22 +677,39 @@
 //!   stopping), without authentication and saying nothing but the status.
 //! - **OpenTelemetry** (feature `otel`). `serve --otlp-endpoint URL` (else
 //!   `OTEL_EXPORTER_OTLP_ENDPOINT`; `OTEL_SDK_DISABLED=true` turns it off) exports a span for
-//!   each `tools/call`, `tools/list` and `initialize`, and the histograms
-//!   `mcp.server.operation.duration` and `mcp.server.session.duration` (stdio sessions), over
-//!   OTLP/HTTP with protobuf, as OpenTelemetry's semantic conventions for MCP name them: span
-//!   `tools/call move_arm_to_pose` of kind SERVER with `mcp.method.name`, `gen_ai.tool.name`,
-//!   `gen_ai.operation.name` (`execute_tool`), `jsonrpc.request.id`, `mcp.protocol.version`,
-//!   `mcp.session.id` (HTTP sessions only), `network.transport` (`pipe`, `tcp`),
-//!   `client.address`, and on failure `error.type` (the JSON-RPC code, or `tool_error` for an
-//!   `isError` result) and `rpc.response.status_code`. The call's own span (`tool_call`: its
-//!   outcome, its duration) is its child. A `traceparent` in the request's `_meta` is the span's
-//!   parent, an HTTP `traceparent` header a link, and the span's W3C trace id is the one the
-//!   result's `_meta` (`io.toolwright/traceId`) and the audit line carry. `--otel-mode
-//!   propagation-only` keeps the trace context and exports nothing; `off` makes no span. Spans
-//!   leave through a bounded queue (2,048) drained by a thread of its own: a call never waits
-//!   for the exporter, and a span that finds the queue full is dropped and counted. Without an
-//!   endpoint (or the feature) no span is made. A program serving without `run_cli` uses
-//!   `toolwright::Telemetry::install` (feature `otel`).
+//!   every request the toolbox answers (`tools/call`, `tools/list`, `initialize`, `ping`, the
+//!   task, skill and resource requests), and the histograms `mcp.server.operation.duration`
+//!   and `mcp.server.session.duration`, over OTLP/HTTP with protobuf, as OpenTelemetry's
+//!   semantic conventions for MCP name them: span `tools/call move_arm_to_pose` of kind SERVER
+//!   with `mcp.method.name`, `gen_ai.tool.name`, `gen_ai.operation.name` (`execute_tool`),
+//!   `jsonrpc.request.id`, `mcp.protocol.version`, `mcp.session.id` (HTTP sessions only),
+//!   `network.transport` (`pipe`, `tcp`), `client.address` and `client.port`, and on failure
+//!   `error.type` (the JSON-RPC code, or `tool_error` for an `isError` result) and
+//!   `rpc.response.status_code`.
+//!
+//!   What the call did is in toolwright's own attributes on the same span:
+//!   `toolwright.outcome` (the audit's word: `ok`, `outside_envelope`, `check_refused`,
+//!   `not_confirmed`, `timeout`, `stopped`, `client_gone`, …), `toolwright.resource`,
+//!   `toolwright.queue.wait_s` (how long it waited for its turn), `toolwright.confirmation`
+//!   (the user's answer), `toolwright.safe_stop.ran` and `toolwright.safe_stop.report` (what the
+//!   safe stop said), and `toolwright.audit.hash` (its audit line's hash). The call's arguments
+//!   and result (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, each cut to 8 KB) are
+//!   added only with `serve --otel-capture-content` (or
+//!   `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`). The `tracing` spans a tool's
+//!   body makes (`#[tracing::instrument]`) are exported as children of the call's span;
+//!   toolwright's own spans stay log lines.
+//!
+//!   A `traceparent` in the request's `_meta` is the span's parent, an HTTP `traceparent`
+//!   header a link, and the span's W3C trace id is the one the result's `_meta`
+//!   (`io.toolwright/traceId`) and the audit line carry. HTTP requests the guard refuses
+//!   before MCP reads them (authentication, Origin, limits) are logged and counted
+//!   (`toolwright.http.refused`, by status), not spanned. `--otel-mode propagation-only`
+//!   keeps the trace context and exports nothing; `off` makes no span. Spans leave through a
+//!   bounded queue (2,048) drained by a thread of its own: a call never waits for the exporter,
+//!   and a span that finds the queue full is dropped and counted. What is queued is exported
+//!   when `serve` ends, after SIGTERM or SIGINT too. Without an endpoint (or the feature) no
+//!   span is made. A program serving without `run_cli` uses `toolwright::Telemetry::install`
+//!   (feature `otel`).
 
 #[cfg(test)]
 mod tests {
