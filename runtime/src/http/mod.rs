@@ -736,7 +736,10 @@ where
                 // Refused by the guard (authentication, Origin, size, time, session owner):
                 // logged and counted, never spanned (nothing of MCP was read).
                 let status = response.status().as_u16();
-                tracing::debug!(status, %peer, "HTTP request refused before MCP read it");
+                // An unauthenticated one is logged, with why, where it was refused.
+                if status != 401 {
+                    tracing::info!(status, %peer, "HTTP request refused before MCP read it");
+                }
                 crate::telemetry::mcp::refused_unread(status);
             }
             return response;

@@ -230,12 +230,14 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
     while `_meta`'s is the parent."""
     import json
     import subprocess
+    import urllib.error
     import urllib.request
 
     assert BIN.is_file(), f"{BIN} does not exist: cargo build --example robot_arm"
     receiver = Receiver()
     server = subprocess.Popen(
-        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url],
+        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url,
+         "--otel-capture-content"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"}, text=True)
     try:
@@ -267,6 +269,13 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
             "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}},
             {**common, "traceparent": f"00-{linked_trace}-{linked_span}-01"})
         assert trace in text, "the answer's _meta carries the trace id"
+        # A body over the limit is refused by the guard before MCP reads it: counted, not spanned.
+        huge = {"jsonrpc": "2.0", "id": 2, "method": "ping", "params": {"pad": "x" * (2 << 20)}}
+        try:
+            post(huge, common)
+            raise AssertionError("a 2 MiB body was accepted")
+        except urllib.error.HTTPError as e:
+            assert e.code == 413, e.code
         # The batch exporter sends every 5 s while the server runs.
         for _ in range(200):
             with receiver.lock:
@@ -288,3 +297,12 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
     assert isinstance(attrs["client.port"], int) and attrs["client.port"] > 0, attrs
     assert attrs["mcp.protocol.version"] == "2025-11-25", attrs
     assert [(l.trace_id.hex(), l.span_id.hex()) for l in span.links] == [(linked_trace, linked_span)]
+    # Opted in (--otel-capture-content): the arguments and the result are on the span.
+    assert attrs["gen_ai.tool.call.arguments"] == "{}", attrs
+    assert "gripper" in attrs["gen_ai.tool.call.result"], attrs
+    assert not [s for s in receiver.spans if s.name == "ping"], "the refused body was spanned"
+    refused = [m for m in receiver.metrics if m.name == "toolwright.http.refused"]
+    assert refused, [m.name for m in receiver.metrics]
+    statuses = {value(kv.value) for p in refused[-1].sum.data_points for kv in p.attributes
+                if kv.key == "http.response.status_code"}
+    assert statuses == {413}, statuses

@@ -39,7 +39,11 @@ const UNASKED = "the user could not be asked";
 const TOOL_ERROR_EXIT = 5;
 
 // Real time: the simulation's own settings, whatever the environment says.
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("ROBOT_ARM_")));
+// rmcp's own `info` lines (each client's `initialize`) tell the revision a client spoke.
+const ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("ROBOT_ARM_"))),
+  RUST_LOG: "info",
+};
 // The Inspector keeps a catalog and client settings under $HOME: a scratch one per run.
 const SCRATCH = mkdtempSync(path.join(os.tmpdir(), "toolwright-inspector-"));
 after(() => rmSync(SCRATCH, { recursive: true, force: true }));
@@ -114,7 +118,7 @@ function assertMovedAway(run) {
 }
 
 describe(`inspector ${VERSION} over stdio`, () => {
-  const serve = (...flags) => [BIN, "serve", ...flags];
+  const serve = (...flags) => ["-e", "RUST_LOG=info", BIN, "serve", ...flags];
 
   test("2025-11-25: lists every tool, and its --strict schema check finds no error", async () => {
     const run = await inspector([...serve(), "--strict", "--method", "tools/list"]);
@@ -141,7 +145,7 @@ describe(`inspector ${VERSION} over stdio`, () => {
   // tools/call came back as a task (`resultType: "task"`). The exact command of the issue.
   test("2025-11-25: the motion of issue 33 answers its result, not a task (real time, > 1 s)", async () => {
     const run = await inspector([
-      BIN, "serve", "--confirm", "off",
+      "-e", "RUST_LOG=info", BIN, "serve", "--confirm", "off",
       "--method", "tools/call", "--tool-name", "move_arm_to_pose",
       "--tool-arg", "x=-400", "--tool-arg", "y=0", "--tool-arg", "z=300",
     ]);

@@ -3,7 +3,12 @@ start it over stdio (the client starts it) and over streamable HTTP, the revisio
 each client spoke, and the calls every client makes.
 
 Motions run in real time (the server's default, `ROBOT_ARM_TIME_SCALE` unset): a move from home
-(300, 0, 400) to (-400, 0, 300) lasts about 2.8 s.
+(300, 0, 400) to (300, 400, 300) lasts about 1.6 s, and from the cube about 2 s (both straight
+paths stay clear of the base column the arm's envelope keeps out; the move to (-400, 0, 300) the
+Inspector's test makes from home would cross it after the grasp).
+
+The server logs at `info` with rmcp's own lines (`RUST_LOG=info`): rmcp logs each client's
+`initialize`, which tells the revision a client spoke.
 """
 
 from __future__ import annotations
@@ -26,15 +31,15 @@ PUBLISHED = {t["name"]: t for t in json.loads((REPO / "examples/docs/robot_arm/t
 TOOLS = list(PUBLISHED)
 
 HOME = {"x": 300.0, "y": 0.0, "z": 400.0}
-AWAY = {"x": -400.0, "y": 0.0, "z": 300.0}
+AWAY = {"x": 300.0, "y": 400.0, "z": 300.0}
 CUBE = {"x": 400.0, "y": 0.0, "z": 25.0}
-MOVE_AWAY = {"x": -400, "y": 0, "z": 300}
+MOVE_AWAY = {"x": 300, "y": 400, "z": 300}
 OUT_OF_RANGE = {"x": 5000, "y": 0, "z": 300}
 # What the refusal of OUT_OF_RANGE says: the field, its allowed range with its unit, the value.
 RANGE = "x: must be between -850 and 850 mm, got 5000"
 DID_NOT_RUN = "The tool did not run."
 UNASKED = "the user could not be asked"
-MOVE_QUESTION = "Move the arm to (-400 mm, 0 mm, 300 mm) at 0.5 of full speed?"
+MOVE_QUESTION = "Move the arm to (300 mm, 400 mm, 300 mm) at 0.5 of full speed?"
 GRASP_QUESTION = "Grasp the object at {x: 400 mm, y: 0 mm, z: 25 mm} with 15 N (parallel grasp)?"
 RELEASE_QUESTION = "Open the gripper and put the held object down where the arm is?"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -90,7 +95,7 @@ def stdio_command(log: ServerLog, *flags: str) -> tuple[str, list[str]]:
     """The command and arguments a client starts the server with over stdio: the robot_arm
     binary itself (`exec`), its stderr appended to `log`."""
     assert BIN.exists(), f"{BIN} does not exist: build the robot_arm example or set ROBOT_ARM_BIN"
-    script = f'exec "$0" serve "$@" 2>>{shlex.quote(log.path)}'
+    script = f'RUST_LOG=info exec "$0" serve "$@" 2>>{shlex.quote(log.path)}'
     return "/bin/sh", ["-c", script, str(BIN), *flags]
 
 
@@ -102,6 +107,7 @@ class HttpServer:
         self.log = ServerLog()
         # Real time: the simulation's own settings, whatever the environment says.
         env = {k: v for k, v in os.environ.items() if not k.startswith("ROBOT_ARM_")}
+        env["RUST_LOG"] = "info"
         self.proc = subprocess.Popen([str(BIN), "serve", "--http", "127.0.0.1:0", *flags], env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log.file)
         deadline = time.monotonic() + 30
