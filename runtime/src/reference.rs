@@ -696,8 +696,9 @@
 //!   and result (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, each cut to 8 KB) are
 //!   added only with `serve --otel-capture-content` (or
 //!   `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`). The `tracing` spans a tool's
-//!   body makes (`#[tracing::instrument]`) are exported as children of the call's span;
-//!   toolwright's own spans stay log lines.
+//!   body makes (`#[tracing::instrument]`) are exported as children of the call's span, also
+//!   after the call became a task and its request was answered; toolwright's own spans stay
+//!   log lines.
 //!
 //!   A `traceparent` in the request's `_meta` is the span's parent, an HTTP `traceparent`
 //!   header a link, and the span's W3C trace id is the one the result's `_meta`

@@ -365,6 +365,24 @@ pub(crate) fn carry<R>(f: impl FnOnce() -> R + Send) -> impl FnOnce() -> R + Sen
     f
 }
 
+/// `future`, to run as a task of its own (a call promoted to a task) in the current
+/// OpenTelemetry context, so that the `tracing` spans its body makes after the request has been
+/// answered stay children of the request's span.
+pub(crate) fn carry_future<F: std::future::Future>(
+    future: F,
+) -> impl std::future::Future<Output = F::Output> {
+    #[cfg(feature = "otel")]
+    {
+        use opentelemetry::context::FutureExt as _;
+        match active().then(opentelemetry::Context::current) {
+            Some(cx) => futures::future::Either::Left(future.with_context(cx)),
+            None => futures::future::Either::Right(future),
+        }
+    }
+    #[cfg(not(feature = "otel"))]
+    future
+}
+
 /// One `toolwright.*` attribute: its name and value.
 pub(crate) type Note = (&'static str, NoteValue);
 

@@ -129,11 +129,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
             });
         }
         let in_flight = this.calls.token();
-        tokio::spawn(async move {
+        // Still the request's span's context: the body's spans stay its children.
+        tokio::spawn(crate::telemetry::mcp::carry_future(async move {
             let _in_flight = in_flight;
             let ran = first.await;
             drive(inner, index, args, request, link, points, record, ran).await;
-        });
+        }));
         ("task", Response::Task(Box::new(created)))
     }
 }

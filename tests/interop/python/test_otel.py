@@ -306,3 +306,83 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
     statuses = {value(kv.value) for p in refused[-1].sum.data_points for kv in p.attributes
                 if kv.key == "http.response.status_code"}
     assert statuses == {413}, statuses
+
+
+def test_a_call_promoted_to_a_task_keeps_its_body_spans_under_its_span() -> None:
+    """Streamable HTTP, 2026-07-28 with the tasks extension: a trajectory that outlasts
+    `promote_after` (250 ms) is answered as a task and runs on after its request was answered;
+    the spans its body makes then (a `travel` for each waypoint) are still children of the
+    request's span."""
+    import json
+    import subprocess
+    import time
+    import urllib.request
+
+    assert BIN.is_file(), f"{BIN} does not exist: cargo build --example robot_arm"
+    receiver = Receiver()
+    # Real time: three 200 mm segments at 500 mm/s, 0.4 s each; the task is made at 250 ms.
+    server = subprocess.Popen(
+        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={"ROBOT_ARM_TIME_SCALE": "1", "RUST_LOG": "warn"}, text=True)
+    try:
+        url = None
+        for line in server.stderr:
+            m = re.search(r"serving MCP over streamable HTTP at (\S+)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url, "no start-up line"
+
+        def post(method: str, params: dict[str, Any], name: str) -> dict[str, Any]:
+            params = {**params, "_meta": {
+                **params.get("_meta", {}),
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {
+                    "extensions": {"io.modelcontextprotocol/tasks": {}}},
+            }}
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+            request = urllib.request.Request(url, body, {
+                "content-type": "application/json", "accept": "application/json, text/event-stream",
+                "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": name})
+            text = urllib.request.urlopen(request, timeout=30).read().decode()
+            if "data:" in text:
+                text = next(l[5:] for l in text.splitlines() if l.startswith("data:") and l[5:].strip())
+            answer = json.loads(text)
+            assert "result" in answer, answer
+            return answer["result"]
+
+        trace, parent = secrets.token_hex(16), secrets.token_hex(8)
+        waypoints = [{"x": 500, "y": 0, "z": 400}, {"x": 500, "y": 200, "z": 400}, {"x": 300, "y": 200, "z": 400}]
+        created = post("tools/call", {
+            "name": "plan_trajectory", "arguments": {"waypoints": waypoints, "execute": True},
+            "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}, "plan_trajectory")
+        assert created["resultType"] == "task", created
+        task_id = created["taskId"]
+        deadline = time.time() + 30
+        while True:
+            seen = post("tasks/get", {"taskId": task_id}, task_id)
+            if seen["status"] != "working":
+                break
+            assert time.time() < deadline, seen
+            time.sleep(0.1)
+        assert seen["status"] == "completed", seen
+        # The batch exporter sends every 5 s while the server runs.
+        for _ in range(200):
+            with receiver.lock:
+                calls = [s for s in receiver.spans if s.name == "tools/call plan_trajectory"]
+                travels = [s for s in receiver.spans if s.name == "travel"]
+            if calls and len(travels) >= 3:
+                break
+            anyio.run(anyio.sleep, 0.1)
+    finally:
+        server.terminate()
+        server.wait(30)
+        receiver.stop()
+    assert len(calls) == 1, [s.name for s in receiver.spans]
+    call = calls[0]
+    assert call.trace_id.hex() == trace and call.parent_span_id.hex() == parent
+    assert seen["result"]["structuredContent"]["executed_waypoints"] == 3, seen
+    assert [(s.trace_id.hex(), s.parent_span_id) for s in travels] == [(trace, call.span_id)] * 3, travels
+    # The request was answered (the task made) before the later segments began.
+    assert max(s.start_time_unix_nano for s in travels) > call.end_time_unix_nano, (travels, call)
