@@ -124,7 +124,12 @@ impl Authentication {
             }
             #[cfg(feature = "oauth")]
             Authentication::OAuth(verifier) => {
-                let claims = verifier.verify(token).await.map_err(Denied::invalid)?;
+                // Boxed: verifying (a key set fetched over HTTP when it rotates) is a 2 KB
+                // future, and held inline it would grow every request's future by as much
+                // (hyper copies that future whole into each connection's slot).
+                let claims = Box::pin(verifier.verify(token))
+                    .await
+                    .map_err(Denied::invalid)?;
                 Ok(Caller {
                     principal: Some(claims.principal),
                     scopes: Some(claims.scopes),
