@@ -18,12 +18,20 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 use tokio::io::AsyncWrite;
 
+/// What a renamed request's method starts with; the rest is its name on the wire.
+const RENAMED: &str = "toolwright/2025-11-25/";
 /// A task-augmented `tools/call` of protocol 2025-11-25.
-pub(crate) const CALL_2025: &str = "toolwright/2025-11-25/tasks/call";
+pub(crate) const CALL_2025: &str = "toolwright/2025-11-25/tools/call";
 /// `tasks/get` of protocol 2025-11-25.
 pub(crate) const GET_2025: &str = "toolwright/2025-11-25/tasks/get";
 /// `tasks/cancel` of protocol 2025-11-25.
 pub(crate) const CANCEL_2025: &str = "toolwright/2025-11-25/tasks/cancel";
+
+/// The method a request was sent as: a renamed one's name on the wire (`tasks/get` for
+/// [`GET_2025`]), any other as it is.
+pub(crate) fn wire_method(method: &str) -> &str {
+    method.strip_prefix(RENAMED).unwrap_or(method)
+}
 
 /// The line with its request renamed, when it is one of protocol 2025-11-25's task requests.
 pub(crate) fn rename(line: &[u8]) -> Option<Vec<u8>> {
@@ -234,6 +242,15 @@ mod tests {
         let get_2026 = br#"{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
         assert!(rename(get_2026).is_none());
         assert!(rename(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").is_none());
+    }
+
+    #[test]
+    fn a_renamed_request_is_named_as_it_was_sent() {
+        // What its span is named, `mcp.method.name` included.
+        assert_eq!(wire_method(CALL_2025), "tools/call");
+        assert_eq!(wire_method(GET_2025), "tasks/get");
+        assert_eq!(wire_method(CANCEL_2025), "tasks/cancel");
+        assert_eq!(wire_method("tasks/result"), "tasks/result");
     }
 
     #[test]

@@ -18,6 +18,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tokio_util::sync::CancellationToken;
 
 use super::call::CallSite;
+use super::tasks::TaskAsk;
 use super::{Inner, Toolbox, read};
 use crate::exec;
 use crate::exec::arrival::{Arrivals, Ordered};
@@ -532,8 +533,12 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         request: rmcp::model::CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        let method = request.method.clone();
-        let traced = request_span(&context, &method, None, None);
+        use crate::tasks::legacy::{CALL_2025, wire_method};
+        if request.method == CALL_2025 {
+            // A `tools/call`: spanned as one, by the call itself.
+            return Box::pin(self.legacy_task_request(request, context)).await;
+        }
+        let traced = request_span(&context, wire_method(&request.method), None, None);
         ended(
             traced,
             async {
@@ -837,42 +842,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let traced = request_span(
-            &context,
-            "tools/call",
-            Some(&request.name),
-            request.meta.as_ref(),
-        );
-        if let Some(arguments) = &request.arguments {
-            traced.note_content(|| {
-                vec![(
-                    "gen_ai.tool.call.arguments",
-                    NoteValue::Text(serde_json::Value::Object(arguments.clone()).to_string()),
-                )]
-            });
-        }
-        let site = CallSite::from_request(
-            &context,
-            request.meta.as_ref(),
-            Some(Arc::clone(&self.session)),
-        )
-        .with_rounds(&context, request.request_state, request.input_responses);
-        let mut site = site;
-        site.task = self.task_ask(&context).map(Box::new);
-        // One trace id everywhere: with spans on, the span's W3C trace id is the call's.
-        if site.trace_id.is_none() {
-            site.trace_id = traced.trace_id();
-        }
-        let response = traced
-            .within(Inner::call(
-                &self.inner,
-                &request.name,
-                request.arguments,
-                site,
-            ))
-            .await;
-        traced.end(ending(&response));
-        let response = response?;
+        let task = self.task_ask(&context);
+        let response = self.traced_call(request, &context, task).await?;
         // Protocol 2026-07-28: the server's identity in each result's `_meta` (SEP-2575).
         if !context
             .protocol_version()
@@ -897,6 +868,52 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             other => other,
         })
+    }
+
+    /// A `tools/call` in its request's span, on either revision: a plain one, or one that may
+    /// become a task (`task`; protocol 2025-11-25's task-augmented calls come here too).
+    pub(super) async fn traced_call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        task: Option<TaskAsk>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let traced = request_span(
+            context,
+            "tools/call",
+            Some(&request.name),
+            request.meta.as_ref(),
+        );
+        if let Some(arguments) = &request.arguments {
+            traced.note_content(|| {
+                vec![(
+                    "gen_ai.tool.call.arguments",
+                    NoteValue::Text(serde_json::Value::Object(arguments.clone()).to_string()),
+                )]
+            });
+        }
+        let site = CallSite::from_request(
+            context,
+            request.meta.as_ref(),
+            Some(Arc::clone(&self.session)),
+        )
+        .with_rounds(context, request.request_state, request.input_responses);
+        let mut site = site;
+        site.task = task.map(Box::new);
+        // One trace id everywhere: with spans on, the span's W3C trace id is the call's.
+        if site.trace_id.is_none() {
+            site.trace_id = traced.trace_id();
+        }
+        let response = traced
+            .within(Inner::call(
+                &self.inner,
+                &request.name,
+                request.arguments,
+                site,
+            ))
+            .await;
+        traced.end(ending(&response));
+        response
     }
 }
 

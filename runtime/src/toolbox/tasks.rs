@@ -462,16 +462,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 let call: rmcp::model::CallToolRequestParams =
                     serde_json::from_value(params.clone())
                         .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
-                let mut site = CallSite::from_request(
-                    &context,
-                    call.meta.as_ref(),
-                    Some(Arc::clone(&self.session)),
-                );
-                site.task = Some(Box::new(TaskAsk {
+                let task = TaskAsk {
                     owner,
                     promote_after: None,
-                }));
-                let answer = Inner::call(&self.inner, &call.name, call.arguments, site).await?;
+                };
+                let answer = self.traced_call(call, &context, Some(task)).await?;
                 Ok(CustomResult(match answer {
                     rmcp::model::CallToolResponse::Task(created) => {
                         let mut task = serde_json::json!({ "task": legacy_task(&created.task) });
