@@ -224,13 +224,7 @@ impl RequestSpan {
         future: F,
     ) -> impl std::future::Future<Output = F::Output> {
         #[cfg(feature = "otel")]
-        {
-            use opentelemetry::context::FutureExt as _;
-            match &self.open {
-                Some(open) => futures::future::Either::Left(future.with_context(open.cx.clone())),
-                None => futures::future::Either::Right(future),
-            }
-        }
+        return in_context(future, self.open.as_ref().map(|open| open.cx.clone()));
         #[cfg(not(feature = "otel"))]
         future
     }
@@ -372,15 +366,22 @@ pub(crate) fn carry_future<F: std::future::Future>(
     future: F,
 ) -> impl std::future::Future<Output = F::Output> {
     #[cfg(feature = "otel")]
-    {
-        use opentelemetry::context::FutureExt as _;
-        match active().then(opentelemetry::Context::current) {
-            Some(cx) => futures::future::Either::Left(future.with_context(cx)),
-            None => futures::future::Either::Right(future),
-        }
-    }
+    return in_context(future, active().then(opentelemetry::Context::current));
     #[cfg(not(feature = "otel"))]
     future
+}
+
+/// `future`, polled in `cx` when there is one.
+#[cfg(feature = "otel")]
+fn in_context<F: std::future::Future>(
+    future: F,
+    cx: Option<opentelemetry::Context>,
+) -> impl std::future::Future<Output = F::Output> {
+    use opentelemetry::context::FutureExt as _;
+    match cx {
+        Some(cx) => futures::future::Either::Left(future.with_context(cx)),
+        None => futures::future::Either::Right(future),
+    }
 }
 
 /// One `toolwright.*` attribute: its name and value.

@@ -6,18 +6,25 @@ each with a W3C `traceparent` in `_meta` (injected here: the SDK sends none with
 span of its own), and the test checks what the receiver got: span names and kind, the required
 and recommended attributes, `error.type`, the parent trace from `_meta`, the trace id the
 answer's `_meta` carries, and the duration histogram. Attribute names are checked against the
-conventions vendored in `tests/semconv/`.
+conventions vendored in `tests/semconv/`. Over streamable HTTP: the session, the client and a
+header's link. And a call run as a task on each revision: its body's spans stay its children.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import json
 import os
 import re
 import secrets
+import subprocess
 import tempfile
 import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -36,6 +43,8 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+from test_tasks import post as post_2026
 
 MCP_MAJOR = int(importlib.metadata.version("mcp").split(".")[0])
 REPO = Path(__file__).resolve().parents[3]
@@ -224,47 +233,71 @@ def test_spans_and_the_duration_histogram_follow_the_mcp_conventions() -> None:
     assert kinds >= {None, "tool_error"}, kinds
 
 
+def serve_http(receiver: Receiver, *args: str, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """The robot arm over streamable HTTP on a free loopback port, exporting to `receiver`, and
+    its MCP endpoint's URL (from the start-up line)."""
+    server = subprocess.Popen(
+        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url, *args],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={"RUST_LOG": "warn", **env}, text=True)
+    for line in server.stderr:
+        m = re.search(r"serving MCP over streamable HTTP at (\S+)", line)
+        if m:
+            return server, m.group(1)
+    server.kill()
+    raise AssertionError("no start-up line")
+
+
+def post(url: str, message: dict[str, Any], headers: dict[str, str]) -> tuple[dict[str, str], str]:
+    """One JSON-RPC message POSTed to `url`: the answer's headers and body."""
+    request = urllib.request.Request(url, json.dumps(message).encode(), {
+        "content-type": "application/json", "accept": "application/json, text/event-stream", **headers})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return dict(response.headers), response.read().decode()
+
+
+def result(text: str) -> dict[str, Any]:
+    """The `result` of an answer, sent as JSON or as an event stream."""
+    if "data:" in text:
+        text = next(l[5:] for l in text.splitlines() if l.startswith("data:") and l[5:].strip())
+    answer = json.loads(text)
+    assert "result" in answer, answer
+    return answer["result"]
+
+
+def session(url: str) -> dict[str, str]:
+    """A 2025-11-25 session, initialized: the headers each of its requests carries."""
+    headers, _ = post(url, {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "otel", "version": "0"}}}, {})
+    common = {"mcp-session-id": headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+    post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, common)
+    return common
+
+
+def spans_when(receiver: Receiver, done: Callable[[list[Span]], bool]) -> list[Span]:
+    """What the receiver has once `done` says so (the batch exporter sends every 5 s)."""
+    for _ in range(200):
+        with receiver.lock:
+            spans = list(receiver.spans)
+        if done(spans):
+            break
+        anyio.run(anyio.sleep, 0.1)
+    return spans
+
+
 def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
     """Streamable HTTP (2025-11-25, a session): `network.transport` is `tcp`, `mcp.session.id`
     is the session's, `client.address` the peer's, and an HTTP `traceparent` header is a link
     while `_meta`'s is the parent."""
-    import json
-    import subprocess
-    import urllib.error
-    import urllib.request
-
     assert BIN.is_file(), f"{BIN} does not exist: cargo build --example robot_arm"
     receiver = Receiver()
-    server = subprocess.Popen(
-        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url,
-         "--otel-capture-content"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"}, text=True)
+    server, url = serve_http(receiver, "--otel-capture-content", env={"ROBOT_ARM_TIME_SCALE": "0"})
     try:
-        url = None
-        for line in server.stderr:
-            m = re.search(r"serving MCP over streamable HTTP at (\S+)", line)
-            if m:
-                url = m.group(1)
-                break
-        assert url, "no start-up line"
-
-        def post(message: dict[str, Any], headers: dict[str, str]) -> tuple[dict[str, str], str]:
-            request = urllib.request.Request(url, json.dumps(message).encode(), {
-                "content-type": "application/json", "accept": "application/json, text/event-stream",
-                **headers})
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return dict(response.headers), response.read().decode()
-
-        headers, _ = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "otel", "version": "0"}}}, {})
-        session = headers["mcp-session-id"]
-        common = {"mcp-session-id": session, "mcp-protocol-version": "2025-11-25"}
-        post({"jsonrpc": "2.0", "method": "notifications/initialized"}, common)
+        common = session(url)
         trace, parent = secrets.token_hex(16), secrets.token_hex(8)
         linked_trace, linked_span = secrets.token_hex(16), secrets.token_hex(8)
-        _, text = post({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        _, text = post(url, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "get_arm_state", "arguments": {},
             "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}},
             {**common, "traceparent": f"00-{linked_trace}-{linked_span}-01"})
@@ -272,27 +305,22 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
         # A body over the limit is refused by the guard before MCP reads it: counted, not spanned.
         huge = {"jsonrpc": "2.0", "id": 2, "method": "ping", "params": {"pad": "x" * (2 << 20)}}
         try:
-            post(huge, common)
+            post(url, huge, common)
             raise AssertionError("a 2 MiB body was accepted")
         except urllib.error.HTTPError as e:
             assert e.code == 413, e.code
-        # The batch exporter sends every 5 s while the server runs.
-        for _ in range(200):
-            with receiver.lock:
-                spans = [s for s in receiver.spans if s.name == "tools/call get_arm_state"]
-            if spans:
-                break
-            anyio.run(anyio.sleep, 0.1)
+        spans = spans_when(receiver, lambda spans: any(s.name == "tools/call get_arm_state" for s in spans))
     finally:
         server.terminate()
         server.wait(30)
         receiver.stop()
-    assert spans, [s.name for s in receiver.spans]
-    span = spans[0]
+    calls = [s for s in spans if s.name == "tools/call get_arm_state"]
+    assert calls, [s.name for s in spans]
+    span = calls[0]
     assert span.trace_id.hex() == trace and span.parent_span_id.hex() == parent
     attrs = attributes(span)
     assert attrs["network.transport"] == "tcp", attrs
-    assert attrs["mcp.session.id"] == session, attrs
+    assert attrs["mcp.session.id"] == common["mcp-session-id"], attrs
     assert attrs["client.address"] == "127.0.0.1", attrs
     assert isinstance(attrs["client.port"], int) and attrs["client.port"] > 0, attrs
     assert attrs["mcp.protocol.version"] == "2025-11-25", attrs
@@ -308,81 +336,83 @@ def test_over_http_the_span_carries_the_session_the_client_and_a_link() -> None:
     assert statuses == {413}, statuses
 
 
-def test_a_call_promoted_to_a_task_keeps_its_body_spans_under_its_span() -> None:
-    """Streamable HTTP, 2026-07-28 with the tasks extension: a trajectory that outlasts
-    `promote_after` (250 ms) is answered as a task and runs on after its request was answered;
-    the spans its body makes then (a `travel` for each waypoint) are still children of the
-    request's span."""
-    import json
-    import subprocess
-    import time
-    import urllib.request
+def stdio_asker(server: subprocess.Popen) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+    """Requests over the server's stdin and stdout, as raw lines, in a 2025-11-25 session
+    (initialized here): each answer's `result`, notifications passed over."""
+    ids = iter(range(1_000_000))
 
+    def send(message: dict[str, Any]) -> None:
+        server.stdin.write(json.dumps(message) + "\n")
+        server.stdin.flush()
+
+    def ask(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        request_id = next(ids)
+        send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        for line in server.stdout:
+            answer = json.loads(line)
+            if answer.get("id") == request_id:
+                assert "result" in answer, answer
+                return answer["result"]
+        raise AssertionError(f"the server closed stdout before answering {method}")
+
+    ask("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "otel", "version": "0"}})
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return ask
+
+
+@pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
+def test_a_call_run_as_a_task_keeps_its_body_spans_under_its_span(revision: str) -> None:
+    """A trajectory run as a task runs on after its request was answered, and the spans its
+    body makes then (a `travel` for each waypoint) are still children of the request's span.
+    On 2025-11-25 the call is task-augmented (`params.task`, over stdio, where toolwright serves
+    that revision's tasks); on 2026-07-28 it is promoted after `promote_after` (250 ms), over
+    streamable HTTP (stateless, the tasks extension declared)."""
     assert BIN.is_file(), f"{BIN} does not exist: cargo build --example robot_arm"
     receiver = Receiver()
-    # Real time: three 200 mm segments at 500 mm/s, 0.4 s each; the task is made at 250 ms.
-    server = subprocess.Popen(
-        [str(BIN), "serve", "--http", "127.0.0.1:0", "--confirm=off", "--otlp-endpoint", receiver.url],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={"ROBOT_ARM_TIME_SCALE": "1", "RUST_LOG": "warn"}, text=True)
+    # Real time: three 200 mm segments at 500 mm/s, 0.4 s each.
+    env = {"ROBOT_ARM_TIME_SCALE": "1"}
+    trace, parent = secrets.token_hex(16), secrets.token_hex(8)
+    waypoints = [{"x": 500, "y": 0, "z": 400}, {"x": 500, "y": 200, "z": 400}, {"x": 300, "y": 200, "z": 400}]
+    call = {"name": "plan_trajectory", "arguments": {"waypoints": waypoints, "execute": True},
+            "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}
+    if revision == "2025-11-25":
+        server = subprocess.Popen(
+            [str(BIN), "serve", "--confirm=off", "--otlp-endpoint", receiver.url],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env={"RUST_LOG": "warn", **env}, text=True)
+        ask = stdio_asker(server)
+    else:
+        server, url = serve_http(receiver, env=env)
+        ask = lambda method, params: post_2026(url, method, params, params.get("taskId", call["name"]))  # noqa: E731
     try:
-        url = None
-        for line in server.stderr:
-            m = re.search(r"serving MCP over streamable HTTP at (\S+)", line)
-            if m:
-                url = m.group(1)
-                break
-        assert url, "no start-up line"
-
-        def post(method: str, params: dict[str, Any], name: str) -> dict[str, Any]:
-            params = {**params, "_meta": {
-                **params.get("_meta", {}),
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {
-                    "extensions": {"io.modelcontextprotocol/tasks": {}}},
-            }}
-            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
-            request = urllib.request.Request(url, body, {
-                "content-type": "application/json", "accept": "application/json, text/event-stream",
-                "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": name})
-            text = urllib.request.urlopen(request, timeout=30).read().decode()
-            if "data:" in text:
-                text = next(l[5:] for l in text.splitlines() if l.startswith("data:") and l[5:].strip())
-            answer = json.loads(text)
-            assert "result" in answer, answer
-            return answer["result"]
-
-        trace, parent = secrets.token_hex(16), secrets.token_hex(8)
-        waypoints = [{"x": 500, "y": 0, "z": 400}, {"x": 500, "y": 200, "z": 400}, {"x": 300, "y": 200, "z": 400}]
-        created = post("tools/call", {
-            "name": "plan_trajectory", "arguments": {"waypoints": waypoints, "execute": True},
-            "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}, "plan_trajectory")
-        assert created["resultType"] == "task", created
-        task_id = created["taskId"]
+        if revision == "2025-11-25":
+            task_id = ask("tools/call", {**call, "task": {"ttl": 60000}})["task"]["taskId"]
+        else:
+            created = ask("tools/call", call)
+            assert created["resultType"] == "task", created
+            task_id = created["taskId"]
         deadline = time.time() + 30
-        while True:
-            seen = post("tasks/get", {"taskId": task_id}, task_id)
-            if seen["status"] != "working":
-                break
+        while (seen := ask("tasks/get", {"taskId": task_id}))["status"] == "working":
             assert time.time() < deadline, seen
             time.sleep(0.1)
         assert seen["status"] == "completed", seen
-        # The batch exporter sends every 5 s while the server runs.
-        for _ in range(200):
-            with receiver.lock:
-                calls = [s for s in receiver.spans if s.name == "tools/call plan_trajectory"]
-                travels = [s for s in receiver.spans if s.name == "travel"]
-            if calls and len(travels) >= 3:
-                break
-            anyio.run(anyio.sleep, 0.1)
+        done = ask("tasks/result", {"taskId": task_id}) if revision == "2025-11-25" else seen["result"]
+        assert done["structuredContent"]["executed_waypoints"] == 3, done
+        if revision == "2025-11-25":
+            # The server flushes its exporters when stdin closes.
+            server.stdin.close()
+        spans = spans_when(receiver, lambda spans: sum(s.name == "travel" for s in spans) >= 3)
     finally:
         server.terminate()
         server.wait(30)
         receiver.stop()
-    assert len(calls) == 1, [s.name for s in receiver.spans]
-    call = calls[0]
-    assert call.trace_id.hex() == trace and call.parent_span_id.hex() == parent
-    assert seen["result"]["structuredContent"]["executed_waypoints"] == 3, seen
-    assert [(s.trace_id.hex(), s.parent_span_id) for s in travels] == [(trace, call.span_id)] * 3, travels
+    calls = [s for s in spans if s.name == "tools/call plan_trajectory"]
+    assert len(calls) == 1, [s.name for s in spans]
+    span = calls[0]
+    assert span.trace_id.hex() == trace and span.parent_span_id.hex() == parent
+    assert attributes(span)["mcp.protocol.version"] == revision, attributes(span)
+    travels = [s for s in spans if s.name == "travel"]
+    assert [(s.trace_id.hex(), s.parent_span_id) for s in travels] == [(trace, span.span_id)] * 3, travels
     # The request was answered (the task made) before the later segments began.
-    assert max(s.start_time_unix_nano for s in travels) > call.end_time_unix_nano, (travels, call)
+    assert max(s.start_time_unix_nano for s in travels) > span.end_time_unix_nano, (travels, span)

@@ -168,14 +168,16 @@ def test_the_live_task_bound_refuses_the_next_one_with_a_clear_error() -> None:
     run(body, "initialize", env)
 
 
-def post(port: int, method: str, params: dict[str, Any], name: str) -> dict[str, Any]:
-    """One request on protocol 2026-07-28 (stateless, the tasks extension declared)."""
+def post(url: str, method: str, params: dict[str, Any], name: str) -> dict[str, Any]:
+    """One request to the MCP endpoint `url` on protocol 2026-07-28 (stateless, the tasks
+    extension declared, beside what `params` has in its `_meta`)."""
     params = {**params, "_meta": {
+        **params.get("_meta", {}),
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
     }}
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", body, {
+    request = urllib.request.Request(url, body, {
         "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
         "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": name})
     text = urllib.request.urlopen(request, timeout=30).read().decode()
@@ -203,7 +205,7 @@ def test_a_task_created_through_one_replica_is_read_through_the_other() -> None:
                 [str(CONFORMANCE), "serve", "--http", f"127.0.0.1:{port}", "--redis", f"redis://127.0.0.1:{redis_port}/0"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"}))
             wait_for_port(port, procs[-1], "replica")
-        a, b = ports
+        a, b = (f"http://127.0.0.1:{port}/mcp" for port in ports)
         created = post(a, "tools/call", {"name": "slow_compute", "arguments": {"seconds": 1.5, "label": "shared"}}, "slow_compute")
         assert created["resultType"] == "task", created
         task_id = created["taskId"]
