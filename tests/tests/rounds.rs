@@ -981,3 +981,131 @@ async fn an_approval_given_before_a_stop_no_longer_counts() {
     assert_eq!(text(&done), "moved to 120 mm");
     assert_eq!(*state.moves.lock().unwrap(), [120.0]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// An approval is only ever the answer to a question this server asked (issue 42): answers that
+// come without a sealed state, or for a key the state does not name, are ignored; the user is
+// asked, and nothing runs before the answer.
+
+/// `inputResponses` with no `requestState`: the call asks, whatever the arguments, however often.
+#[tokio::test]
+async fn an_answer_to_no_question_is_ignored_and_the_user_is_asked() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    for args in [
+        json!({"target": 350}),
+        json!({"target": 350}),
+        json!({"target": 20, "speed": 1.0}),
+    ] {
+        let unsolicited = params("confirmed_move", args)
+            .with_input_responses(answers(&[("confirm", json!({"action": "accept"}))]));
+        let first = asked(once(&client, unsolicited).await);
+        let questions = first.input_requests.unwrap();
+        assert!(questions.contains_key("confirm"), "{questions:?}");
+        assert!(first.request_state.is_some());
+    }
+    // A body's own question is not answered by an unsolicited answer either.
+    let unsolicited = params("confirm_move", json!({"target": 30}))
+        .with_input_responses(answers(&[("confirmation", accept(json!({"ok": true})))]));
+    let first = asked(once(&client, unsolicited).await);
+    assert!(first.input_requests.unwrap().contains_key("confirmation"));
+    assert!(state.moves.lock().unwrap().is_empty(), "nothing moved");
+    assert_eq!(
+        state.starts.load(Ordering::SeqCst),
+        1,
+        "only confirm_move's body started, to ask its question"
+    );
+}
+
+/// A sealed state answers only the questions it names: an answer under another key is ignored
+/// (and cannot stand in for a question the body asks later).
+#[tokio::test]
+async fn a_state_answers_only_the_questions_it_names() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    // `two_steps` asks `colour`, then a second `colour` (key `colour_2`).
+    let first = asked(once(&client, params("two_steps", json!({}))).await);
+    assert!(
+        first
+            .input_requests
+            .as_ref()
+            .unwrap()
+            .contains_key("colour")
+    );
+    let second = asked(
+        once(
+            &client,
+            params("two_steps", json!({}))
+                .with_input_responses(answers(&[
+                    ("colour", accept(json!({"name": "teal"}))),
+                    // Not asked yet: ignored, so the second question is still asked.
+                    ("colour_2", accept(json!({"name": "plum"}))),
+                ]))
+                .with_request_state(first.request_state.unwrap()),
+        )
+        .await,
+    );
+    assert!(
+        second
+            .input_requests
+            .as_ref()
+            .unwrap()
+            .contains_key("colour_2"),
+        "{second:?}"
+    );
+    let done = completed(
+        once(
+            &client,
+            params("two_steps", json!({}))
+                .with_input_responses(answers(&[("colour_2", accept(json!({"name": "sage"})))]))
+                .with_request_state(second.request_state.unwrap()),
+        )
+        .await,
+    );
+    assert_eq!(text(&done), "Some(\"teal\") then Some(\"sage\")");
+    assert!(state.moves.lock().unwrap().is_empty());
+}
+
+/// Over stdio, a session that began with `initialize` (2025-11-25) is served by its rules: a
+/// request naming 2026-07-28 in its `_meta`, with an approval and no state, is asked by
+/// elicitation like any other call of the session, and the user's "decline" holds.
+#[tokio::test]
+async fn a_2025_session_takes_no_2026_approval() {
+    use common::raw::Raw;
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let mut raw = Raw::connect_with(toolbox, json!({"elicitation": {"form": {}}})).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+    });
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "confirmed_move", "arguments": {"target": 350}, "_meta": meta,
+        "inputResponses": {"confirm": {"action": "accept"}}}});
+    raw.send(call.to_string().as_bytes()).await;
+    // The server asks the user (an elicitation of the session), before anything runs.
+    let question = raw.next().await;
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    assert_eq!(
+        question["params"]["message"],
+        "Move the rig to 350 mm at 0.5 of full speed?"
+    );
+    assert_eq!(state.starts.load(Ordering::SeqCst), 0, "nothing ran yet");
+    let decline = json!({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "decline"}});
+    raw.send(decline.to_string().as_bytes()).await;
+    let replies = raw.until(7).await;
+    let reply = replies.last().unwrap();
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let said = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        said.starts_with("not confirmed: the user declined"),
+        "{said}"
+    );
+    assert!(
+        reply["result"].get("resultType").is_none() || reply["result"]["resultType"] == "complete",
+        "{reply}"
+    );
+    assert!(state.moves.lock().unwrap().is_empty(), "nothing moved");
+}

@@ -449,3 +449,100 @@ async fn stop_arm_ends_the_running_and_the_waiting_tasks_cancelled() {
         "the waiting motion never moved"
     );
 }
+
+/// A client that declares the tasks extension and form elicitation.
+#[derive(Clone, Default)]
+struct AskingTaskClient;
+
+impl rmcp::ClientHandler for AskingTaskClient {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::builder().enable_tasks().build();
+        capabilities.elicitation = Some(rmcp::model::ElicitationCapability::default());
+        ClientConfig::new(
+            capabilities,
+            rmcp::model::Implementation::new("asking-task-client", "1.0"),
+        )
+    }
+}
+
+/// Issue 42: a call that may become a task, carrying an approval no one was asked for, is
+/// asked first (the confirmation comes before a task is created) and nothing moves; the answer
+/// to the question the server asked starts the task.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unsolicited_approval_does_not_start_a_motion_task() {
+    let toolbox = arm_builder().with_confirmation(true).build().unwrap();
+    let client = connect_client(toolbox, AskingTaskClient, true).await;
+    let home = arm_state_of(&client).await["position"].clone();
+    let approve = || -> rmcp::model::InputResponses {
+        [("confirm".to_owned(), json!({"action": "accept"}))]
+            .into_iter()
+            .collect()
+    };
+    let Value::Object(args) = long_move() else {
+        unreachable!()
+    };
+    let call = || CallToolRequestParams::new("move_arm_to_pose").with_arguments(args.clone());
+    let first = client
+        .call_tool_once(call().with_input_responses(approve()))
+        .await
+        .expect("tools/call answers");
+    let CallToolResponse::InputRequired(asked) = first else {
+        panic!("expected the user to be asked, got {first:?}")
+    };
+    assert!(
+        asked
+            .input_requests
+            .as_ref()
+            .unwrap()
+            .contains_key("confirm")
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        arm_state_of(&client).await["position"],
+        home,
+        "nothing moved"
+    );
+    // The answer to the question asked: the motion starts, as a task.
+    let approved = client
+        .call_tool_once(
+            call()
+                .with_input_responses(approve())
+                .with_request_state(asked.request_state.unwrap()),
+        )
+        .await
+        .expect("tools/call answers");
+    let CallToolResponse::Task(created) = approved else {
+        panic!("expected a task, got {approved:?}")
+    };
+    let done = ended_of(&client, &created.task.task_id).await;
+    assert!(
+        matches!(done.task.payload, TaskPayload::Completed { .. }),
+        "{:?}",
+        done.task.payload
+    );
+    assert_eq!(arm_state_of(&client).await["position"]["z"], json!(800.0));
+}
+
+async fn arm_state_of<H: rmcp::ClientHandler>(client: &RunningService<RoleClient, H>) -> Value {
+    call(client, "get_arm_state", json!({}))
+        .await
+        .structured_content
+        .expect("structured")
+}
+
+async fn ended_of<H: rmcp::ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    id: &str,
+) -> GetTaskResult {
+    for _ in 0..500 {
+        let task = client
+            .get_task(GetTaskParams::new(id))
+            .await
+            .expect("tasks/get answers");
+        if task.task.status().is_terminal() {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("task {id} did not end");
+}

@@ -184,8 +184,9 @@ impl StateRefused {
     }
 }
 
-/// An answer, with the fingerprint of the question it answers (`None`: sent without a state
-/// that says which question was asked).
+/// An answer, with the fingerprint of the question it answers (`None` only in states sealed
+/// before answers were bound to their questions: such a state no longer opens an answer, see
+/// [`Round::answer`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Answer {
     #[serde(rename = "q", skip_serializing_if = "Option::is_none", default)]
@@ -266,15 +267,27 @@ impl Round {
                     StateRefused
                 })?,
         };
+        // An answer counts only as the answer to a question this server asked: one the sealed
+        // state names, and it is tied to that question's fingerprint. Anything else (answers
+        // sent without a state, or to keys the state does not name) is ignored and logged: a
+        // client cannot approve what nobody was asked.
+        let mut ignored: Vec<String> = Vec::new();
         for (key, answer) in returned.input_responses.into_iter().flatten() {
-            // Unknown keys are ignored (the spec's SHOULD); an answer to a question the state
-            // names is tied to that question, one the state does not name to none (a client
-            // may answer without echoing a state: it is its own answer either way).
-            let question = sealed.asked.get(&key).cloned();
-            if question.is_none() && returned.request_state.is_some() {
-                continue;
+            match sealed.asked.get(&key) {
+                Some(question) => {
+                    let question = Some(question.clone());
+                    sealed.answers.insert(key, Answer { question, answer });
+                }
+                None => ignored.push(key),
             }
-            sealed.answers.insert(key, Answer { question, answer });
+        }
+        if !ignored.is_empty() {
+            tracing::warn!(
+                tool,
+                keys = ?ignored,
+                with_state = returned.request_state.is_some(),
+                "inputResponses ignored: they answer no question this server asked in this call"
+            );
         }
         // A first round: its id is drawn when first needed ([`Round::call_id`]).
         let id = std::sync::OnceLock::new();
@@ -298,8 +311,13 @@ impl Round {
     }
 
     /// The round of a task's next run: the answers its client gave through `tasks/update`
-    /// (a task keeps them on the server, so nothing is sealed).
-    pub(crate) fn for_task(keys: &RequestStateKeys, id: &str, answers: InputResponses) -> Self {
+    /// (a task keeps them on the server, so nothing is sealed), each bound to the question the
+    /// task asked under its key.
+    pub(crate) fn for_task(
+        keys: &RequestStateKeys,
+        id: &str,
+        answers: crate::tasks::Answers,
+    ) -> Self {
         Round {
             keys: keys.clone(),
             id: std::sync::OnceLock::from(id.to_owned()),
@@ -309,14 +327,9 @@ impl Round {
             bound_to: b"toolwright/task/1".to_vec(),
             answers: answers
                 .into_iter()
-                .map(|(key, answer)| {
-                    (
-                        key,
-                        Answer {
-                            question: None,
-                            answer,
-                        },
-                    )
+                .map(|(key, (question, answer))| {
+                    let question = Some(fingerprint(&question));
+                    (key, Answer { question, answer })
                 })
                 .collect(),
             run: Mutex::new(Run::default()),
@@ -379,7 +392,7 @@ impl Round {
             format!("{kind}_{n}")
         };
         if let Some(answer) = self.answers.get(&key)
-            && answer.question.as_ref().is_none_or(|q| *q == fingerprint)
+            && answer.question.as_ref() == Some(&fingerprint)
         {
             let value = answer.answer.clone();
             run.used.insert(

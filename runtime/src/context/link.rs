@@ -168,13 +168,15 @@ impl Link {
         (self.over_http && self.on_2026_protocol()).then_some(Gone::Disconnected)
     }
 
-    /// The protocol version of the request: the one it names, else the session's.
+    /// The protocol version of the request: its session's, when it belongs to one (a
+    /// connection that began with `initialize`; over stateless HTTP rmcp fills this in from the
+    /// request's `MCP-Protocol-Version` header, which must equal its `_meta`), else the one it
+    /// names. A request cannot bring another revision's rules into its session.
     pub(super) fn protocol(&self) -> Option<ProtocolVersion> {
-        self.request_protocol.clone().or_else(|| {
-            self.peer
-                .peer_info()
-                .map(|info| info.protocol_version.clone())
-        })
+        self.peer
+            .peer_info()
+            .map(|info| info.protocol_version.clone())
+            .or_else(|| self.request_protocol.clone())
     }
 
     /// Whether the request's protocol is 2026-07-28 or later: there a server sends no requests

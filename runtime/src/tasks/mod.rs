@@ -14,7 +14,7 @@ use std::time::Duration;
 pub(crate) mod legacy;
 mod store;
 
-pub(crate) use store::{Finished, Record, Stopping, Tasks};
+pub(crate) use store::{Answers, Finished, Record, Stopping, Tasks};
 
 /// The `_meta` key, on a tool definition, of its task support (`"optional"` or `"required"`):
 /// whether a call of it may (must) run as a task.

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolResult, CreateTaskResult, DetailedTask, InputRequests, InputResponses, JsonObject,
-    Task, TaskPayload, TaskStatus,
+    CallToolResult, CreateTaskResult, DetailedTask, InputRequest, InputRequests, InputResponses,
+    JsonObject, Task, TaskPayload, TaskStatus,
 };
 use serde_json::Value;
 use tokio::sync::Notify;
@@ -114,9 +114,13 @@ struct State {
     updated: SystemTime,
     /// The questions the client has not answered yet (status `input_required`).
     pending: InputRequests,
-    /// Every answer the client gave, by key.
-    answers: InputResponses,
+    /// Every answer the client gave, by key, with the question it answers.
+    answers: Answers,
 }
+
+/// The answers a task's client gave, by key, each with the question the task asked under that
+/// key: an answer is bound to the question it answers.
+pub(crate) type Answers = std::collections::BTreeMap<String, (InputRequest, Value)>;
 
 impl Tasks {
     pub(crate) fn new(limits: TaskLimits) -> Self {
@@ -171,7 +175,7 @@ impl Tasks {
                 message: None,
                 updated: SystemTime::now(),
                 pending: InputRequests::new(),
-                answers: InputResponses::new(),
+                answers: Answers::new(),
             }),
             changed: Notify::new(),
         });
@@ -464,8 +468,8 @@ impl Record {
             return;
         }
         for (key, answer) in responses {
-            if state.pending.remove(&key).is_some() {
-                state.answers.insert(key, answer);
+            if let Some(question) = state.pending.remove(&key) {
+                state.answers.insert(key, (question, answer));
             }
         }
         if state.pending.is_empty() {
@@ -475,8 +479,8 @@ impl Record {
         self.touch(&mut state);
     }
 
-    /// Every answer given so far.
-    pub(crate) fn answers(&self) -> InputResponses {
+    /// Every answer given so far, with the question it answers.
+    pub(crate) fn answers(&self) -> Answers {
         self.state().answers.clone()
     }
 

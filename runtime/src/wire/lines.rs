@@ -8,7 +8,11 @@
 //! - a line longer than the size limit (the toolbox's argument limit plus the envelope's room,
 //!   the same as an HTTP body's) is refused as it streams in: its bytes are scanned for its id
 //!   and dropped, never held whole, so a 20 MB line costs the memory of the limit, not 20 MB;
-//! - protocol 2025-11-25's task requests are renamed as they are read (`tasks/legacy.rs`).
+//! - protocol 2025-11-25's task requests are renamed as they are read (`tasks/legacy.rs`);
+//! - a request on a connection that began with `initialize` (a session of protocol 2025-11-25 or
+//!   earlier: 2026-07-28 has no handshake) is served by its session's rules whatever its `_meta`
+//!   says: the per-request revision and capabilities of 2026-07-28 are taken out of its `_meta`
+//!   (and logged), so it cannot bring 2026-07-28's rounds, answers or tasks into the session.
 
 use std::io;
 use std::sync::Arc;
@@ -32,6 +36,9 @@ pub(crate) struct Lines<R, W> {
     discarding: Option<Box<Scan>>,
     write: Arc<tokio::sync::Mutex<Option<W>>>,
     budget: Budget,
+    /// Whether the connection began with `initialize`: its requests follow the session's
+    /// revision ([`session_rules`]).
+    initialized: bool,
 }
 
 /// What one bounded line read found.
@@ -64,6 +71,7 @@ where
             discarding: None,
             write: Arc::new(tokio::sync::Mutex::new(Some(write))),
             budget: Budget::default(),
+            initialized: false,
         }
     }
 
@@ -158,6 +166,44 @@ where
     }
 }
 
+/// The `_meta` keys by which a request of protocol 2026-07-28 names its revision and its
+/// client's capabilities (SEP-2575).
+const PER_REQUEST_KEYS: [&str; 2] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+];
+
+/// Keeps a session's requests to its session's revision: once the connection began with
+/// `initialize` (`initialized`), a request's per-request revision and capabilities are taken out
+/// of its `_meta`, so it is served as the session negotiated (an approval of 2026-07-28 cannot be
+/// brought into a 2025-11-25 session whose user is asked by elicitation).
+fn session_rules(message: &mut RxJsonRpcMessage<RoleServer>, initialized: &mut bool) {
+    use rmcp::model::{ClientRequest, GetMeta as _, JsonRpcMessage};
+    let JsonRpcMessage::Request(request) = message else {
+        return;
+    };
+    if matches!(request.request, ClientRequest::InitializeRequest(_)) {
+        *initialized = true;
+        return;
+    }
+    if !*initialized {
+        return;
+    }
+    let meta = request.request.get_meta_mut();
+    let removed: Vec<&str> = PER_REQUEST_KEYS
+        .into_iter()
+        .filter(|key| meta.0.remove(*key).is_some())
+        .collect();
+    if !removed.is_empty() {
+        tracing::info!(
+            id = %request.id,
+            keys = ?removed,
+            "stdio: a request of an initialized session named a protocol revision of its own; \
+             served by the session's"
+        );
+    }
+}
+
 /// The line without its newline and a carriage return before it.
 fn trimmed(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
@@ -224,7 +270,10 @@ where
             };
             self.line.clear();
             match parsed {
-                Ok(message) => return Some(message),
+                Ok(mut message) => {
+                    session_rules(&mut message, &mut self.initialized);
+                    return Some(message);
+                }
                 Err(refusal) => self.refuse(&refusal),
             }
         }

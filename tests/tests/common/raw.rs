@@ -15,6 +15,14 @@ impl Raw {
     /// Serves `toolbox` on a pipe as stdio is served (`Toolbox::serve_lines`) and initializes a
     /// session by hand.
     pub async fn connect<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> Raw {
+        Raw::connect_with(toolbox, json!({})).await
+    }
+
+    /// The same, the client declaring `capabilities` in its `initialize`.
+    pub async fn connect_with<S: Send + Sync + 'static>(
+        toolbox: Toolbox<S>,
+        capabilities: Value,
+    ) -> Raw {
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         tokio::spawn(async move {
             let (read, write) = tokio::io::split(server_io);
@@ -29,10 +37,10 @@ impl Raw {
             lines: BufReader::new(read).lines(),
             writer,
         };
-        raw.send(
-            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
-        )
-        .await;
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": capabilities,
+            "clientInfo": {"name": "raw", "version": "0"}}});
+        raw.send(initialize.to_string().as_bytes()).await;
         let replies = raw.until(0).await;
         assert!(
             replies[0]["result"]["serverInfo"].is_object(),
