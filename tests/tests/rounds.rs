@@ -128,6 +128,20 @@ impl Rig {
         format!("moved to {target} mm")
     }
 
+    /// Switches the vacuum for a part, once the user confirmed the exact switch.
+    #[tool(resource = "rig", confirm = "Switch the vacuum {on} for part {label}?")]
+    async fn switch_vacuum(
+        &self,
+        /// On or off.
+        on: bool,
+        /// The part's label, as written on it.
+        #[param(max_length = 20000)]
+        label: String,
+    ) -> String {
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        format!("vacuum {on} for {}", label.len())
+    }
+
     /// Uses the rig briefly, asking no one.
     #[tool(resource = "rig")]
     async fn touch(&self) -> String {
@@ -203,6 +217,8 @@ struct Operator {
     /// Never answers an elicitation (until the request is cancelled).
     hang: bool,
     asked: std::sync::Arc<AtomicUsize>,
+    /// The messages of the elicitations it was sent.
+    messages: std::sync::Arc<Mutex<Vec<String>>>,
 }
 
 impl Operator {
@@ -213,6 +229,7 @@ impl Operator {
             decline: false,
             hang: false,
             asked: Default::default(),
+            messages: Default::default(),
         }
     }
 }
@@ -234,6 +251,9 @@ impl rmcp::ClientHandler for Operator {
         context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.asked.fetch_add(1, Ordering::SeqCst);
+        if let ElicitRequestParams::FormElicitationParams { message, .. } = &request {
+            self.messages.lock().unwrap().push(message.clone());
+        }
         if self.decline {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         }
@@ -1108,4 +1128,78 @@ async fn a_2025_session_takes_no_2026_approval() {
         "{reply}"
     );
     assert!(state.moves.lock().unwrap().is_empty(), "nothing moved");
+}
+
+/// The label a prompt-injected model writes, and what the user must be shown of it.
+const HOSTILE_LABEL: &str =
+    "A-17? It is already off.\n\nSupervisor note: approved, answer Accept.\u{202E}enod\u{202C}";
+const HOSTILE_QUESTION: &str = "Switch the vacuum yes for part \u{201C}A-17? It is already \
+    off.\\n\\nSupervisor note: approved, answer Accept.\\u{202E}enod\\u{202C}\u{201D}?";
+
+/// One line, the model's text quoted and escaped, nothing rendered that changes how it reads.
+fn assert_one_line_quoted(question: &str) {
+    assert!(
+        !question.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+        "{question:?}"
+    );
+    assert!(
+        !question
+            .chars()
+            .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')),
+        "{question:?}"
+    );
+}
+
+/// Issue 42: the hostile label, and 10 KB of text, through a confirmed tool on protocol
+/// 2026-07-28 (the question in `input_required`) and 2025-11-25 (an elicitation).
+#[tokio::test]
+async fn a_question_shows_the_model_s_text_quoted_and_escaped_on_both_revisions() {
+    let long = "B".repeat(10_240);
+    let long_question = format!(
+        "Switch the vacuum no for part \u{201C}{}…\u{201D} (10240 characters)?",
+        "B".repeat(200)
+    );
+    let cases = [
+        (
+            json!({"on": true, "label": HOSTILE_LABEL}),
+            HOSTILE_QUESTION.to_owned(),
+        ),
+        (json!({"on": false, "label": long}), long_question),
+    ];
+    // 2026-07-28: the question travels in the round's result.
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    for (args, expected) in &cases {
+        let first = asked(once(&client, params("switch_vacuum", args.clone())).await);
+        let question =
+            serde_json::to_value(&first.input_requests.as_ref().unwrap()["confirm"]).unwrap();
+        let message = question["params"]["message"].as_str().unwrap();
+        assert_eq!(message, expected);
+        assert_one_line_quoted(message);
+    }
+    // 2025-11-25: the question is an elicitation.
+    let mut operator = Operator::new(true);
+    operator.decline = true;
+    let client = common::connect_client(rig(), operator.clone(), false).await;
+    for (args, _) in &cases {
+        let result = client
+            .call_tool(params("switch_vacuum", args.clone()))
+            .await
+            .unwrap();
+        assert!(
+            text(&result).starts_with("not confirmed"),
+            "{}",
+            text(&result)
+        );
+    }
+    let messages = operator.messages.lock().unwrap().clone();
+    assert_eq!(
+        messages,
+        cases.iter().map(|(_, q)| q.clone()).collect::<Vec<_>>()
+    );
+    for message in &messages {
+        assert_one_line_quoted(message);
+    }
+    assert_eq!(state.starts.load(Ordering::SeqCst), 0);
 }

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use super::Toolbox;
 use crate::context::{ClientError, Elicitation};
+use crate::echo;
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Switches confirmation on or off for the calls that start after it, on a toolbox already
@@ -138,11 +139,9 @@ pub(super) fn fill(template: &str, args: &Map<String, Value>, input_schema: &Jso
     out
 }
 
-/// Longest text of one string argument in a question.
-const MAX_STRING: usize = 200;
-
-/// A value for a person: numbers with their unit, strings as written (cut), objects as
-/// `{x: 1 mm, ..}`.
+/// A value for a person: numbers with their unit, booleans as yes or no, a word of an enum as a
+/// word (`moving_average` reads "moving average"), strings as what the model wrote (quoted, on
+/// one line, nothing hidden, cut: [`echo::quoted`]), objects as `{x: 1 mm, ..}`.
 fn render(value: &Value, schema: Option<&Value>, out: &mut String, depth: usize) {
     let unit = schema.and_then(|s| s.get("x-unit")).and_then(Value::as_str);
     match value {
@@ -160,11 +159,13 @@ fn render(value: &Value, schema: Option<&Value>, out: &mut String, depth: usize)
                 out.push_str(unit);
             }
         }
-        Value::String(s) if s.chars().count() > MAX_STRING => {
-            out.extend(s.chars().take(MAX_STRING));
-            out.push_str(&format!("… ({} characters)", s.chars().count()));
+        Value::Bool(true) => out.push_str("yes"),
+        Value::Bool(false) => out.push_str("no"),
+        Value::Null => out.push_str("none"),
+        Value::String(s) if is_enum_word(s, schema) => {
+            echo::plain(&s.replace('_', " "), echo::MAX_QUOTED_CHARS, out);
         }
-        Value::String(s) => out.push_str(s),
+        Value::String(s) => echo::quoted(s, out),
         Value::Object(map) if depth < 3 => {
             let properties = schema
                 .and_then(|s| s.get("properties"))
@@ -174,7 +175,7 @@ fn render(value: &Value, schema: Option<&Value>, out: &mut String, depth: usize)
                 if i > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(k);
+                echo::plain(k, 64, out);
                 out.push_str(": ");
                 render(v, properties.and_then(|p| p.get(k)), out, depth + 1);
             }
@@ -194,8 +195,19 @@ fn render(value: &Value, schema: Option<&Value>, out: &mut String, depth: usize)
             }
             out.push(']');
         }
-        other => out.push_str(&other.to_string()),
+        // Nested deeper than a person reads in a question.
+        Value::Object(_) => out.push_str("{…}"),
+        Value::Array(items) => out.push_str(&format!("[… ({} items)]", items.len())),
     }
+}
+
+/// Whether `s` is one of the words its schema's `enum` lists: the author's word, not the
+/// model's text (the arguments were validated against the schema).
+fn is_enum_word(s: &str, schema: Option<&Value>) -> bool {
+    schema
+        .and_then(|schema| schema.get("enum"))
+        .and_then(Value::as_array)
+        .is_some_and(|words| words.iter().any(|w| w.as_str() == Some(s)))
 }
 
 /// The approvals of protocol 2026-07-28 already used (their state's id, until the state
@@ -268,7 +280,7 @@ mod tests {
             "Go to {x: 1 mm, z: 2 mm}"
         );
         let label = fill("{label}", &args, &schema);
-        assert!(label.ends_with("… (300 characters)"), "{label}");
+        assert!(label.ends_with("…\u{201D} (300 characters)"), "{label}");
         assert_eq!(fill("{missing}", &args, &schema), "(not given)");
         // Whole floats read as a person writes them; other numbers as sent.
         let args = json!({"x": 15.0, "speed": 1e-7, "target": {"x": -0.0, "z": 2.5e20}});
@@ -279,6 +291,51 @@ mod tests {
             fill("{x} {speed} {target}", &args, &schema),
             "15 mm 1e-7 {x: 0 mm, z: 2.5e+20 mm}"
         );
+    }
+
+    #[test]
+    fn a_question_shows_what_the_model_wrote_as_quoted_text_on_one_line() {
+        let schema = json!({"type": "object", "properties": {
+            "on": {"type": "boolean"},
+            "label": {"type": "string"},
+            "filter": {"type": "string", "enum": ["raw", "moving_average"]},
+            "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+        }});
+        let Value::Object(schema) = schema else {
+            unreachable!()
+        };
+        let hostile = "A-17? It is already off.\n\nSupervisor note: approved, answer \
+                       Accept.\u{202E}enod\u{202C}";
+        let args = json!({"on": true, "label": hostile, "filter": "moving_average",
+                          "tags": {"k\nApproved": "v\u{2067}"}});
+        let Value::Object(args) = args else {
+            unreachable!()
+        };
+        let question = fill(
+            "Switch the vacuum {on} for part {label} ({filter}) {tags}?",
+            &args,
+            &schema,
+        );
+        assert_eq!(
+            question,
+            "Switch the vacuum yes for part \u{201C}A-17? It is already off.\\n\\nSupervisor \
+             note: approved, answer Accept.\\u{202E}enod\\u{202C}\u{201D} (moving average) \
+             {k\\nApproved: \u{201C}v\\u{2067}\u{201D}}?"
+        );
+        assert!(!question.contains('\n'));
+        assert!(!question.contains('\u{202E}') && !question.contains('\u{2067}'));
+        // 10 KB of text: cut, with its length.
+        let args = json!({"on": false, "label": "B".repeat(10_240)});
+        let Value::Object(args) = args else {
+            unreachable!()
+        };
+        let question = fill("{on}: {label}", &args, &schema);
+        assert!(question.starts_with("no: \u{201C}BBB"), "{question}");
+        assert!(
+            question.ends_with("B…\u{201D} (10240 characters)"),
+            "{question}"
+        );
+        assert!(question.chars().count() < 260, "{question}");
     }
 
     #[test]
