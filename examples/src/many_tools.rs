@@ -30,7 +30,13 @@ pub struct Reached {
 }
 
 /// Move a linear axis to an absolute position and wait until it stops there.
-#[tool(destructive = false, idempotent, resource = "axis", timeout = "10s")]
+#[tool(
+    destructive = false,
+    idempotent,
+    resource = "axis",
+    timeout = "10s",
+    confirm = "Move the axis to {position} at {speed} of top speed ({profile} profile)?"
+)]
 fn move_axis(
     /// Target position along the axis.
     #[param(unit = "mm", range = -500.0..=500.0)]
@@ -87,7 +93,11 @@ fn read_sensor(
 }
 
 /// Switch one digital output of the controller on or off.
-#[tool(destructive = false, idempotent)]
+#[tool(
+    destructive = false,
+    idempotent,
+    confirm = "Set digital output {pin} of the controller (on: {on})?"
+)]
 fn set_output(
     /// The output pin.
     #[param(range = 0..=31)]

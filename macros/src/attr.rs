@@ -95,6 +95,27 @@ pub fn meta_items(cx: &Ctxt, meta: &syn::Meta) -> Vec<NestedMeta> {
     }
 }
 
+/// `confirm = ".."` (the question) or `confirm = false` (no one confirms, with `because`).
+pub enum Confirm {
+    /// The question the user confirms each call with.
+    Ask(String),
+    /// `confirm = false`.
+    No,
+    /// `confirm = true`: a mistake, reported where the tool is checked (so that it is the only
+    /// error: the tool is not also told it lacks a confirmation).
+    True,
+}
+
+impl FromMeta for Confirm {
+    fn from_string(value: &str) -> darling::Result<Self> {
+        Ok(Confirm::Ask(value.to_owned()))
+    }
+
+    fn from_bool(value: bool) -> darling::Result<Self> {
+        Ok(if value { Confirm::True } else { Confirm::No })
+    }
+}
+
 /// `#[tool(..)]`.
 #[derive(Default, FromMeta)]
 #[darling(default)]
@@ -133,8 +154,11 @@ pub struct ToolAttr {
     /// `rate_limit = "10/min"`: calls one client may make to this tool (`/s`, `/min`, `/h`, `/day`)
     pub rate_limit: Option<SpannedValue<String>>,
     /// `confirm = "Move the arm to ({x}, {y}, {z})?"`: the user confirms each call before the
-    /// body runs; `{param}` is the validated argument with its unit
-    pub confirm: Option<SpannedValue<String>>,
+    /// body runs; `{param}` is the validated argument with its unit. `confirm = false` (with
+    /// `because`): no one needs to confirm a tool that holds a resource and acts
+    pub confirm: Option<SpannedValue<Confirm>>,
+    /// `because = ".."` with `confirm = false`: why no one needs to confirm the tool (published)
+    pub because: Option<SpannedValue<String>>,
     /// `stop_for = "arm"` or `stop_for = ["arm", "gripper"]`: a stop tool, never queued,
     /// rate-limited or confirmed, that stops every call on those resources of the toolbox
     pub stop_for: Option<PreservedStrExpr>,

@@ -147,7 +147,7 @@ mod tests {
                     impl Arm {
                         fn halt(&self) {}
                         /// Move.
-                        #[tool(resource = "arm")]
+                        #[tool(resource = "arm", confirm = "Move to {x}?")]
                         async fn go(
                             &self,
                             /// Where, mm.

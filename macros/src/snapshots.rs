@@ -41,7 +41,12 @@ fn a_tool() {
     check(
         "tool",
         crate::tool::expand(
-            quote!(idempotent, timeout = "30s", resource = "arm"),
+            quote!(
+                idempotent,
+                timeout = "30s",
+                resource = "arm",
+                confirm = "Move the arm to x = {x} at {speed} of full speed?"
+            ),
             quote! {
                 /// Move the arm's tool point in a straight line to a position.
                 async fn move_arm_to_pose(
@@ -83,7 +88,7 @@ fn a_toolbox() {
                     }
 
                     /// Close the gripper with a force.
-                    #[tool(resource = "arm", scopes = ["arm:move"])]
+                    #[tool(resource = "arm", scopes = ["arm:move"], confirm = false, because = "a simulated arm moves nothing")]
                     async fn grip(
                         &self,
                         /// Grip force.

@@ -521,9 +521,15 @@ fn check_fn(
         ReturnType::Type(_, ty) => ty.span(),
     };
     let at = crate::runtime::private_at(ret_span);
-    let call = quote_spanned!(ret_span=> #at::check_result(Self::#ident(__tw_state, #(#idents),*)));
+    // A question that shows `{check}` needs a check that says something (`Result<String, E>`).
+    let answer = if model.question_shows_check() {
+        quote_spanned!(ret_span=> check_note)
+    } else {
+        quote_spanned!(ret_span=> check_result)
+    };
+    let call = quote_spanned!(ret_span=> #at::#answer(Self::#ident(__tw_state, #(#idents),*)));
     Some(quote! {
-        |__tw_state: &Self, __tw_map: &#p::serde_json::Map<#p::String, #p::serde_json::Value>| -> #p::Result<(), #p::String> {
+        |__tw_state: &Self, __tw_map: &#p::serde_json::Map<#p::String, #p::serde_json::Value>| -> #p::CheckResult {
             let _ = __tw_map;
             #(#reads)*
             #call

@@ -46,9 +46,9 @@ pub use context::{
     Elicitation, KeyError, LogLevel, RequestStateKeys,
 };
 pub use contract::{
-    CONFIRM_META, CONTENT_META, ENVELOPE_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META,
-    RETRYABLE_META, SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet,
-    ToolboxDefaults,
+    CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
+    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,
+    TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, ToolboxDefaults,
 };
 pub use error::ToolError;
 #[cfg(feature = "oauth")]

@@ -20,8 +20,8 @@ pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
 pub use crate::contract::{
-    Args, Body, CallError, Check, Handler, HandlerFuture, OverBudget, Params, Position,
-    ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
+    Args, Body, CallError, Check, CheckResult, Handler, HandlerFuture, OverBudget, Params,
+    Position, ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
 };
 pub use crate::envelope::{
     EnvelopeDef, ShapeDef, Solid, envelope_bounds, envelope_problem, keep_out_name_problem,
@@ -30,14 +30,14 @@ pub use crate::envelope::{
 pub use crate::error::ToolError;
 pub use crate::probe::prelude;
 pub use crate::probe::{
-    AcceptsError, CheckOutput, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget, Id,
-    IntoPosition, ItemsTarget, LengthTarget, OutputSchema, OutputSerialize, ParamContext,
+    AcceptsError, CheckNote, CheckOutput, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget,
+    Id, IntoPosition, ItemsTarget, LengthTarget, OutputSchema, OutputSerialize, ParamContext,
     ParamDeserialize, ParamOptional, ParamPlain, ParamSchema, PatternTarget, Probe, ProbeFallback,
     RECURSIVE, RangeTarget, ReturnPlain, ReturnResult, RosList, RosOptional, RosPlain, RosResult,
     SafeStopOutput, SchemaShape, UnitTarget, Width, assert_field, assert_param, check_arg,
-    check_result, header_target, items_target, length_target, max, num_above, pattern_target,
-    position_of, range_target, run_async, run_blocking, safe_stop_async, safe_stop_blocking,
-    take_flattened, to_json, unit_target,
+    check_note, check_result, header_target, items_target, length_target, max, num_above,
+    pattern_target, position_of, range_target, run_async, run_blocking, safe_stop_async,
+    safe_stop_blocking, take_flattened, to_json, unit_target,
 };
 pub use crate::rate::Rate;
 pub use crate::schema::derive::{

@@ -1191,7 +1191,7 @@ fn run_all(subjects: &[Subject], cases: u32) -> (Tally, Vec<(String, Tally)>) {
 #[test]
 fn robot_arm_schemas_and_checks_agree() {
     let subjects = robot_arm_subjects();
-    assert_eq!(subjects.len(), 8);
+    assert_eq!(subjects.len(), 9);
     let cases = env_number("TOOLWRIGHT_DIFF_CASES", 2_500) as u32;
     let (total, per_tool) = run_all(&subjects, cases);
     assert!(

@@ -201,7 +201,7 @@ async fn motions_outside_the_envelope_are_refused_before_anyone_is_asked_on_both
                 point(-450.0, 300.0, 300.0),
                 point(-450.0, 650.0, 300.0),
                 point(-200.0, 650.0, 300.0),
-            ], "execute": false}),
+            ]}),
             &["keep-out `camera_mast`", "waypoint 0", "waypoint 1"],
         )
         .await;
@@ -365,13 +365,21 @@ async fn an_operator_may_narrow_the_envelope_and_never_widen_it() {
 
 /// A tool that is a free function names a resource the toolbox must declare: a misspelt one
 /// is refused when the toolbox is built, with the nearest name.
-#[tool(resource = "bsae")]
+#[tool(
+    resource = "bsae",
+    confirm = false,
+    because = "a test rig: nothing real moves"
+)]
 async fn turn() -> String {
     "turned".into()
 }
 
 /// The base's other tool.
-#[tool(resource = "base")]
+#[tool(
+    resource = "base",
+    confirm = false,
+    because = "a test rig: nothing real moves"
+)]
 async fn drive() -> String {
     "driven".into()
 }
@@ -431,7 +439,7 @@ mod other_types {
         }
 
         /// Move the tool to a point given as lengths.
-        #[tool(resource = "rig", target = (x, y, z))]
+        #[tool(resource = "rig", target = (x, y, z), confirm = false, because = "a test rig: nothing real moves")]
         async fn move_to(
             &self,
             /// X.
@@ -453,7 +461,7 @@ mod other_types {
         }
 
         /// Follow ROS poses.
-        #[tool(resource = "rig", path = waypoints)]
+        #[tool(resource = "rig", path = waypoints, confirm = false, because = "a test rig: nothing real moves")]
         async fn follow(
             &self,
             /// The poses, in `base_link`.

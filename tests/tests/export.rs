@@ -136,15 +136,26 @@ async fn mcp_export_is_the_tools_list_payload() {
 fn markdown_documents_every_tool_in_declaration_order() {
     let md = export::render(arm().tools(), Format::Markdown);
     let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
-    let expected: Vec<String> = arm()
-        .tools()
-        .iter()
-        .map(|t| format!("## `{}`", t.name))
+    let expected: Vec<String> = ["## Who changes what".to_owned()]
+        .into_iter()
+        .chain(arm().tools().iter().map(|t| format!("## `{}`", t.name)))
         .chain(["## Result arguments".to_owned()])
         .collect();
     assert_eq!(
         headings, expected,
-        "the tools, then their result arguments once"
+        "who changes what, the tools, then their result arguments once"
+    );
+    assert!(
+        md.contains(
+            "### `arm`\n\n- Changes it once the user confirms: \
+             [`move_arm_to_pose`](#move_arm_to_pose), \
+             [`grasp_object_force_control`](#grasp_object_force_control), \
+             [`release_object`](#release_object), [`follow_trajectory`](#follow_trajectory)\n\
+             - Changes it without asking: none\n\
+             - Only reads it: [`plan_trajectory`](#plan_trajectory)\n\
+             - Stops it: [`stop_arm`](#stop_arm)\n"
+        ),
+        "{md}"
     );
     for needle in [
         "**Annotations:** read-only · not destructive · idempotent · closed world",
@@ -859,6 +870,41 @@ fn robot_cases() -> Vec<(
             "type changed from number to string",
         ),
         (
+            "confirmation removed",
+            |t| {
+                tool_mut(t, "move_arm_to_pose")["_meta"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("io.toolwright/confirm");
+            },
+            Breaking,
+            "move_arm_to_pose",
+            "",
+            "no longer asks the user before each call: calls now run unasked.",
+        ),
+        (
+            "confirmation added",
+            |t| {
+                tool_mut(t, "plan_trajectory")["_meta"]["io.toolwright/confirm"] =
+                    json!("Plan {waypoints}?");
+            },
+            Breaking,
+            "plan_trajectory",
+            "",
+            "now asks the user before each call (\"Plan {waypoints}?\")",
+        ),
+        (
+            "confirmation question reworded",
+            |t| {
+                tool_mut(t, "move_arm_to_pose")["_meta"]["io.toolwright/confirm"] =
+                    json!("Move to ({x}, {y}, {z})?");
+            },
+            Compatible,
+            "move_arm_to_pose",
+            "",
+            "the confirmation question changed (text only).",
+        ),
+        (
             "tool description change",
             |t| {
                 tool_mut(t, "move_arm_to_pose")["description"] = json!("Move the arm.");
@@ -896,7 +942,7 @@ fn robot_cases() -> Vec<(
             Breaking,
             "plan_trajectory",
             "waypoints",
-            "tighter item-count limit `minItems` 2 → 3",
+            "tighter item-count limit `minItems` 1 → 3",
         ),
         (
             "changed unit",

@@ -709,7 +709,7 @@ async fn a_client_gone_on_stdio_with_a_listen_open_lets_the_process_exit_at_once
     assert!(!log.contains("timed out draining"), "{log}");
 }
 
-/// A `plan_trajectory` that executes 10 waypoints 900 mm apart (about 0.1 s each at 1/20 of
+/// A `follow_trajectory` through 10 waypoints 900 mm apart (about 0.1 s each at 1/20 of
 /// real time), POSTed to `url` on `wire` with a progress token; the response, once its head and
 /// first event have come.
 async fn streaming_motion(url: &str, wire: &Wire) -> reqwest::Response {
@@ -718,8 +718,8 @@ async fn streaming_motion(url: &str, wire: &Wire) -> reqwest::Response {
         .collect();
     let call = wire.call(
         7,
-        "plan_trajectory",
-        json!({"waypoints": waypoints, "execute": true}),
+        "follow_trajectory",
+        json!({"waypoints": waypoints, "speed": 1.0}),
         json!({"progressToken": "p"}),
     );
     let mut response = wire.post(url, &call).await;
@@ -777,7 +777,7 @@ async fn over_http_a_client_gone_mid_motion_is_halted_once_unless_it_resumes_in_
         .await
         .unwrap();
     assert!(text.contains(r#""id":7,"result""#), "{text}");
-    assert!(text.contains(r#""executed_waypoints":10"#), "{text}");
+    assert!(text.contains(r#""reached_waypoints":10"#), "{text}");
     assert_eq!(state.halts(), 1);
 
     // 2025-11-25: the same hang-up, then the stream resumed within the window: the motion
@@ -805,7 +805,7 @@ async fn over_http_a_client_gone_mid_motion_is_halted_once_unless_it_resumes_in_
         .unwrap();
     assert_eq!(resumed.status().as_u16(), 200);
     let rest = resumed.text().await.unwrap();
-    assert!(rest.contains(r#""executed_waypoints":10"#), "{rest}");
+    assert!(rest.contains(r#""reached_waypoints":10"#), "{rest}");
     assert_eq!(state.halts(), 1, "not halted: resumed in time");
 
     // And not resumed: halted once the window passed, within the grace period (1 s) plus 0.5 s.
@@ -945,7 +945,11 @@ fn read_encoders_http() -> String {
 }
 
 /// Drive servo 3 (its driver faults: the body panics while it holds the arm).
-#[tool(resource = "arm")]
+#[tool(
+    resource = "arm",
+    confirm = false,
+    because = "a test rig: nothing real moves"
+)]
 fn drive_servo() -> String {
     panic!("servo 3 overcurrent")
 }

@@ -31,7 +31,7 @@ async fn sessions_over_http_share_one_arm() {
 
     let first = ().serve(StreamableHttpClientTransport::from_uri(url.clone())).await.unwrap();
     let second = ().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
-    assert_eq!(first.list_all_tools().await.unwrap().len(), 8);
+    assert_eq!(first.list_all_tools().await.unwrap().len(), 9);
 
     let r = first
         .call_tool(
@@ -171,8 +171,8 @@ async fn stateless_serving_keeps_every_feature() {
     let plan = client
         .send_request_with_option(
             rmcp::model::ClientRequest::CallToolRequest(rmcp::model::Request::new(
-                CallToolRequestParams::new("plan_trajectory").with_arguments(
-                    json!({"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 100, "z": 200}], "execute": true})
+                CallToolRequestParams::new("follow_trajectory").with_arguments(
+                    json!({"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 100, "z": 200}], "speed": 1.0})
                         .as_object()
                         .unwrap()
                         .clone(),

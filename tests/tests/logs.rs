@@ -74,7 +74,7 @@ fn with_no_set_up_the_start_up_line_and_a_refusal_reach_stderr() {
         start.contains(" INFO ") && start.contains("2025-11-25"),
         "{start}"
     );
-    assert!(start.contains("tools=9"), "{start}");
+    assert!(start.contains("tools=10"), "{start}");
     let refusal = stderr
         .iter()
         .find(|l| l.contains("refused: invalid arguments"))

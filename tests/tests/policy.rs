@@ -14,6 +14,9 @@ use rmcp::service::PeerRequestOptions;
 use serde_json::json;
 use toolwright::{Context, ToolDef, ToolError, Toolbox, ToolboxBuilder, tool, tool_defs};
 
+/// Why no one confirms the test tools that hold a resource (the toolbox asks for a reason).
+const RIG: &str = "a test rig: nothing real moves";
+
 /// Calls in flight right now, and the most ever seen, per group.
 #[derive(Default)]
 struct InFlight {
@@ -73,7 +76,10 @@ async fn connect_multi<S: Send + Sync + 'static>(toolbox: Toolbox<S>) -> common:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_sharing_a_resource_never_overlap_and_others_do() {
-    let defs = with(tool_defs![step], |d| d.meta.resources = &["arm"]);
+    let defs = with(tool_defs![step], |d| {
+        d.meta.resources = &["arm"];
+        d.meta.confirm_not_needed = Some(RIG);
+    });
     let toolbox = ToolboxBuilder::new(())
         .with_tools(defs)
         .with_tools(tool_defs![sense])
@@ -127,7 +133,10 @@ async fn hold(
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_resource_serves_calls_in_arrival_order() {
-    let defs = with(tool_defs![hold], |d| d.meta.resources = &["gripper"]);
+    let defs = with(tool_defs![hold], |d| {
+        d.meta.resources = &["gripper"];
+        d.meta.confirm_not_needed = Some(RIG);
+    });
     let toolbox = ToolboxBuilder::new(())
         .with_tools(defs)
         .with_resource("gripper")
@@ -192,8 +201,12 @@ async fn a_timeout_while_waiting_for_a_resource_says_so() {
     let slow = with(tool_defs![slow], |d| {
         d.meta.timeout_ms = Some(100);
         d.meta.resources = &["arm"];
+        d.meta.confirm_not_needed = Some(RIG);
     });
-    let occupy = with(tool_defs![occupy], |d| d.meta.resources = &["arm"]);
+    let occupy = with(tool_defs![occupy], |d| {
+        d.meta.resources = &["arm"];
+        d.meta.confirm_not_needed = Some(RIG);
+    });
     let toolbox = ToolboxBuilder::new(())
         .with_tools(slow)
         .with_tools(occupy)

@@ -25,7 +25,7 @@ fn arm_builder() -> ToolboxBuilder<RobotArm> {
 
 #[tokio::test]
 async fn tools_list_matches_the_committed_docs() {
-    // As examples/robot_arm.rs serves it: the eight tools, then `describe_tool`.
+    // As examples/robot_arm.rs serves it: the nine tools, then `describe_tool`.
     let client = connect(
         robot_arm::server(SimConfig {
             time_scale: 0.0,
@@ -47,6 +47,7 @@ async fn tools_list_matches_the_committed_docs() {
             "stop_arm",
             "read_ft_sensor",
             "plan_trajectory",
+            "follow_trajectory",
             "get_arm_state",
             "capture_image",
             "describe_tool"
@@ -126,16 +127,31 @@ async fn every_tool_succeeds_on_a_valid_call() {
         6
     );
 
+    // From the cube's grasp point (400, 0, 25): up 175 mm, then 300 mm and 200 mm.
+    let waypoints = json!([{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 300, "z": 200}, {"x": 200, "y": 300, "z": 200}]);
+    let r = call(&client, "plan_trajectory", json!({"waypoints": waypoints})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let plan = r.structured_content.unwrap();
+    assert_eq!(plan["start"], json!({"x": 400.0, "y": 0.0, "z": 25.0}));
+    assert_eq!(plan["total_length"], json!(675.0));
+    assert_eq!(plan["segments"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        plan["estimated_duration"],
+        json!(2.7),
+        "675 mm at 0.5 of 500 mm/s"
+    );
+
     let r = call(
         &client,
-        "plan_trajectory",
-        json!({"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 300, "z": 200}, {"x": 200, "y": 300, "z": 200}]}),
+        "follow_trajectory",
+        json!({"waypoints": waypoints, "speed": 1.0}),
     )
     .await;
     assert_eq!(r.is_error, Some(false), "{r:?}");
-    let plan = r.structured_content.unwrap();
-    assert_eq!(plan["total_length"], json!(500.0));
-    assert_eq!(plan["segments"].as_array().unwrap().len(), 2);
+    let run = r.structured_content.unwrap();
+    assert_eq!(run["reached_waypoints"], json!(3));
+    assert_eq!(run["position"], json!({"x": 200.0, "y": 300.0, "z": 200.0}));
+    assert_eq!(run["distance"], json!(675.0));
 
     let r = call(&client, "release_object", json!({})).await;
     assert_eq!(r.is_error, Some(false), "{r:?}");
@@ -296,9 +312,9 @@ fn invalid_calls() -> Vec<(&'static str, Value, &'static str)> {
         ),
         (
             "plan_trajectory",
-            json!({"waypoints": [{"x": 400, "y": 0, "z": 200}]}),
+            json!({"waypoints": []}),
             "Invalid arguments for tool `plan_trajectory` (1 problem):\n\
-             - waypoints: must have at least 2 items, got 1\n\
+             - waypoints: must have at least 1 items, got 0\n\
              The tool did not run. Fix the arguments above and call it again.",
         ),
         (
@@ -398,7 +414,8 @@ async fn unknown_tool_is_invalid_params_naming_the_tools() {
             assert_eq!(
                 e.message,
                 "unknown tool `move_arm`; available tools: move_arm_to_pose, grasp_object_force_control, \
-                 release_object, stop_arm, read_ft_sensor, plan_trajectory, get_arm_state, capture_image"
+                 release_object, stop_arm, read_ft_sensor, plan_trajectory, follow_trajectory, \
+                 get_arm_state, capture_image"
             );
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
@@ -634,13 +651,19 @@ async fn read_only_serves_only_the_tools_that_change_nothing() {
         names,
         [
             "read_ft_sensor",
+            "plan_trajectory",
             "get_arm_state",
             "capture_image",
             "describe_tool"
         ]
     );
     let before = call(&client, "get_arm_state", json!({})).await;
-    for tool in ["move_arm_to_pose", "release_object", "stop_arm"] {
+    for tool in [
+        "move_arm_to_pose",
+        "follow_trajectory",
+        "release_object",
+        "stop_arm",
+    ] {
         let r = call(&client, tool, json!({"x": 300, "y": 0, "z": 200})).await;
         assert_eq!(r.is_error, Some(true));
         assert!(
@@ -666,16 +689,33 @@ async fn read_only_serves_only_the_tools_that_change_nothing() {
     assert_eq!(after.structured_content, before.structured_content);
 }
 
+/// `plan_trajectory` checks and estimates and never moves; `follow_trajectory` moves along the
+/// same waypoints, with progress after each.
 #[tokio::test]
-async fn plan_trajectory_executes_with_progress() {
+async fn plan_trajectory_plans_and_follow_trajectory_moves_with_progress() {
     let (client, recorder) = common::connect_recording(arm()).await;
     let waypoints = json!([{"x": 400, "y": 0, "z": 300}, {"x": 400, "y": 200, "z": 300}, {"x": 250, "y": 200, "z": 250}]);
     let planned =
         common::call_with_progress(&client, "plan_trajectory", json!({"waypoints": waypoints}))
             .await;
+    let plan = planned.structured_content.unwrap();
+    assert_eq!(plan["start"], json!({"x": 300.0, "y": 0.0, "z": 400.0}));
     assert_eq!(
-        planned.structured_content.unwrap()["executed_waypoints"],
-        json!(0)
+        plan["segments"],
+        json!([{"to": 0, "length": 141.4}, {"to": 1, "length": 200.0}, {"to": 2, "length": 158.1}])
+    );
+    // The plan takes no `execute`: it cannot be made to move.
+    let refused = call(
+        &client,
+        "plan_trajectory",
+        json!({"waypoints": waypoints, "execute": true}),
+    )
+    .await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text(&refused).contains("execute: unknown argument"),
+        "{}",
+        text(&refused)
     );
     let state = call(&client, "get_arm_state", json!({}))
         .await
@@ -689,15 +729,12 @@ async fn plan_trajectory_executes_with_progress() {
 
     let r = common::call_with_progress(
         &client,
-        "plan_trajectory",
-        json!({"waypoints": waypoints, "execute": true}),
+        "follow_trajectory",
+        json!({"waypoints": waypoints, "speed": 1.0}),
     )
     .await;
     assert_eq!(r.is_error, Some(false), "{r:?}");
-    assert_eq!(
-        r.structured_content.unwrap()["executed_waypoints"],
-        json!(3)
-    );
+    assert_eq!(r.structured_content.unwrap()["reached_waypoints"], json!(3));
     assert!(common::eventually(|| recorder.0.lock().unwrap().len() == 3).await);
     let seen = recorder.0.lock().unwrap().clone();
     assert_eq!(

@@ -463,7 +463,8 @@ fn exports_pass_their_dialect_checks_without_private_keywords() {
 #[tokio::test]
 async fn the_ros_arm_example_moves_to_a_pose_and_reports_its_joints() {
     use toolwright_examples::ros_arm;
-    let client = connect(ros_arm::server().build().unwrap()).await;
+    // A simulation: no one confirms its motions.
+    let client = connect(ros_arm::server().with_confirmation(false).build().unwrap()).await;
     let target = json!({
         "position": {"x": 0.45, "y": 0.2, "z": 0.3},
         "orientation": {"x": 0, "y": 0, "z": 0.0, "w": 1}

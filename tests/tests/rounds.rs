@@ -66,7 +66,11 @@ impl Rig {
     }
 
     /// Moves to `target` once the operator confirms.
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn confirm_move(
         &self,
         /// Where to.
@@ -88,7 +92,11 @@ impl Rig {
     }
 
     /// The same, as a sync body (it runs on the blocking pool).
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     fn confirm_move_sync(
         &self,
         /// Where to.
@@ -143,7 +151,11 @@ impl Rig {
     }
 
     /// Uses the rig briefly, asking no one.
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn touch(&self) -> String {
         "touched".into()
     }
@@ -767,7 +779,13 @@ fn a_confirmed_tool_says_so_in_its_definition_and_its_docs() {
         .clone()
         .unwrap();
     assert_eq!(meta.0[toolwright::CONFIRM_META], question);
-    assert!(toolbox.tool("confirm_move").unwrap().meta.is_none());
+    // A tool that holds the rig and asks no one says why, published.
+    let unasked = toolbox.tool("confirm_move").unwrap().meta.clone().unwrap();
+    assert_eq!(unasked.0.get(toolwright::CONFIRM_META), None);
+    assert_eq!(
+        unasked.0[toolwright::CONFIRM_NOT_NEEDED_META],
+        "a test rig: nothing real moves"
+    );
     let docs = toolwright::export::render(toolbox.tools(), toolwright::export::Format::Markdown);
     assert!(
         docs.contains(&format!(

@@ -49,7 +49,12 @@ impl Rig {
     }
 
     /// Winds down when told to stop.
-    #[tool(resource = "rig", timeout = "100ms")]
+    #[tool(
+        resource = "rig",
+        timeout = "100ms",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn cooperative(&self, ctx: Context) -> Result<String, ToolError> {
         *self.remaining_at_start.lock().unwrap() = ctx.remaining();
         ctx.cancelled().await;
@@ -58,14 +63,24 @@ impl Rig {
     }
 
     /// Finishes its work anyway, within the grace period.
-    #[tool(resource = "rig", timeout = "100ms")]
+    #[tool(
+        resource = "rig",
+        timeout = "100ms",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn finisher(&self, ctx: Context) -> String {
         ctx.cancelled().await;
         "finished anyway".into()
     }
 
     /// Returns its measurement anyway, within the grace period.
-    #[tool(resource = "rig", timeout = "100ms")]
+    #[tool(
+        resource = "rig",
+        timeout = "100ms",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn measure(&self, ctx: Context) -> Measured {
         ctx.cancelled().await;
         Measured { steps: 3 }
@@ -79,7 +94,11 @@ impl Rig {
     }
 
     /// Rolls until told to stop, then says how far it got (an `Ok`).
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn roll(&self, ctx: Context) -> String {
         self.holding.store(true, Ordering::SeqCst);
         ctx.cancelled().await;
@@ -88,7 +107,11 @@ impl Rig {
     }
 
     /// Holds the rig for 250 ms.
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn hold_briefly(&self) -> String {
         self.holding.store(true, Ordering::SeqCst);
         tokio::time::sleep(Duration::from_millis(250)).await;
@@ -96,7 +119,12 @@ impl Rig {
     }
 
     /// Works 1 s, longer than its deadline.
-    #[tool(resource = "rig", timeout = "400ms")]
+    #[tool(
+        resource = "rig",
+        timeout = "400ms",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn long_step(&self, ctx: Context) -> Result<String, ToolError> {
         ctx.cancelled().await;
         Err(ToolError::new("stopped mid-step"))
@@ -115,13 +143,21 @@ impl Rig {
     }
 
     /// Panics while holding the rig.
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     fn explode(&self) -> String {
         panic!("gear slipped")
     }
 
     /// Never returns (until dropped).
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn hang(&self) -> String {
         self.holding.store(true, Ordering::SeqCst);
         std::future::pending::<()>().await;
@@ -129,7 +165,11 @@ impl Rig {
     }
 
     /// Uses the rig briefly.
-    #[tool(resource = "rig")]
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
     async fn touch(&self) -> String {
         self.touches.fetch_add(1, Ordering::SeqCst);
         "touched".into()

@@ -41,7 +41,7 @@ async fn robot_arm_serves_over_stdio_with_logs_on_stderr() {
     );
 
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 9, "eight robot tools and describe_tool");
+    assert_eq!(tools.len(), 10, "nine robot tools and describe_tool");
     for _ in 0..3 {
         let r = client
             .call_tool(

@@ -117,7 +117,7 @@ async fn a_motion_started_as_a_task_works_then_completes_with_its_result() {
             .and_then(|m| m.0.get(TASK_SUPPORT_META).cloned())
     };
     assert_eq!(support("move_arm_to_pose"), Some(json!("optional")));
-    assert_eq!(support("plan_trajectory"), Some(json!("optional")));
+    assert_eq!(support("follow_trajectory"), Some(json!("optional")));
     assert_eq!(
         support("grasp_object_force_control"),
         Some(json!("optional"))
@@ -325,7 +325,7 @@ async fn the_live_task_bound_refuses_the_next_one_and_a_client_gone_stops_its_mo
     let first = start(&client, "move_arm_to_pose", long_move()).await;
     let refused = client
         .call_tool_once(
-            CallToolRequestParams::new("plan_trajectory").with_arguments(
+            CallToolRequestParams::new("follow_trajectory").with_arguments(
                 json!({"waypoints": [{"x": 300, "y": 0, "z": 400}, {"x": 400, "y": 0, "z": 400}]})
                     .as_object()
                     .unwrap()

@@ -219,31 +219,50 @@ pub struct FtReading {
     pub readings: Vec<AxisReading>,
 }
 
-/// One straight segment of a planned trajectory.
+/// One straight segment of a path: from where the arm is to the first waypoint, then from each
+/// waypoint to the next.
 #[derive(Debug, Clone, Serialize, ToolSchema)]
 pub struct Segment {
-    /// Index of the waypoint where the segment starts.
-    pub from: usize,
-    /// Index of the waypoint where it ends.
+    /// Index of the waypoint where the segment ends (the first segment starts where the arm
+    /// is; each other one at the waypoint before).
     pub to: usize,
     /// Segment length.
     #[param(unit = "mm")]
     pub length: f64,
 }
 
-/// A checked trajectory.
+/// A checked path, not moved along.
 #[derive(Debug, Clone, Serialize, ToolSchema)]
 pub struct TrajectoryPlan {
-    /// The segments between consecutive waypoints.
+    /// Where the path starts: where the arm's tool point is now.
+    #[param(unit = "mm", range = WORKSPACE)]
+    pub start: Point3<f64>,
+    /// The straight segments, in order.
     pub segments: Vec<Segment>,
-    /// Total path length.
+    /// Total path length, from where the arm is.
     #[param(unit = "mm")]
     pub total_length: f64,
-    /// Estimated duration at full speed.
+    /// How long following it takes at `speed` (follow_trajectory's speed).
     #[param(unit = "s")]
     pub estimated_duration: f64,
-    /// Waypoints reached (0 when only planning).
-    pub executed_waypoints: usize,
+    /// The speed the duration is estimated at, a fraction of the maximum (500 mm/s).
+    pub speed: f64,
+}
+
+/// Where a path ended.
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+pub struct TrajectoryRun {
+    /// Waypoints reached, in order.
+    pub reached_waypoints: usize,
+    /// The tool point's position after the motion.
+    #[param(unit = "mm", range = WORKSPACE)]
+    pub position: Point3<f64>,
+    /// Distance travelled.
+    #[param(unit = "mm")]
+    pub distance: f64,
+    /// Simulated duration of the motion.
+    #[param(unit = "s")]
+    pub duration: f64,
 }
 
 /// The gripper's state.
@@ -597,42 +616,84 @@ impl RobotArm {
         self.read_ft(filter, axes.as_deref().unwrap_or(&Axis::ALL))
     }
 
-    /// Check a path through several waypoints and, with `execute`, move along it.
+    /// The check of `follow_trajectory`: what the user is told of the motion when asked to
+    /// confirm it (waypoints, length from where the arm is, estimated duration).
+    fn trajectory_details(
+        &self,
+        waypoints: Vec<Point3<f64>>,
+        speed: f64,
+    ) -> Result<String, String> {
+        let plan = self.plan(&waypoints, speed);
+        Ok(format!(
+            "{} waypoint{}, {:.0} mm in all, about {:.1} s",
+            waypoints.len(),
+            if waypoints.len() == 1 { "" } else { "s" },
+            plan.total_length,
+            plan.estimated_duration
+        ))
+    }
+
+    /// Check a path through several waypoints without moving: every straight segment (the
+    /// first from where the arm is) must stay in the arm's envelope, and the answer gives the
+    /// segments, the total length and how long following it would take.
     ///
-    /// Use it to verify that every waypoint is reachable and to estimate length and duration
-    /// before moving, then call it again with execute=true to follow the path in straight
-    /// segments at full speed, reporting progress after each waypoint. Planning waits while
-    /// another motion is running.
+    /// Use it before follow_trajectory, which moves along the same waypoints. A path that leaves
+    /// the envelope is refused, naming the segment and the keep-out. It never moves the arm, but
+    /// waits while another motion is running (the path starts where that motion ends).
     #[tool(
-        idempotent,
+        read_only,
+        open_world = false,
+        resource = "arm",
+        group = "arm",
+        scopes = ["arm:read"],
+        projection,
+        summary,
+        path = waypoints
+    )]
+    fn plan_trajectory(
+        &self,
+        /// Points to pass through, in order, starting from where the arm is (robot base frame:
+        /// x forward, y left, z up from the table).
+        #[param(unit = "mm", range = WORKSPACE, min_items = 1, max_items = 100)]
+        waypoints: Vec<Point3<f64>>,
+        /// The speed to estimate the duration at: follow_trajectory's `speed` (a fraction of
+        /// the maximum speed, 500 mm/s).
+        #[param(range = 0.1..=1.0, default = 0.5)]
+        speed: f64,
+    ) -> TrajectoryPlan {
+        self.plan(&waypoints, speed)
+    }
+
+    /// Move the arm's tool point along a path through several waypoints, in straight segments
+    /// (the first from where the arm is), reporting progress after each waypoint.
+    ///
+    /// Check the path with plan_trajectory first. The user confirms the motion, shown its
+    /// waypoints, length and duration. Refused before anything moves (and before the user is
+    /// asked) when any segment leaves the arm's envelope. stop_arm stops it where it is.
+    #[tool(
         destructive = false,
         open_world = false,
         resource = "arm",
         group = "arm",
         scopes = ["arm:move"],
-        projection,
-        summary,
+        confirm = "Move the arm along {waypoints} at {speed} of full speed ({check})?",
+        check = trajectory_details,
         task = "optional",
         path = waypoints
     )]
-    async fn plan_trajectory(
+    async fn follow_trajectory(
         &self,
-        /// Points to pass through, in order; the first is where the path starts (robot base
-        /// frame: x forward, y left, z up from the table).
-        #[param(
-            unit = "mm",
-            range = WORKSPACE,
-            min_items = 2,
-            max_items = 100
-        )]
+        /// Points to pass through, in order, starting from where the arm is (robot base frame:
+        /// x forward, y left, z up from the table).
+        #[param(unit = "mm", range = WORKSPACE, min_items = 1, max_items = 100)]
         waypoints: Vec<Point3<f64>>,
-        /// Move along the path after checking it (otherwise only plan).
-        #[param(default = false)]
-        execute: bool,
-        /// The call, for progress notifications.
+        /// Fraction of the maximum speed (500 mm/s); 1.0 is full speed.
+        #[param(range = 0.1..=1.0, default = 0.5)]
+        speed: f64,
+        /// The call: its deadline, whether it was told to stop, and progress notifications.
         ctx: Context,
-    ) -> Result<TrajectoryPlan, ToolError> {
-        self.plan(&waypoints, execute, &ctx).await
+    ) -> Result<TrajectoryRun, ToolError> {
+        self.follow(&waypoints, speed, &ctx).await
     }
 
     /// Report where the arm is, what the gripper holds and which objects are on the table.

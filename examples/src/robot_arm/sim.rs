@@ -11,7 +11,7 @@ use toolwright::{Context, ToolError};
 
 use super::{
     ArmState, Axis, AxisReading, FtFilter, FtReading, GraspResult, GraspStrategy, GripperState,
-    MoveResult, ReleaseResult, Segment, StopResult, TableObject, TrajectoryPlan,
+    MoveResult, ReleaseResult, Segment, StopResult, TableObject, TrajectoryPlan, TrajectoryRun,
 };
 
 /// Tool speed at `speed = 1.0`, mm/s.
@@ -454,58 +454,68 @@ impl RobotArm {
         FtReading { filter, readings }
     }
 
-    /// Checks the path through `waypoints` and, with `execute`, follows it at full speed,
-    /// notifying progress after each waypoint.
-    pub(super) async fn plan(
-        &self,
-        waypoints: &[Point3<f64>],
-        execute: bool,
-        ctx: &Context,
-    ) -> Result<TrajectoryPlan, ToolError> {
-        let segments: Vec<Segment> = waypoints
-            .windows(2)
-            .enumerate()
-            .map(|(i, w)| Segment {
-                from: i,
-                to: i + 1,
-                length: round(nalgebra::distance(&w[0], &w[1]), 1),
-            })
-            .collect();
-        let total: f64 = waypoints
-            .windows(2)
-            .map(|w| nalgebra::distance(&w[0], &w[1]))
-            .sum();
-        let mut executed = 0;
-        if execute {
-            let start = self.sim().position;
-            let path = nalgebra::distance(&start, &waypoints[0]) + total;
-            self.check_time(ctx, path / MAX_SPEED, || {
-                (
-                    format!("this path ({path:.0} mm at full speed)"),
-                    "split the path into several plan_trajectory calls with fewer waypoints"
-                        .to_owned(),
-                )
-            })?;
-            let count = waypoints.len() as f64;
-            for (i, waypoint) in waypoints.iter().enumerate() {
-                self.travel(*waypoint, 1.0, ctx).await?;
-                executed = i + 1;
-                ctx.progress(
-                    executed as f64,
-                    Some(count),
-                    Some(format!(
-                        "reached waypoint {i} at ({:.0}, {:.0}, {:.0}) mm",
-                        waypoint.x, waypoint.y, waypoint.z
-                    )),
-                )
-                .await;
-            }
+    /// The path through `waypoints` from where the arm is, and how long following it takes at
+    /// `speed`; nothing moves.
+    pub(super) fn plan(&self, waypoints: &[Point3<f64>], speed: f64) -> TrajectoryPlan {
+        let start = self.sim().position;
+        let mut from = start;
+        let mut segments = Vec::with_capacity(waypoints.len());
+        let mut total = 0.0;
+        for (i, waypoint) in waypoints.iter().enumerate() {
+            let length = nalgebra::distance(&from, waypoint);
+            total += length;
+            segments.push(Segment {
+                to: i,
+                length: round(length, 1),
+            });
+            from = *waypoint;
         }
-        Ok(TrajectoryPlan {
+        TrajectoryPlan {
+            start,
             segments,
             total_length: round(total, 1),
-            estimated_duration: round(total / MAX_SPEED, 2),
-            executed_waypoints: executed,
+            estimated_duration: round(total / (MAX_SPEED * speed), 2),
+            speed,
+        }
+    }
+
+    /// Follows the path through `waypoints` at `speed`, notifying progress after each waypoint.
+    pub(super) async fn follow(
+        &self,
+        waypoints: &[Point3<f64>],
+        speed: f64,
+        ctx: &Context,
+    ) -> Result<TrajectoryRun, ToolError> {
+        let plan = self.plan(waypoints, speed);
+        self.check_time(ctx, plan.total_length / (MAX_SPEED * speed), || {
+            (
+                format!("this path ({:.0} mm at speed {speed})", plan.total_length),
+                "raise speed, or split the path into several follow_trajectory calls with fewer \
+                 waypoints"
+                    .to_owned(),
+            )
+        })?;
+        let count = waypoints.len() as f64;
+        let (mut distance, mut duration) = (0.0, 0.0);
+        for (i, waypoint) in waypoints.iter().enumerate() {
+            let moved = self.travel(*waypoint, speed, ctx).await?;
+            distance += moved.distance;
+            duration += moved.duration;
+            ctx.progress(
+                (i + 1) as f64,
+                Some(count),
+                Some(format!(
+                    "reached waypoint {i} at ({:.0}, {:.0}, {:.0}) mm",
+                    waypoint.x, waypoint.y, waypoint.z
+                )),
+            )
+            .await;
+        }
+        Ok(TrajectoryRun {
+            reached_waypoints: waypoints.len(),
+            position: self.sim().position,
+            distance: round(distance, 1),
+            duration: round(duration, 2),
         })
     }
 

@@ -200,8 +200,33 @@ pub fn server() -> ToolboxBuilder<RosArm> {
         )
 }
 
-#[toolbox(resource(name = "arm"))]
+#[toolbox(resource(name = "arm", safe_stop = halt))]
 impl RosArm {
+    /// The safe stop of `arm`: a motion in this simulation is instantaneous, so the arm is
+    /// always at rest where its joints are; halting reports where. The runtime runs it whenever a
+    /// call holding the arm ends early, and `stop_arm` runs it at once.
+    fn halt(&self) -> String {
+        let joints = self.sim.lock().unwrap_or_else(|e| e.into_inner()).joints;
+        format!(
+            "halted with shoulder {:.3} rad, elbow {:.3} rad, lift {:.3} m, wrist {:.3} rad",
+            joints[0], joints[1], joints[2], joints[3]
+        )
+    }
+
+    /// Stop the arm: cancel every motion waiting for it and halt the one moving.
+    ///
+    /// Never queued behind the motions it stops, never rate-limited, never confirmed.
+    #[tool(
+        destructive = false,
+        idempotent,
+        open_world = false,
+        blocking = false,
+        stop_for = "arm"
+    )]
+    fn stop_arm(&self) -> JointState {
+        Self::state_of(&self.sim.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
     /// The joints' state now, as a `sensor_msgs/JointState`.
     #[tool(read_only, open_world = false, blocking = false)]
     fn joint_state(&self) -> JointState {
@@ -218,7 +243,13 @@ impl RosArm {
     ///
     /// The orientation may only turn about z (x = y = 0). Refused when a pose is out of reach
     /// or would put a joint past its limits; the arm does not move then.
-    #[tool(destructive = false, idempotent, open_world = false, resource = "arm")]
+    #[tool(
+        destructive = false,
+        idempotent,
+        open_world = false,
+        resource = "arm",
+        confirm = "Move the arm's tool to {target} at {speed} of top speed (by way of: {via})?"
+    )]
     fn move_to_pose(
         &self,
         /// Where the tool goes, in `base_link`.
@@ -234,7 +265,12 @@ impl RosArm {
     }
 
     /// Move the tool through poses, in order.
-    #[tool(destructive = false, open_world = false, resource = "arm")]
+    #[tool(
+        destructive = false,
+        open_world = false,
+        resource = "arm",
+        confirm = "Move the arm's tool through {waypoints} at {speed} of top speed?"
+    )]
     fn follow_path(
         &self,
         /// The poses, in `base_link`; the arm stops at each.
@@ -268,7 +304,13 @@ impl RosArm {
     ///
     /// `name` lists the joints to move (`shoulder`, `elbow`, `lift`, `wrist`), `position` their
     /// targets in the same order; the others stay. `velocity` and `effort` are ignored.
-    #[tool(destructive = false, idempotent, open_world = false, resource = "arm")]
+    #[tool(
+        destructive = false,
+        idempotent,
+        open_world = false,
+        resource = "arm",
+        confirm = "Move the arm's joints {goal}?"
+    )]
     fn move_joints(
         &self,
         /// The joints to move and their target positions.

@@ -75,6 +75,10 @@ impl ToolModel {
             .confirm
             .as_ref()
             .map(|c| quote!(confirm: #p::Some(#c),));
+        let confirm_not_needed = self
+            .confirm_not_needed
+            .as_ref()
+            .map(|c| quote!(confirm_not_needed: #p::Some(#c),));
         let stop_for = (!self.stop_for.is_empty()).then(|| {
             let names = self.stop_for.iter().map(|(n, _)| n);
             quote!(stop_for: &[#(#names),*],)
@@ -203,6 +207,7 @@ impl ToolModel {
                         scopes: &[#(#scopes),*],
                         rate_limit: #rate_limit,
                         #confirm
+                        #confirm_not_needed
                         #stop_for
                         #task
                         #target

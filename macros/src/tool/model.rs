@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use quote::format_ident;
 use syn::{Attribute, FnArg, Ident, Pat, Signature, Type};
 
-use crate::attr::{Allow, ToolAttr, ToolboxAttr};
+use crate::attr::{Allow, Confirm, ToolAttr, ToolboxAttr};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::doc::{self, Doc};
@@ -50,6 +50,8 @@ pub struct ToolModel {
     pub(super) rate_limit: Option<darling::util::SpannedValue<String>>,
     /// `confirm = ".."`: the message the user confirms each call with.
     pub(super) confirm: Option<String>,
+    /// `confirm = false, because = ".."`: why no one needs to confirm it.
+    pub(super) confirm_not_needed: Option<String>,
     /// `stop_for = ".."`: the resources the tool stops, each where it was written.
     pub(super) stop_for: Vec<(String, Span)>,
     /// `projection` (its own, else its toolbox's).
@@ -326,9 +328,7 @@ impl ToolModel {
                 );
             }
         }
-        if let Some(message) = &attr.confirm {
-            check_confirm(cx, message, &params, hint(&attr.read_only) == Some(true));
-        }
+        let confirm_not_needed = confirmation(cx, &attr, &name, &fn_ident, &resources, &params);
         let stop_for = policy::stop_for(cx, &attr.stop_for);
         if let Some(expr) = &attr.stop_for {
             check_stop_for(cx, &expr.0, &attr, &resources, site);
@@ -360,7 +360,11 @@ impl ToolModel {
             grace_ms,
             scopes,
             rate_limit: attr.rate_limit.clone(),
-            confirm: attr.confirm.as_ref().map(|m| (**m).clone()),
+            confirm: attr.confirm.as_ref().and_then(|c| match &**c {
+                Confirm::Ask(question) => Some(question.clone()),
+                Confirm::No | Confirm::True => None,
+            }),
+            confirm_not_needed,
             stop_for,
             projection,
             projection_from_toolbox,
@@ -435,6 +439,11 @@ impl ToolModel {
     /// The parameters' idents, in order.
     pub fn param_idents(&self) -> Vec<String> {
         self.params.iter().map(|p| p.ident.to_string()).collect()
+    }
+
+    /// Whether its confirmation question shows its check's text (`{check}`).
+    pub fn question_shows_check(&self) -> bool {
+        self.confirm.as_deref().is_some_and(shows_check)
     }
 
     /// The resources the tool stops (`stop_for = ".."`), each where it was written.
@@ -638,7 +647,9 @@ fn check_stop_for(
              itself: remove `resource`",
         );
     }
-    if let Some(c) = &attr.confirm {
+    if let Some(c) = &attr.confirm
+        && matches!(**c, Confirm::Ask(_))
+    {
         cx.error_at(
             c.span(),
             "a stop tool never waits for anyone's confirmation: remove `confirm` (or \
@@ -699,15 +710,169 @@ fn check_task(
     }
 }
 
+/// Who confirms the tool's calls. A tool that holds a resource (`resource = ..`), is not
+/// `read_only` and is no stop tool acts on something, so it either asks (`confirm = ".."`) or
+/// says, published, why no one needs to (`confirm = false, because = ".."`): leaving both out is
+/// an error on the tool's name. Returns the reason of `confirm = false`.
+fn confirmation(
+    cx: &Ctxt,
+    attr: &ToolAttr,
+    name: &str,
+    fn_ident: &Ident,
+    resources: &[(String, Span)],
+    params: &[ParamModel],
+) -> Option<String> {
+    let read_only = attr.read_only.as_ref().is_some_and(|r| **r);
+    let stop = attr.stop_for.is_some();
+    match (attr.confirm.as_ref(), attr.because.as_ref()) {
+        (Some(confirm), because) => {
+            match &**confirm {
+                Confirm::Ask(question) => {
+                    check_confirm(
+                        cx,
+                        question,
+                        confirm.span(),
+                        params,
+                        read_only,
+                        attr.check.is_some(),
+                    );
+                    if let Some(because) = because {
+                        cx.error_at(
+                            because.span(),
+                            "`because` says why no one needs to confirm a tool, with `confirm = \
+                         false`; this tool asks its question: remove `because`",
+                        );
+                    }
+                    None
+                }
+                Confirm::True => {
+                    cx.error_at(
+                        confirm.span(),
+                        "`confirm` takes the question the user confirms each call with, e.g. \
+                         `confirm = \"Move the arm to ({x}, {y}, {z})?\"`, or `confirm = false, \
+                         because = \"..\"` when no one needs to confirm the tool",
+                    );
+                    None
+                }
+                Confirm::No => {
+                    if read_only || stop {
+                        cx.error_at(
+                        confirm.span(),
+                        format!(
+                            "`confirm = false` says that no one confirms a tool that acts, and a \
+                             {} is never confirmed: remove `confirm` and `because`",
+                            if stop { "stop tool" } else { "`read_only` tool" }
+                        ),
+                    );
+                        return None;
+                    }
+                    let Some(because) = because else {
+                        cx.error_at(
+                        confirm.span(),
+                        format!(
+                            "`confirm = false` needs the reason no one needs to confirm `{name}`, \
+                             which operators read on its page and in its `_meta`: write \
+                             `confirm = false, because = \"..\"` (e.g. \"the gripper is limited \
+                             to 5 N and cannot hurt anyone\")"
+                        ),
+                    );
+                        return None;
+                    };
+                    if because.trim().chars().count() < 10 {
+                        cx.error_at(
+                        because.span(),
+                        "`because`: say in a sentence why no one needs to confirm this tool (an \
+                         operator reads it to judge the tool; at least 10 characters)",
+                    );
+                        return None;
+                    }
+                    Some((**because).clone())
+                }
+            }
+        }
+        (None, Some(because)) => {
+            cx.error_at(
+                because.span(),
+                "`because` goes with `confirm = false` (why no one needs to confirm the tool): \
+                 add `confirm = false`, or remove `because`",
+            );
+            None
+        }
+        (None, None) => {
+            if let Some((resource, _)) = resources.first()
+                && !read_only
+                && !stop
+            {
+                // The published parameters (a `Context` is the call, not an argument).
+                let arguments: Vec<String> = params
+                    .iter()
+                    .filter(|p| !names_context(&p.ty))
+                    .map(|p| format!("{} {{{}}}", p.json_name, p.json_name))
+                    .collect();
+                let question = if arguments.is_empty() {
+                    format!("Run {name}?")
+                } else {
+                    format!("Run {name} with {}?", arguments.join(", "))
+                };
+                cx.error_spanned_by(
+                    fn_ident,
+                    format!(
+                        "`{name}` holds the resource `{resource}` and is not `read_only`, so the \
+                         user confirms each call before it runs: add the question, e.g. \
+                         `confirm = \"{question}\"` (`{{param}}` shows an argument), or, if no \
+                         one needs to confirm it, say why: `confirm = false, because = \"..\"`. \
+                         A tool that only reads is `read_only`"
+                    ),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// The placeholder of a question that shows what the tool's check says of the call.
+const CHECK_PLACEHOLDER: &str = "check";
+
+/// Whether a question shows its check's text (`{check}`, not `{{check}}`).
+fn shows_check(question: &str) -> bool {
+    let mut rest = question;
+    while let Some(open) = rest.find(['{', '}']) {
+        let (brace, after) = (rest.as_bytes()[open], &rest[open + 1..]);
+        if after.starts_with(brace as char) {
+            rest = &after[1..];
+            continue;
+        }
+        if brace == b'{'
+            && let Some(close) = after.find('}')
+        {
+            if after[..close].trim() == CHECK_PLACEHOLDER {
+                return true;
+            }
+            rest = &after[close + 1..];
+        } else {
+            rest = after;
+        }
+    }
+    false
+}
+
+/// Whether `ty` is written as toolwright's `Context` (a suggestion's guess: the published
+/// parameters are decided by type, where the macro cannot see).
+fn names_context(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "Context" && s.arguments.is_none()))
+}
+
 /// `confirm = ".."`: not on a `read_only` tool (reading needs no approval), a message that says
 /// something, and `{name}` placeholders that name parameters (`{{` and `}}` are braces).
 fn check_confirm(
     cx: &Ctxt,
-    message: &darling::util::SpannedValue<String>,
+    message: &str,
+    span: Span,
     params: &[ParamModel],
     read_only: bool,
+    has_check: bool,
 ) {
-    let span = message.span();
     if read_only {
         cx.error_at(
             span,
@@ -723,7 +888,7 @@ fn check_confirm(
         );
     }
     let names: Vec<&str> = params.iter().map(|p| p.json_name.as_str()).collect();
-    let mut rest = message.as_str();
+    let mut rest = message;
     while let Some(open) = rest.find(['{', '}']) {
         let (brace, after) = (rest.as_bytes()[open], &rest[open + 1..]);
         if after.starts_with(brace as char) {
@@ -745,7 +910,16 @@ fn check_confirm(
             return;
         };
         let name = after[..close].trim();
-        if !names.contains(&name) {
+        if name == CHECK_PLACEHOLDER && !names.contains(&name) {
+            if !has_check {
+                cx.error_at(
+                    span,
+                    "`confirm`: `{check}` shows what the tool's check says of the call, and this \
+                     tool has no `check`: add `check = method` (returning `Result<String, E>`), or \
+                     remove `{check}`",
+                );
+            }
+        } else if !names.contains(&name) {
             cx.error_at(
                 span,
                 format!(

@@ -38,6 +38,9 @@ fn __toolwright_tool_move_arm_to_pose<
                 grace_ms: ::toolwright::__private::None,
                 scopes: &[],
                 rate_limit: ::core::option::Option::None,
+                confirm: ::toolwright::__private::Some(
+                    "Move the arm to x = {x} at {speed} of full speed?",
+                ),
                 deep_nesting: false,
                 results: ::toolwright::__private::ResultOptions {
                     projection: false,

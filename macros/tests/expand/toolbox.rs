@@ -97,6 +97,9 @@ impl ::toolwright::ToolSet for RobotArm {
                         grace_ms: ::toolwright::__private::None,
                         scopes: &["arm:move"],
                         rate_limit: ::core::option::Option::None,
+                        confirm_not_needed: ::toolwright::__private::Some(
+                            "a simulated arm moves nothing",
+                        ),
                         deep_nesting: false,
                         results: ::toolwright::__private::ResultOptions {
                             projection: false,

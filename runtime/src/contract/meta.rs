@@ -14,6 +14,15 @@ pub const SCOPES_META: &str = "io.toolwright/scopes";
 /// before it runs (`#[tool(confirm = "..")]`, its `{param}` placeholders as declared).
 pub const CONFIRM_META: &str = "io.toolwright/confirm";
 
+/// The `_meta` key, on a tool definition, of why no one needs to confirm the calls of a tool
+/// that holds a resource and acts (`#[tool(confirm = false, because = "..")]`).
+pub const CONFIRM_NOT_NEEDED_META: &str = "io.toolwright/confirmNotNeeded";
+
+/// The `_meta` key, on a tool definition, of the resources its calls hold while they run
+/// (`#[tool(resource = "arm")]`): calls holding one run one at a time, and its stop tools stop
+/// them.
+pub const RESOURCES_META: &str = "io.toolwright/resources";
+
 /// The `_meta` key, on a tool definition, of the resources a stop tool stops
 /// (`#[tool(stop_for = "arm")]`): each call of it cancels every call waiting for them and stops
 /// the one using them; it is never queued, rate-limited or confirmed.

@@ -24,8 +24,9 @@ mod meta;
 mod options;
 
 pub use meta::{
-    CONFIRM_META, CONTENT_META, ENVELOPE_META, RESULT_ARGUMENTS_META, RETRY_AFTER_META,
-    RETRYABLE_META, SCOPES_META, STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
+    CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
+    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,
+    TRACE_ID_META, TRUNCATED_META,
 };
 pub use options::{OverBudget, ResultOptions};
 
@@ -65,6 +66,10 @@ pub struct ToolMeta {
     /// `confirm = ".."`: the question the user confirms each call with before the body runs
     /// (`{param}` placeholders filled in with the validated arguments and their units).
     pub confirm: Option<&'static str>,
+    /// `confirm = false, because = ".."`: why no one needs to confirm the calls of a tool that
+    /// holds a resource and is not `read_only` (published in `_meta`; such a tool declares one
+    /// of the two, or the toolbox is not built).
+    pub confirm_not_needed: Option<&'static str>,
     /// `stop_for = "arm"` / `stop_for = ["arm", "gripper"]`: a stop tool. It is never queued,
     /// rate-limited or confirmed; each call stops every call waiting for or using those
     /// resources, then runs their safe stops after its body.
@@ -303,7 +308,12 @@ pub type Position<S> = fn(&S) -> Option<[f64; 3]>;
 /// A tool's own check of its validated arguments against the state (`#[tool(check = ..)]`),
 /// run before the user is asked and again when the call gets its turn: `Err` is what the
 /// model is told. The arguments are those the body reads (in the units serde reads).
-pub type Check<S> = fn(&S, &serde_json::Map<String, serde_json::Value>) -> Result<(), String>;
+pub type Check<S> = fn(&S, &serde_json::Map<String, serde_json::Value>) -> CheckResult;
+
+/// What a tool's check answers: `Err` refuses the call with its text; `Ok` lets it on, with
+/// what the user is told of the call when asked to confirm it (the question's `{check}`), if
+/// the check says something.
+pub type CheckResult = Result<Option<String>, String>;
 
 /// A resource as `#[toolbox(resource(..))]` declares it.
 pub struct ResourceDef<S> {

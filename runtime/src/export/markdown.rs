@@ -46,12 +46,61 @@ pub fn render(tools: &[Tool]) -> String {
             summary = cell(&summary)
         );
     }
+    render_resource_uses(&mut s, tools);
     for tool in tools {
         s.push('\n');
         render_tool(&mut s, tool);
     }
     render_result_arguments(&mut s, tools);
     s
+}
+
+/// Per resource, which tools change it once the user confirmed, which without asking (and why),
+/// which only read it and which stop it: what an operator checks before serving the tools.
+fn render_resource_uses(s: &mut String, tools: &[Tool]) {
+    let uses = super::resource_uses(tools);
+    if uses.is_empty() {
+        return;
+    }
+    s.push_str(
+        "\n## Who changes what\n\nWhat each tool does to the resources it holds. A tool that \
+         changes one asks the user before each call, or says why no one needs to.\n",
+    );
+    let link = |name: &str| format!("[`{name}`](#{})", anchor(name));
+    for u in uses {
+        let _ = writeln!(s, "\n### `{}`\n", u.name);
+        let list = |names: &mut dyn Iterator<Item = String>| {
+            let all: Vec<String> = names.collect();
+            if all.is_empty() {
+                "none".to_owned()
+            } else {
+                all.join(", ")
+            }
+        };
+        let _ = writeln!(
+            s,
+            "- Changes it once the user confirms: {}",
+            list(&mut u.asking.iter().map(|(t, _)| link(t)))
+        );
+        let _ = writeln!(
+            s,
+            "- Changes it without asking: {}",
+            list(&mut u.unasked.iter().map(|(t, because)| match because {
+                Some(because) => format!("{} (because {})", link(t), cell(because)),
+                None => format!("{} (it says no reason)", link(t)),
+            }))
+        );
+        let _ = writeln!(
+            s,
+            "- Only reads it: {}",
+            list(&mut u.reading.iter().map(|t| link(t)))
+        );
+        let _ = writeln!(
+            s,
+            "- Stops it: {}",
+            list(&mut u.stopping.iter().map(|t| link(t)))
+        );
+    }
 }
 
 /// The arguments toolwright adds to a tool for its result (`_meta`), in the order added.
@@ -199,7 +248,14 @@ fn render_tool(s: &mut String, tool: &Tool) {
         let _ = writeln!(
             s,
             "**Confirmation:** the user confirms each call before it runs, asked \"{question}\"\
-             {filled}; declined, it does not run\n"
+             {filled}{}; declined, it does not run\n",
+            super::check_note(question)
+        );
+    }
+    if let Some(because) = super::confirm_not_needed(tool) {
+        let _ = writeln!(
+            s,
+            "**Confirmation:** none: the user is not asked before a call, because {because}\n"
         );
     }
     if let Some(envelope) = super::tool_envelope_words(tool) {

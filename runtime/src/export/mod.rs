@@ -518,6 +518,89 @@ pub(crate) fn confirmation(tool: &rmcp::model::Tool) -> Option<&str> {
         .and_then(serde_json::Value::as_str)
 }
 
+/// What a confirmation question's `{check}` is, for the docs: empty when it has none.
+pub(crate) fn check_note(question: &str) -> &'static str {
+    if question.contains("{check}") {
+        " (`{check}`: what its check says of the call)"
+    } else {
+        ""
+    }
+}
+
+/// Why no one confirms the calls of a tool that acts (`#[tool(confirm = false, because = "..")]`).
+pub(crate) fn confirm_not_needed(tool: &rmcp::model::Tool) -> Option<&str> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::contract::CONFIRM_NOT_NEEDED_META))
+        .and_then(serde_json::Value::as_str)
+}
+
+/// The resources a tool's calls hold (`#[tool(resource = "..")]`).
+pub(crate) fn resources_of(tool: &rmcp::model::Tool) -> Vec<String> {
+    strings_meta(tool, crate::contract::RESOURCES_META)
+}
+
+/// What the tools do to one resource, for the people who run the server: which change it once
+/// the user confirmed, which change it without asking (and why), which only read it, and which
+/// stop it.
+pub(crate) struct ResourceUse<'a> {
+    /// The resource.
+    pub(crate) name: String,
+    /// Tools that change it once the user confirmed, with their questions.
+    pub(crate) asking: Vec<(&'a str, &'a str)>,
+    /// Tools that change it without asking, with why (`None`: they published no reason).
+    pub(crate) unasked: Vec<(&'a str, Option<&'a str>)>,
+    /// Read-only tools that hold it (they wait for it, and change nothing).
+    pub(crate) reading: Vec<&'a str>,
+    /// Its stop tools.
+    pub(crate) stopping: Vec<&'a str>,
+}
+
+/// Each resource the tools hold or stop, in the order the tools name them, with what each
+/// tool does to it.
+pub(crate) fn resource_uses<'a>(
+    tools: impl IntoIterator<Item = &'a rmcp::model::Tool>,
+) -> Vec<ResourceUse<'a>> {
+    /// The entry of resource `name`, added when new.
+    fn entry<'a, 'b>(uses: &'b mut Vec<ResourceUse<'a>>, name: String) -> &'b mut ResourceUse<'a> {
+        let i = match uses.iter().position(|u| u.name == name) {
+            Some(i) => i,
+            None => {
+                uses.push(ResourceUse {
+                    name,
+                    asking: Vec::new(),
+                    unasked: Vec::new(),
+                    reading: Vec::new(),
+                    stopping: Vec::new(),
+                });
+                uses.len() - 1
+            }
+        };
+        &mut uses[i]
+    }
+    let mut uses: Vec<ResourceUse<'_>> = Vec::new();
+    for tool in tools {
+        let name = tool.name.as_ref();
+        let read_only = tool
+            .annotations
+            .as_ref()
+            .and_then(|a| a.read_only_hint)
+            .unwrap_or(false);
+        for resource in resources_of(tool) {
+            let entry = entry(&mut uses, resource);
+            match confirmation(tool) {
+                Some(question) => entry.asking.push((name, question)),
+                None if read_only => entry.reading.push(name),
+                None => entry.unasked.push((name, confirm_not_needed(tool))),
+            }
+        }
+        for resource in stop_for(tool) {
+            entry(&mut uses, resource).stopping.push(name);
+        }
+    }
+    uses
+}
+
 /// The resources a stop tool stops (`#[tool(stop_for = "..")]`).
 pub(crate) fn stop_for(tool: &rmcp::model::Tool) -> Vec<String> {
     strings_meta(tool, crate::contract::STOP_FOR_META)

@@ -155,6 +155,7 @@ pub(crate) fn render(source: &SkillSource<'_>) -> String {
     render_ending_early(&mut s, &tools, source.resources, source.task_lease);
     render_envelopes(&mut s, &tools);
     render_confirmations(&mut s, &tools);
+    render_resource_uses(&mut s, source.tools);
     render_each(&mut s, &tools);
     render_rate_limits(&mut s, &tools, source.client_rate_limit);
     render_groups(&mut s, &tools);
@@ -588,7 +589,45 @@ fn render_confirmations(s: &mut String, tools: &[(&Tool, &Operation)]) {
          meant to do and why, and do not call it again unless they ask you to.\n\n",
     );
     for (name, question) in asking {
-        let _ = writeln!(s, "- `{name}`: \"{question}\"");
+        let _ = writeln!(
+            s,
+            "- `{name}`: \"{question}\"{}",
+            super::check_note(question)
+        );
+    }
+    s.push('\n');
+}
+
+/// Per resource, which tools change it after the user confirms, which without asking (and
+/// why), which only read it and which stop it.
+fn render_resource_uses(s: &mut String, tools: &[Tool]) {
+    let uses = super::resource_uses(tools);
+    if uses.is_empty() {
+        return;
+    }
+    s.push_str("## Who changes what\n\n");
+    for u in uses {
+        let mut parts = Vec::new();
+        if !u.asking.is_empty() {
+            let asking: Vec<&str> = u.asking.iter().map(|(t, _)| *t).collect();
+            parts.push(format!(
+                "changed after the user confirms by {}",
+                names(&asking)
+            ));
+        }
+        for (tool, because) in &u.unasked {
+            parts.push(match because {
+                Some(because) => format!("changed without asking by `{tool}` (because {because})"),
+                None => format!("changed without asking by `{tool}`"),
+            });
+        }
+        if !u.reading.is_empty() {
+            parts.push(format!("only read by {}", names(&u.reading)));
+        }
+        if !u.stopping.is_empty() {
+            parts.push(format!("stopped by {}", names(&u.stopping)));
+        }
+        let _ = writeln!(s, "- `{}`: {}.", u.name, parts.join("; "));
     }
     s.push('\n');
 }

@@ -52,7 +52,9 @@ pub use checks::{
     RangeTarget, UnitTarget, Width, assert_field, assert_param, header_target, items_target,
     length_target, num_above, pattern_target, range_target, unit_target,
 };
-pub use reach::{CheckOutput, IntoPosition, check_arg, check_result, position_of};
+pub use reach::{
+    CheckNote, CheckOutput, IntoPosition, check_arg, check_note, check_result, position_of,
+};
 pub use ros::{RosList, RosOptional, RosPlain, RosResult};
 
 /// The lookup traits generated code brings into scope with one glob (`use

@@ -57,24 +57,48 @@ pub fn check_arg<T: DeserializeOwned>(args: &Map<String, Value>, name: &str) -> 
         .map_err(|e| format!("`{name}` could not be read for the tool's check: {e}"))
 }
 
-/// What a check may return: `Ok(())`, or an error whose text the model is told.
+/// What a check may return: `Ok(())`, or an error whose text the model is told; or
+/// `Ok(String)`, what the user is told of the call when asked to confirm it (the question's
+/// `{check}`).
 #[diagnostic::on_unimplemented(
     message = "a `check` returns `Result<(), E>` where `E` says why the call is refused \
-               (`String`, `&str`, `ToolError` or any `Display`)",
+               (`String`, `&str`, `ToolError` or any `Display`), or `Result<String, E>` whose \
+               text the confirmation question shows as `{{check}}`",
     label = "returns `{Self}`"
 )]
 pub trait CheckOutput {
-    /// The refusal's text, if any.
-    fn into_refusal(self) -> Result<(), String>;
+    /// The refusal's text, or what the question shows.
+    fn into_refusal(self) -> crate::contract::CheckResult;
 }
 
 impl<E: Display> CheckOutput for Result<(), E> {
-    fn into_refusal(self) -> Result<(), String> {
-        self.map_err(|e| e.to_string())
+    fn into_refusal(self) -> crate::contract::CheckResult {
+        self.map(|()| None).map_err(|e| e.to_string())
     }
 }
 
+impl<E: Display> CheckOutput for Result<String, E> {
+    fn into_refusal(self) -> crate::contract::CheckResult {
+        self.map(Some).map_err(|e| e.to_string())
+    }
+}
+
+/// What a check returns when its tool's question shows it (`{check}`): the text shown.
+#[diagnostic::on_unimplemented(
+    message = "the tool's confirmation question shows `{{check}}`, so its check returns \
+               `Result<String, E>`: the text the question shows there, or why the call is refused",
+    label = "returns `{Self}`"
+)]
+pub trait CheckNote: CheckOutput {}
+
+impl<E: Display> CheckNote for Result<String, E> {}
+
 /// The answer of a tool's check.
-pub fn check_result<T: CheckOutput>(result: T) -> Result<(), String> {
+pub fn check_result<T: CheckOutput>(result: T) -> crate::contract::CheckResult {
+    result.into_refusal()
+}
+
+/// The answer of a tool's check whose text its question shows (`{check}`).
+pub fn check_note<T: CheckNote>(result: T) -> crate::contract::CheckResult {
     result.into_refusal()
 }

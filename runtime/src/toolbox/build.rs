@@ -18,7 +18,8 @@ use super::target::Target;
 use super::{Entry, Inner, Toolbox, ToolboxBuilder};
 use crate::adapt::Adapter;
 use crate::contract::{
-    CONFIRM_META, CONTENT_META, ENVELOPE_META, RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
+    CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
+    RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
 };
 use crate::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use crate::exec::policy::{Policy, Resource};
@@ -190,9 +191,19 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
             Value::from(def.meta.scopes.to_vec()),
         );
     }
+    if !def.meta.resources.is_empty() {
+        meta.0.insert(
+            RESOURCES_META.to_owned(),
+            Value::from(def.meta.resources.to_vec()),
+        );
+    }
     if let Some(question) = def.meta.confirm {
         meta.0
             .insert(CONFIRM_META.to_owned(), Value::from(question));
+    }
+    if let Some(because) = def.meta.confirm_not_needed {
+        meta.0
+            .insert(CONFIRM_NOT_NEEDED_META.to_owned(), Value::from(because));
     }
     if !def.meta.stop_for.is_empty() {
         meta.0.insert(
@@ -593,6 +604,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
                         ));
                         continue;
                     }
+                    if let Some(problem) = unconfirmed(meta) {
+                        problems.push(format!("tool `{}`: {problem}", entry.name));
+                        continue;
+                    }
                     if self.index.contains_key(&entry.name) {
                         problems.push(format!(
                             "tool `{}` is declared twice; tool names must be unique",
@@ -686,5 +701,96 @@ impl<S: Send + Sync + 'static> Inner<S> {
             envelope,
             declared,
         )
+    }
+}
+
+/// Why a tool cannot be served as declared, for who confirms its calls: a tool that holds a
+/// resource, is not `read_only` and is no stop tool acts on something, so it declares the
+/// question its user confirms (`confirm = ".."`) or why no one needs to (`confirm = false,
+/// because = ".."`). `#[tool]` refuses both mistakes at compile time; this holds definitions
+/// made any other way to the same rule.
+fn unconfirmed(meta: &crate::contract::ToolMeta) -> Option<String> {
+    let may_act = meta.read_only != Some(true) && meta.stop_for.is_empty();
+    let acts = may_act && !meta.resources.is_empty();
+    match (meta.confirm, meta.confirm_not_needed) {
+        (Some(_), Some(_)) => Some(
+            "it declares both a question (`confirm`) and why no one needs to confirm it \
+             (`confirm_not_needed`): keep one"
+                .to_owned(),
+        ),
+        (None, None) if acts => Some(format!(
+            "it holds {} and is not `read_only`, so the user confirms each call before it runs: \
+             declare the question (`#[tool(confirm = \"..\")]`, `ToolMeta::confirm`), or why no \
+             one needs to confirm it (`#[tool(confirm = false, because = \"..\")]`, \
+             `ToolMeta::confirm_not_needed`)",
+            meta.resources
+                .iter()
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        (None, Some(_)) if !may_act => Some(
+            "it declares why no one needs to confirm it (`confirm_not_needed`), but it is \
+             `read_only` or a stop tool, and such a tool is never confirmed: remove it"
+                .to_owned(),
+        ),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unconfirmed;
+    use crate::contract::ToolMeta;
+
+    #[test]
+    fn a_tool_that_holds_a_resource_and_acts_says_who_confirms_it() {
+        let acting = ToolMeta {
+            name: "move",
+            resources: &["arm"],
+            ..ToolMeta::default()
+        };
+        let problem = unconfirmed(&acting).expect("neither a question nor a reason");
+        assert!(
+            problem.contains("holds `arm` and is not `read_only`"),
+            "{problem}"
+        );
+        for fine in [
+            ToolMeta {
+                confirm: Some("Move?"),
+                ..acting
+            },
+            ToolMeta {
+                confirm_not_needed: Some("a simulated arm"),
+                ..acting
+            },
+            ToolMeta {
+                read_only: Some(true),
+                ..acting
+            },
+            ToolMeta {
+                resources: &[],
+                ..acting
+            },
+            ToolMeta {
+                resources: &[],
+                stop_for: &["arm"],
+                ..acting
+            },
+        ] {
+            assert_eq!(unconfirmed(&fine), None, "{fine:?}");
+        }
+        let both = ToolMeta {
+            confirm: Some("Move?"),
+            confirm_not_needed: Some("a simulated arm"),
+            ..acting
+        };
+        assert!(unconfirmed(&both).unwrap().contains("keep one"));
+        let read_only = ToolMeta {
+            read_only: Some(true),
+            confirm_not_needed: Some("it only reads"),
+            ..acting
+        };
+        assert!(unconfirmed(&read_only).unwrap().contains("never confirmed"));
     }
 }

@@ -417,7 +417,7 @@ impl<S: Send + Sync + 'static> exec::Turn<S> for AtTurn<'_, S> {
             })?;
         }
         if let Some(check) = entry.check {
-            check(state, args).map_err(|why| {
+            check(state, args).map(drop).map_err(|why| {
                 (
                     "check_refused",
                     super::gates::check_refusal(entry, &why, true),

@@ -124,6 +124,8 @@ pub(super) fn fill(template: &str, args: &Map<String, Value>, input_schema: &Jso
                 let schema = properties.and_then(|p| p.get(name));
                 match args.get(name) {
                     Some(value) => render(value, schema, &mut out, 0),
+                    // What the tool's check says, filled in once it ran ([`with_check`]).
+                    None if name == "check" && schema.is_none() => out.push_str(CHECK_MARK),
                     None => out.push_str("(not given)"),
                 }
                 rest = &after[close + 1..];
@@ -137,6 +139,24 @@ pub(super) fn fill(template: &str, args: &Map<String, Value>, input_schema: &Jso
     }
     out.push_str(rest);
     out
+}
+
+/// Where a question shows what the tool's check says (`{check}`) until the check ran: control
+/// characters, which no argument's text can bring (they are shown escaped).
+const CHECK_MARK: &str = "\u{0}check\u{0}";
+
+/// Fills in a question's `{check}` with what the tool's check said of the call (its hidden
+/// characters escaped, on one line).
+pub(super) fn with_check(question: &mut String, said: Option<&str>) {
+    if !question.contains(CHECK_MARK) {
+        return;
+    }
+    let mut text = String::new();
+    match said {
+        Some(said) => echo::plain(said, 500, &mut text),
+        None => text.push_str("(not given)"),
+    }
+    *question = question.replace(CHECK_MARK, &text);
 }
 
 /// A value for a person: numbers with their unit, booleans as yes or no, a word of an enum as a

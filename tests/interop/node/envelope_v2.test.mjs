@@ -49,6 +49,7 @@ const WHERE = {
   move_arm_to_pose: { target: ["/x", "/y", "/z"] },
   grasp_object_force_control: { target: ["/target_position/x", "/target_position/y", "/target_position/z"] },
   plan_trajectory: { path: { array: "/waypoints", point: ["/x", "/y", "/z"] } },
+  follow_trajectory: { path: { array: "/waypoints", point: ["/x", "/y", "/z"] } },
 };
 const MAST = "keep-out `camera_mast` (vertical cylinder, axis at (-450, 450) mm, radius 50 mm, z from 0 to 1400 mm)";
 
@@ -82,10 +83,10 @@ const REFUSALS = [
   ["a motion over maxStep (1001.2 mm from home)", [], "move_arm_to_pose", point(-650, -300, 300),
     "- the motion from the current position (300, 0, 400) mm to the target (-650, -300, 300) mm is 1001.2 mm long; " +
     "the most one straight motion may travel is 1000 mm: move there in 2 steps, the first to (-175, -150, 350) mm."],
-  ["a trajectory with one crossing segment, planned only", [], "plan_trajectory",
-    { waypoints: CROSSING, execute: false }, CROSSING_SEGMENT],
-  ["a trajectory with one crossing segment, executed", [], "plan_trajectory",
-    { waypoints: CROSSING, execute: true }, CROSSING_SEGMENT],
+  ["a trajectory with one crossing segment, planned", [], "plan_trajectory",
+    { waypoints: CROSSING }, CROSSING_SEGMENT],
+  ["a trajectory with one crossing segment, followed", [], "follow_trajectory",
+    { waypoints: CROSSING }, CROSSING_SEGMENT],
 ];
 
 // Targets just inside the envelope, each reached from home in one motion.

@@ -34,6 +34,7 @@ const TOOLS = [
   "stop_arm",
   "read_ft_sensor",
   "plan_trajectory",
+  "follow_trajectory",
   "get_arm_state",
   "capture_image",
   "describe_tool",
@@ -173,14 +174,16 @@ test("every tool with valid arguments; structuredContent matches the outputSchem
     assert.match(legend.gripper, /closed on red_cube$/);
     const reading = await call("read_ft_sensor", { axes: ["Fz"] });
     assert.ok(Math.abs(reading.readings[0].value + 0.2 * 9.81) < 0.2, JSON.stringify(reading));
-    const plan = await call("plan_trajectory", {
-      waypoints: [
-        { x: 400, y: 0, z: 200 },
-        { x: 400, y: 300, z: 200 },
-        { x: 200, y: 300, z: 200 },
-      ],
-    });
-    assert.equal(plan.total_length, 500);
+    const path = [
+      { x: 400, y: 0, z: 200 },
+      { x: 400, y: 300, z: 200 },
+      { x: 200, y: 300, z: 200 },
+    ];
+    // From where the arm holds the cube (400, 0, 25): up 175 mm, then 300 mm and 200 mm.
+    const plan = await call("plan_trajectory", { waypoints: path });
+    assert.equal(plan.total_length, 675);
+    const followed = await call("follow_trajectory", { waypoints: path, speed: 1 });
+    assert.deepEqual(followed.position, { x: 200, y: 300, z: 200 });
     const released = await call("release_object", {});
     assert.equal(released.object, "red_cube");
     const stopped = await call("stop_arm", {});

@@ -36,15 +36,15 @@ export function serveForTiming(bin) {
  *  noise on either side. */
 export const STALL_BOUND_MS = 20;
 
-/** The upper quartile of the times of 32 executed three-waypoint `plan_trajectory` calls
+/** The upper quartile of the times of 32 three-waypoint `follow_trajectory` calls
  *  (after 4 warm-up calls), each checked to have notified its progress; `call(params,
  *  onprogress)` makes one through the SDK under test. Also all the times, as text. */
 export async function upperQuartileMs(call, assert) {
   const params = {
-    name: "plan_trajectory",
+    name: "follow_trajectory",
     arguments: {
       waypoints: [{ x: 300, y: 0, z: 200 }, { x: 300, y: 0, z: 210 }, { x: 300, y: 0, z: 200 }],
-      execute: true,
+      speed: 1,
     },
   };
   const times = [];

@@ -61,6 +61,7 @@ WHERE = {
     "move_arm_to_pose": {"target": ["/x", "/y", "/z"]},
     "grasp_object_force_control": {"target": ["/target_position/x", "/target_position/y", "/target_position/z"]},
     "plan_trajectory": {"path": {"array": "/waypoints", "point": ["/x", "/y", "/z"]}},
+    "follow_trajectory": {"path": {"array": "/waypoints", "point": ["/x", "/y", "/z"]}},
 }
 
 MAST = "keep-out `camera_mast` (vertical cylinder, axis at (-450, 450) mm, radius 50 mm, z from 0 to 1400 mm)"
@@ -136,11 +137,11 @@ CROSSING_SEGMENT = [
     f"enters {MAST}: it goes through it at (-450, 450, 300) mm. ",
     "Go around it: add a waypoint between them such as (-368, 450, 300) mm.",
 ]
-for execute in (False, True):
+for tool in ("plan_trajectory", "follow_trajectory"):
     REFUSALS.append((
-        f"trajectory-crossing-execute-{str(execute).lower()}",
+        f"trajectory-crossing-{tool}",
         [],
-        ("plan_trajectory", {"waypoints": CROSSING_WAYPOINTS, "execute": execute}),
+        (tool, {"waypoints": CROSSING_WAYPOINTS}),
         CROSSING_SEGMENT,
     ))
 
@@ -240,13 +241,19 @@ def test_a_trajectory_around_the_mast_plans_and_runs(transport: str, mode: str) 
     async def body(session: Any) -> None:
         is_error, plan, text = await call(session, "plan_trajectory", {"waypoints": around})
         assert not is_error, text
-        assert [(s["from"], s["to"]) for s in plan["segments"]] == [(0, 1), (1, 2), (2, 3)], plan
+        # The first segment runs from where the arm is to waypoint 0.
+        assert [s["to"] for s in plan["segments"]] == [0, 1, 2, 3], plan
         assert (await arm_state(session))["position"] == HOME, "planning moved the arm"
-        is_error, _, text = await call(session, "plan_trajectory", {"waypoints": around, "execute": True})
+        assert user.asked == []  # planning asks no one: it moves nothing
+        is_error, _, text = await call(session, "follow_trajectory", {"waypoints": around})
         assert not is_error, text
         state = await arm_state(session)
         assert state["position"] == {k: float(v) for k, v in around[-1].items()} and state["moving"] is False, state
-        assert user.asked == []  # plan_trajectory is not declared with confirm
+        # The motion asked first, showing the path, its length and its duration.
+        [question] = user.asked
+        assert question.startswith("Move the arm along [{x: -450 mm, y: 250 mm, z: 300 mm}, "), question
+        assert question.endswith(f" at 0.5 of full speed (4 waypoints, {plan['total_length']:.0f} mm in all, "
+                                 f"about {plan['estimated_duration']:.1f} s)?"), (question, plan)
 
     run(body, transport, mode, user)
 

@@ -66,7 +66,7 @@ def free_port() -> int:
 class Stack:
     """The authorization server and robot_arm serving HTTP with OAuth."""
 
-    def __init__(self):
+    def __init__(self, confirm: str = "off"):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.resource = f"{self.base}/mcp"
@@ -74,7 +74,7 @@ class Stack:
         self.log = tempfile.NamedTemporaryFile("w+", prefix="robot-arm-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
             [str(BIN), "serve", "--http", f"127.0.0.1:{self.port}", "--oauth-issuer", self.auth.issuer,
-             "--oauth-resource", self.resource, "--confirm=off"],
+             "--oauth-resource", self.resource, f"--confirm={confirm}"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
             env={**os.environ, "ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "info"})
         deadline = time.time() + 30
@@ -103,6 +103,14 @@ class Stack:
 @pytest.fixture(scope="module")
 def stack():
     s = Stack()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def confirming_stack():
+    """The same, with confirmation on (each motion asks its user first)."""
+    s = Stack(confirm="on")
     yield s
     s.stop()
 
@@ -337,3 +345,52 @@ def test_the_sdks_own_oauth_flow_runs_headless(stack: Stack, mode: str) -> None:
         assert {"arm:move", "arm:read"} <= set(claims["scope"].split()), claims
 
     run(body())
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 42: an approval is only ever the answer to a question this server asked.
+
+META_2026 = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+
+
+def post_2026(stack: Stack, token: str, name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """One stateless protocol 2026-07-28 `tools/call` with a bearer token: its JSON-RPC answer."""
+    body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": name, "_meta": META_2026, **params}}
+    status, _, text = http("POST", stack.resource, body, {
+        "authorization": f"Bearer {token}", "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call", "mcp-name": name})
+    assert status == 200, (status, text)
+    return sse_result(text)
+
+
+def test_an_answer_to_no_question_approves_nothing_over_http_with_oauth(confirming_stack: Stack) -> None:
+    stack = confirming_stack
+    token = stack.token()
+    before = post_2026(stack, token, "get_arm_state", {"arguments": {}})["result"]["structuredContent"]
+    accept = {"confirm": {"action": "accept"}}
+    for arguments in [{"x": 350, "y": 200, "z": 300}, {"x": 350, "y": 200, "z": 300}, {"x": 300, "y": -200, "z": 250}]:
+        answer = post_2026(stack, token, "move_arm_to_pose", {"arguments": arguments, "inputResponses": accept})
+        result = answer["result"]
+        # The user is asked: the round's question, and a state to answer it with.
+        assert result.get("resultType") == "input_required", answer
+        assert "confirm" in result["inputRequests"], result
+        assert result["inputRequests"]["confirm"]["params"]["message"].startswith("Move the arm to ("), result
+        assert result["requestState"], result
+    # A grasp and a release too, as a task-capable call.
+    answer = post_2026(stack, token, "grasp_object_force_control",
+                       {"arguments": {"target_position": {"x": 400, "y": 0, "z": 25}}, "inputResponses": accept})
+    assert answer["result"].get("resultType") == "input_required", answer
+    after = post_2026(stack, token, "get_arm_state", {"arguments": {}})["result"]["structuredContent"]
+    assert after == before, "nothing moved"
+    log = stack.server_log()
+    assert "inputResponses ignored" in log, log[-2000:]
+    # Answered as asked, the approval runs the motion it was given for.
+    first = post_2026(stack, token, "move_arm_to_pose", {"arguments": {"x": 350, "y": 200, "z": 300}})["result"]
+    done = post_2026(stack, token, "move_arm_to_pose", {
+        "arguments": {"x": 350, "y": 200, "z": 300}, "inputResponses": accept,
+        "requestState": first["requestState"]})["result"]
+    assert done.get("isError") is False, done
+    moved = post_2026(stack, token, "get_arm_state", {"arguments": {}})["result"]["structuredContent"]
+    assert moved["position"] == {"x": 350.0, "y": 200.0, "z": 300.0}

@@ -374,7 +374,7 @@ def test_a_call_run_as_a_task_keeps_its_body_spans_under_its_span(revision: str)
     env = {"ROBOT_ARM_TIME_SCALE": "1"}
     trace, parent = secrets.token_hex(16), secrets.token_hex(8)
     waypoints = [{"x": 500, "y": 0, "z": 400}, {"x": 500, "y": 200, "z": 400}, {"x": 300, "y": 200, "z": 400}]
-    call = {"name": "plan_trajectory", "arguments": {"waypoints": waypoints, "execute": True},
+    call = {"name": "follow_trajectory", "arguments": {"waypoints": waypoints, "speed": 1.0},
             "_meta": {"traceparent": f"00-{trace}-{parent}-01"}}
     if revision == "2025-11-25":
         server = subprocess.Popen(
@@ -398,7 +398,7 @@ def test_a_call_run_as_a_task_keeps_its_body_spans_under_its_span(revision: str)
             time.sleep(0.1)
         assert seen["status"] == "completed", seen
         done = ask("tasks/result", {"taskId": task_id}) if revision == "2025-11-25" else seen["result"]
-        assert done["structuredContent"]["executed_waypoints"] == 3, done
+        assert done["structuredContent"]["reached_waypoints"] == 3, done
         if revision == "2025-11-25":
             # The server flushes its exporters when stdin closes.
             server.stdin.close()
@@ -407,7 +407,7 @@ def test_a_call_run_as_a_task_keeps_its_body_spans_under_its_span(revision: str)
         server.terminate()
         server.wait(30)
         receiver.stop()
-    calls = [s for s in spans if s.name == "tools/call plan_trajectory"]
+    calls = [s for s in spans if s.name == "tools/call follow_trajectory"]
     assert len(calls) == 1, [s.name for s in spans]
     span = calls[0]
     assert span.trace_id.hex() == trace and span.parent_span_id.hex() == parent

@@ -378,14 +378,15 @@ def test_a_sessions_owner_travels_with_it_between_replicas(stack: Stack) -> None
 
 @pytest.mark.parametrize("mode", MODES)
 def test_progress_passes_the_load_balancer_as_it_is_sent(mode: str) -> None:
-    """robot_arm behind HAProxy with the configuration above: `plan_trajectory` executes 12
+    """robot_arm behind HAProxy with the configuration above: `follow_trajectory` moves through 12
     waypoints about 100 ms apart and notifies each. HAProxy's default holds an event stream's
     small writes back (measured: 12 events in 5 or 6 deliveries, up to 200 ms late);
     `option http-no-delay` passes each on as it comes. Counted by deliveries (events arriving
     together), not by a time bound."""
     work = tempfile.mkdtemp(prefix="progress-lb-")
     arm_port, lb_port = free_port(), free_port()
-    arm = subprocess.Popen([str(BIN), "serve", "--http", f"127.0.0.1:{arm_port}"],
+    # A simulation: no one confirms the motion (tests/interop/python/test_safe_actuation.py does).
+    arm = subprocess.Popen([str(BIN), "serve", "--http", f"127.0.0.1:{arm_port}", "--confirm=off"],
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     cfg = Path(work) / "haproxy.cfg"
@@ -408,8 +409,8 @@ def test_progress_passes_the_load_balancer_as_it_is_sent(mode: str) -> None:
                     modern = s.protocol_version in MODERN_PROTOCOL_VERSIONS
                     assert modern == (mode == "auto"), (mode, s.protocol_version)
                 waypoints = [{"x": 300, "y": 0, "z": 200 + 50 * (i % 2)} for i in range(12)]
-                return await s.call_tool("plan_trajectory",
-                                         {"waypoints": waypoints, "execute": True},
+                return await s.call_tool("follow_trajectory",
+                                         {"waypoints": waypoints, "speed": 1.0},
                                          progress_callback=progress)
 
         result = asyncio.run(go())

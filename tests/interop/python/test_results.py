@@ -89,9 +89,10 @@ def test_summaries_count_and_sample_each_list(mode: str) -> None:
         waypoints = [{"x": 300 + i, "y": 0, "z": 200} for i in range(40)]
         r = await conn.call("plan_trajectory", {"waypoints": waypoints, "summary": True})
         summary = accepted(tools, "plan_trajectory", r)["summary"]
-        assert summary["segments"]["count"] == 39
-        assert [(s["from"], s["to"]) for s in summary["segments"]["samples"]] == [(0, 1), (19, 20), (38, 39)]
-        assert summary["executed_waypoints"] == 0
+        # A segment per waypoint, the first from where the arm is.
+        assert summary["segments"]["count"] == 40
+        assert [s["to"] for s in summary["segments"]["samples"]] == [0, 20, 39]
+        assert summary["start"] == {"x": 300.0, "y": 0.0, "z": 400.0}
 
         # With a projection in the same call: refused, naming both.
         r = await conn.call("plan_trajectory", {"waypoints": waypoints[:2], "summary": True, "jmespath": "total_length"})

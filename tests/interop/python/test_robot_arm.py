@@ -49,6 +49,7 @@ TOOLS = [
     "stop_arm",
     "read_ft_sensor",
     "plan_trajectory",
+    "follow_trajectory",
     "get_arm_state",
     "capture_image",
     "describe_tool",
@@ -300,7 +301,7 @@ def test_every_schema_is_valid_json_schema_2020_12(mode: str) -> None:
         force = tools["grasp_object_force_control"]["inputSchema"]["properties"]["force"]
         assert (force["minimum"], force["maximum"], force["default"], force["x-unit"]) == (5, 30, 15, "N")
         waypoints = tools["plan_trajectory"]["inputSchema"]["properties"]["waypoints"]
-        assert (waypoints["minItems"], waypoints["maxItems"]) == (2, 100)
+        assert (waypoints["minItems"], waypoints["maxItems"]) == (1, 100)
         assert tools["get_arm_state"]["annotations"] is not None
         assert attr(tools["get_arm_state"]["annotations"], "readOnlyHint", "read_only_hint") is True
 
@@ -355,12 +356,15 @@ def test_every_tool_with_valid_arguments(mode: str) -> None:
         fz = reading["readings"][2]["value"]
         assert abs(fz + 0.2 * 9.81) < 0.2, f"the held cube pulls down on Fz: {fz}"
 
-        plan = await call(
-            "plan_trajectory",
-            {"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 300, "z": 200}, {"x": 200, "y": 300, "z": 200}]},
-        )
-        assert plan["total_length"] == 500.0
-        assert [(s["from"], s["to"], s["length"]) for s in plan["segments"]] == [(0, 1, 300.0), (1, 2, 200.0)]
+        # From where the arm holds the cube: up 175 mm, then 300 mm and 200 mm.
+        path = [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 300, "z": 200}, {"x": 200, "y": 300, "z": 200}]
+        plan = await call("plan_trajectory", {"waypoints": path})
+        assert plan["start"] == {"x": 400.0, "y": 0.0, "z": 25.0}
+        assert plan["total_length"] == 675.0
+        assert [(s["to"], s["length"]) for s in plan["segments"]] == [(0, 175.0), (1, 300.0), (2, 200.0)]
+        run_ = await call("follow_trajectory", {"waypoints": path, "speed": 1.0})
+        assert run_["reached_waypoints"] == 3 and run_["distance"] == 675.0, run_
+        assert run_["position"] == {"x": 200.0, "y": 300.0, "z": 200.0}
 
         released = await call("release_object", {})
         assert released["object"] == "red_cube"
@@ -497,8 +501,9 @@ INVALID_CALLS = [
     ("move_arm_to_pose", {"x": None, "y": 0, "z": 300}, "x", "must be a number in mm, got null"),
     ("move_arm_to_pose", {"x": 400, "y": 0, "z": 300, "speed": 0}, "speed", "must be between 0.1 and 1, got 0"),
     ("move_arm_to_pose", {"x": 400, "y": 0, "z": {"mm": 300}}, "z", "must be a number in mm, got an object"),
-    ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}]}, "waypoints",
-     "must have at least 2 items, got 1"),
+    ("plan_trajectory", {"waypoints": []}, "waypoints", "must have at least 1 items, got 0"),
+    ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}], "execute": True}, "execute",
+     "unknown argument"),
     ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}] * 101}, "waypoints",
      "must have at most 100 items, got 101"),
     ("plan_trajectory", {"waypoints": [{"x": 400, "y": 0, "z": 200}, {"x": 400, "y": 0}]}, "waypoints[1].z",
@@ -622,12 +627,13 @@ def test_a_motion_that_cannot_finish_in_time_is_refused_before_it_starts(mode: s
         # One straight motion travels at most 1000 mm (the envelope's maxStep): 20 s at the slowest
         # speed, within the 30 s deadline. A path of 20 legs of 800 mm at full speed is not.
         zigzag = [{"x": 600, "y": 400 if i % 2 == 0 else -400, "z": 300} for i in range(20)]
-        r = await conn.call("plan_trajectory", {"waypoints": zigzag, "execute": True})
+        r = await conn.call("follow_trajectory", {"waypoints": zigzag, "speed": 1.0})
         assert r.is_error, r
         assert r.text.startswith(
-            "this path (16000 mm at full speed) would take 32.0 s, and the call's deadline leaves "
+            "this path (16000 mm at speed 1) would take 32.0 s, and the call's deadline leaves "
         ), r.text
-        assert r.text.endswith("Hint: split the path into several plan_trajectory calls with fewer waypoints"), r.text
+        assert r.text.endswith(
+            "Hint: raise speed, or split the path into several follow_trajectory calls with fewer waypoints"), r.text
         state = await conn.state()
         assert state["moving"] is False and state["position"] == {"x": 600.0, "y": -400.0, "z": 300.0}, state
 

@@ -26,7 +26,7 @@ impl Arm {
     }
 
     /// Move the arm.
-    #[tool(resource = "arm")]
+    #[tool(resource = "arm", confirm = "Run it?")]
     async fn move_home(&self) -> String {
         String::new()
     }

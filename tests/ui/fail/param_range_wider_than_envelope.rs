@@ -19,7 +19,7 @@ impl Arm {
     }
 
     /// Move the arm.
-    #[tool(resource = "arm", target = (x, y, z))]
+    #[tool(resource = "arm", target = (x, y, z), confirm = "Run it?")]
     async fn move_to(
         &self,
         /// X: wider than the envelope allows (490 mm, the box less the tool's radius).

@@ -5,7 +5,7 @@ struct Base;
 #[toolbox(resource(name = "base"))]
 impl Base {
     /// Drive the base.
-    #[tool(resource = "base", check = drive_limits)]
+    #[tool(resource = "base", check = drive_limits, confirm = "Run it?")]
     async fn drive(
         &self,
         /// Forward speed.
@@ -25,7 +25,7 @@ impl Base {
     }
 
     /// Turn the base.
-    #[tool(resource = "base", check = turn_ok)]
+    #[tool(resource = "base", check = turn_ok, confirm = "Run it?")]
     async fn turn(
         &self,
         /// Turn rate.
@@ -41,7 +41,7 @@ impl Base {
     }
 
     /// Spin the base.
-    #[tool(resource = "base", check = spin_ok)]
+    #[tool(resource = "base", check = spin_ok, confirm = "Run it?")]
     async fn spin(&self) -> String {
         String::new()
     }

@@ -10,14 +10,14 @@ impl Base {
     }
 
     /// Drive the base.
-    #[tool(resource = "base")]
+    #[tool(resource = "base", confirm = "Run it?")]
     async fn drive(&self) -> String {
         String::new()
     }
 
     /// Turn the base in place: `bsae` is a typo, so it would queue on a resource of its own,
     /// next to `drive`, and `stop` would not stop it.
-    #[tool(resource = "bsae")]
+    #[tool(resource = "bsae", confirm = "Run it?")]
     async fn turn(&self) -> String {
         String::new()
     }

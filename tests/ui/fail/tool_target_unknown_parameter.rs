@@ -14,7 +14,7 @@ impl Arm {
     }
 
     /// Move the arm: `w` is not a parameter.
-    #[tool(resource = "arm", target = (x, y, w))]
+    #[tool(resource = "arm", target = (x, y, w), confirm = "Run it?")]
     async fn move_to(
         &self,
         /// X.

@@ -6,7 +6,7 @@ struct Arm;
 #[toolbox(resource(name = "arm"))]
 impl Arm {
     /// Move the arm home.
-    #[tool(idempotent, resource = "arm")]
+    #[tool(idempotent, resource = "arm", confirm = "Run it?")]
     fn home(&self) {}
 }
 

@@ -8,7 +8,7 @@ struct Arm;
 ))]
 impl Arm {
     /// Move the arm.
-    #[tool(resource = "arm")]
+    #[tool(resource = "arm", confirm = "Run it?")]
     async fn move_home(&self) -> String {
         String::new()
     }

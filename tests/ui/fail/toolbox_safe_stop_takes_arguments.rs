@@ -10,7 +10,7 @@ impl Arm {
     }
 
     /// Move the arm home.
-    #[tool(resource = "arm")]
+    #[tool(resource = "arm", confirm = "Run it?")]
     async fn home(&self) -> String {
         String::new()
     }

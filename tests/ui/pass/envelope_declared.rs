@@ -51,7 +51,7 @@ impl Arm {
     }
 
     /// Move the arm.
-    #[tool(resource = "arm", target = (x, y, z), check = slow_when_low)]
+    #[tool(resource = "arm", target = (x, y, z), check = slow_when_low, confirm = "Run it?")]
     async fn move_to(
         &self,
         /// X.
@@ -71,7 +71,7 @@ impl Arm {
     }
 
     /// Reach a point.
-    #[tool(resource = "arm", target = point)]
+    #[tool(resource = "arm", target = point, confirm = "Run it?")]
     async fn reach(
         &self,
         /// The point.
@@ -82,7 +82,7 @@ impl Arm {
     }
 
     /// Follow a path.
-    #[tool(resource = "arm", path = waypoints)]
+    #[tool(resource = "arm", path = waypoints, confirm = "Run it?")]
     async fn follow(
         &self,
         /// The waypoints.

@@ -6,7 +6,9 @@
 //! or parameter, a new required parameter (or an optional one becoming required), a narrower
 //! range, a removed enum value or variant, a type change, tighter length, item-count or
 //! `pattern` limits, a changed unit, an argument mirrored into another HTTP header (or into one
-//! now, or no longer: `x-mcp-header`), a removed output field (or one that may now be absent). It
+//! now, or no longer: `x-mcp-header`), a removed output field (or one that may now be absent), a
+//! confirmation removed (its calls now run unasked) or added (a client that cannot be asked is
+//! refused). It
 //! is **compatible** otherwise: a new tool, a new optional parameter, a wider range, an added
 //! enum value, relaxed limits, text changes (descriptions, titles, annotations, examples), a
 //! changed default.
@@ -269,6 +271,7 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
     for removed in old_scopes.iter().filter(|s| !new_scopes.contains(s)) {
         d.compatible("", format!("no longer needs scope `{removed}`."));
     }
+    confirmation(old, new, &mut d);
     envelope(old, new, &mut d);
     let old_in = Value::Object((*old.input_schema).clone());
     let new_in = Value::Object((*new.input_schema).clone());
@@ -305,6 +308,47 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         (None, None) => {}
     }
     d.changes
+}
+
+/// Who confirms a tool's calls (`_meta["io.toolwright/confirm"]`): a confirmation removed is
+/// breaking (a call the user approved each time now runs unasked, a safety change operators
+/// must see), and one added is breaking too (a client that cannot be asked is now refused); a
+/// changed question, or a changed reason for asking no one, is text.
+fn confirmation(old: &Tool, new: &Tool, d: &mut Diff<'_>) {
+    match (super::confirmation(old), super::confirmation(new)) {
+        (Some(_), None) => d.breaking(
+            "",
+            format!(
+                "no longer asks the user before each call: calls now run unasked{}.",
+                super::confirm_not_needed(new)
+                    .map(|because| format!(" (because {because})"))
+                    .unwrap_or_default()
+            ),
+        ),
+        (None, Some(question)) => d.breaking(
+            "",
+            format!(
+                "now asks the user before each call (\"{question}\"): a client that cannot be \
+                 asked is refused."
+            ),
+        ),
+        (Some(a), Some(b)) if a != b => {
+            d.compatible(
+                "",
+                "the confirmation question changed (text only).".to_owned(),
+            );
+        }
+        _ => {
+            if super::confirm_not_needed(old) != super::confirm_not_needed(new)
+                && super::confirm_not_needed(new).is_some()
+            {
+                d.compatible(
+                    "",
+                    "the reason no one confirms its calls changed (text only).".to_owned(),
+                );
+            }
+        }
+    }
 }
 
 /// The envelope a tool's motions are checked against (`_meta["io.toolwright/envelope"]`): one

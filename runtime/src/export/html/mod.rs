@@ -202,6 +202,7 @@ fn resources_section(
     if names.is_empty() {
         return;
     }
+    let uses = super::resource_uses(tools.iter().map(|(t, _)| *t));
     let _ = writeln!(
         s,
         "<section id=\"{}\">\n<h2>Resources</h2>\n<p>Calls that hold a resource run one at a \
@@ -223,6 +224,7 @@ fn resources_section(
             .filter(|(t, _)| super::stop_for(t).iter().any(|n| n == name))
             .map(|(t, _)| tool_link(&t.name))
             .collect();
+        let uses = uses.iter().find(|u| u.name == *name);
         let _ = write!(
             s,
             "<div class=\"res\" id=\"{}\"><h3>Resource <code>{}</code></h3><ul>",
@@ -231,6 +233,45 @@ fn resources_section(
         );
         if !holders.is_empty() {
             let _ = write!(s, "<li>Held by {}.</li>", holders.join(", "));
+        }
+        if let Some(u) = uses {
+            let links = |names: &mut dyn Iterator<Item = &str>| {
+                let all: Vec<String> = names.map(tool_link).collect();
+                if all.is_empty() {
+                    "none".to_owned()
+                } else {
+                    all.join(", ")
+                }
+            };
+            let _ = write!(
+                s,
+                "<li>Changed once the user confirms: {}.</li>",
+                links(&mut u.asking.iter().map(|(t, _)| *t))
+            );
+            let unasked: Vec<String> = u
+                .unasked
+                .iter()
+                .map(|(t, because)| match because {
+                    Some(because) => format!("{} (because {})", tool_link(t), esc(because)),
+                    None => format!("{} (it says no reason)", tool_link(t)),
+                })
+                .collect();
+            let _ = write!(
+                s,
+                "<li>Changed without asking: {}.</li>",
+                if unasked.is_empty() {
+                    "none".to_owned()
+                } else {
+                    unasked.join(", ")
+                }
+            );
+            if !u.reading.is_empty() {
+                let _ = write!(
+                    s,
+                    "<li>Only read by {}.</li>",
+                    links(&mut u.reading.iter().copied())
+                );
+            }
         }
         if let Some(waiting) = r.and_then(|r| r.max_waiting) {
             let _ = write!(
@@ -601,13 +642,27 @@ fn facts(s: &mut String, tool: &Tool, op: &Operation, envelopes: &[envelope::Dra
         items.push((
             "Confirmation",
             format!(
-                "the user is asked <q>{}</q>{} before each call; declined, it does not run",
+                "the user is asked <q>{}</q>{}{} before each call; declined, it does not run",
                 esc(question),
                 if question.contains('{') {
                     ", the arguments filled in,"
                 } else {
                     ""
+                },
+                if super::check_note(question).is_empty() {
+                    ""
+                } else {
+                    " (<code>{check}</code>: what its check says of the call)"
                 }
+            ),
+        ));
+    }
+    if let Some(because) = super::confirm_not_needed(tool) {
+        items.push((
+            "Confirmation",
+            format!(
+                "none: the user is not asked before a call, because {}",
+                esc(because)
             ),
         ));
     }

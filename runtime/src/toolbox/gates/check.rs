@@ -10,15 +10,16 @@ use serde_json::{Map, Value};
 use super::Stop;
 use crate::toolbox::{Entry, Inner};
 
-/// Runs the check, or refuses the call with its answer (`check_refused`).
+/// Runs the check: what it says of the call (the question's `{check}`), or the call refused
+/// with its answer (`check_refused`).
 #[inline]
 pub(super) fn passed<S: Send + Sync + 'static>(
     inner: &Inner<S>,
     entry: &Entry<S>,
     map: &Map<String, Value>,
-) -> Result<(), Stop> {
+) -> Result<Option<String>, Stop> {
     let Some(check) = entry.check else {
-        return Ok(());
+        return Ok(None);
     };
     check(&inner.state, map).map_err(|why| refusal(entry, &why))
 }

@@ -96,7 +96,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let mut value = arguments::validated(this, entry, arguments, receipt)?;
         let mut round = round::opened(this, entry, &value, &mut site)?;
         // The question and the points are read from the arguments in their published units.
-        let question = confirm::question(this, entry, &value);
+        let mut question = confirm::question(this, entry, &value);
         site.points = envelope::within(this, entry, &value)?.map(Box::new);
         units::converted(entry, &mut value)?;
         let Value::Object(mut map) = value else {
@@ -107,7 +107,10 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let mut request = results::requested(entry, &mut map).await?;
         queue::not_full(entry, &site)?;
         rate::within_limits(this, entry, &site).await?;
-        check::passed(this, entry, &map)?;
+        let said = check::passed(this, entry, &map)?;
+        if let Some(question) = &mut question {
+            crate::toolbox::confirm::with_check(question, said.as_deref());
+        }
         let mut claimed =
             confirm::confirmed(this, entry, question, &mut site, &trace_id, &round, receipt)
                 .await?;

@@ -42,21 +42,27 @@ UNASKED = "the user could not be asked"
 MOVE_QUESTION = "Move the arm to (300 mm, 400 mm, 300 mm) at 0.5 of full speed?"
 GRASP_QUESTION = "Grasp the object at {x: 400 mm, y: 0 mm, z: 25 mm} with 15 N (parallel grasp)?"
 RELEASE_QUESTION = "Open the gripper and put the held object down where the arm is?"
+# 200 mm straight up from the cube.
+UP_FROM_CUBE = {"x": 400.0, "y": 0.0, "z": 225.0}
+FOLLOW_QUESTION = ("Move the arm along [{x: 400 mm, y: 0 mm, z: 225 mm}] at 1 of full speed "
+                   "(1 waypoint, 200 mm in all, about 0.4 s)?")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 # One call of every tool a model could make with the tool's strict schema (OpenAI strict mode:
 # every property present, none null), in an order that works from home: the reads, the grasp of
-# the cube and its release, then `move_arm_to_pose` (past 1 s) and `stop_arm`.
+# the cube and its release, a path up from the cube (`follow_trajectory`), then `move_arm_to_pose`
+# (past 1 s) and `stop_arm`.
 STRICT_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("get_arm_state", {"jmespath": "position", "summary": False}),
     ("read_ft_sensor", {"filter": "kalman", "axes": ["Fx", "Fy", "Fz"], "jmespath": "readings[].axis"}),
     ("describe_tool", {"name": "move_arm_to_pose"}),
-    ("plan_trajectory", {"waypoints": [HOME, {"x": 300.0, "y": 100.0, "z": 400.0}], "execute": False,
+    ("plan_trajectory", {"waypoints": [HOME, {"x": 300.0, "y": 100.0, "z": 400.0}], "speed": 0.5,
                          "jmespath": "total_length", "summary": False}),
     ("capture_image", {"camera": "overhead"}),
     ("grasp_object_force_control", {"target_position": CUBE, "force": 15.0, "grasp_strategy": "parallel",
                                     "timeout": 10.0}),
     ("release_object", {}),
+    ("follow_trajectory", {"waypoints": [UP_FROM_CUBE], "speed": 1.0}),
     ("move_arm_to_pose", {**MOVE_AWAY, "speed": 0.5}),
     ("stop_arm", {}),
 ]

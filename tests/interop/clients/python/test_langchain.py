@@ -30,8 +30,8 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 
 from clients_common import (
-    AWAY, CUBE, DID_NOT_RUN, GRASP_QUESTION, HOME, MOVE_AWAY, MOVE_QUESTION, OUT_OF_RANGE,
-    PNG_SIGNATURE, PUBLISHED, RANGE, RELEASE_QUESTION, TOOLS, HttpServer, ServerLog,
+    AWAY, CUBE, DID_NOT_RUN, FOLLOW_QUESTION, GRASP_QUESTION, HOME, MOVE_AWAY, MOVE_QUESTION, OUT_OF_RANGE,
+    PNG_SIGNATURE, PUBLISHED, RANGE, RELEASE_QUESTION, TOOLS, UP_FROM_CUBE, HttpServer, ServerLog,
     assert_moved_away, stdio_command,
 )
 
@@ -117,7 +117,8 @@ def test_stdio_every_tool_with_each_motion_confirmed() -> None:
             described, _ = await invoke(tool["describe_tool"], {"name": "move_arm_to_pose"})
             assert structured(described)["inputSchema"] == PUBLISHED["move_arm_to_pose"]["inputSchema"]
             plan, _ = await invoke(tool["plan_trajectory"], {"waypoints": [HOME, CUBE]})
-            assert structured(plan)["executed_waypoints"] == 0
+            assert structured(plan)["start"] == HOME
+            assert structured(plan)["segments"][1]["to"] == 1
             picture, _ = await invoke(tool["capture_image"], {})
             images = [b for b in picture.content if b.get("type") == "image"]
             assert len(images) == 1, picture.content
@@ -128,9 +129,11 @@ def test_stdio_every_tool_with_each_motion_confirmed() -> None:
             assert structured(grasp)["object"] == "red_cube"
             release, _ = await invoke(tool["release_object"], {})
             assert structured(release)["object"] == "red_cube"
+            up, _ = await invoke(tool["follow_trajectory"], {"waypoints": [UP_FROM_CUBE], "speed": 1.0})
+            assert structured(up)["position"] == UP_FROM_CUBE
             move, seconds = await invoke(tool["move_arm_to_pose"], MOVE_AWAY)
             assert_moved_away(structured(move), seconds)
-            assert user.asked == [GRASP_QUESTION, RELEASE_QUESTION, MOVE_QUESTION]
+            assert user.asked == [GRASP_QUESTION, RELEASE_QUESTION, FOLLOW_QUESTION, MOVE_QUESTION]
             state, _ = await invoke(tool["get_arm_state"], {})
             assert structured(state)["position"] == AWAY
 
@@ -138,7 +141,7 @@ def test_stdio_every_tool_with_each_motion_confirmed() -> None:
             assert_refused_out_of_range(refused)
             stop, _ = await invoke(tool["stop_arm"], {})
             assert structured(stop)["position"] == AWAY
-            assert len(user.asked) == 3  # neither the refused call nor the stop asked
+            assert len(user.asked) == 4  # neither the refused call nor the stop asked
 
     run(body)
     assert log.revisions() == ["2025-11-25"], log.text()
