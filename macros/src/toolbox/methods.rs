@@ -3,9 +3,9 @@
 //! checked, and called from generated code through a trait bound reported at the user's token.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, ReturnType, Type};
+use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, ReturnType};
 
 use crate::ctxt::Ctxt;
 use crate::item::Broken;
@@ -122,9 +122,37 @@ pub(super) fn position(cx: &Ctxt, path: &syn::Path, imp: &Impl) -> Option<TokenS
         return None;
     }
     let ident = &sig.ident;
-    let at = crate::runtime::private_at(path.span());
-    let read = quote_spanned!(path.span()=> #at::position_of(Self::#ident(__tw_state)));
+    let span = return_span(sig);
+    let at = crate::runtime::private_at(span);
+    let ident = syn::Ident::new(&ident.to_string(), span);
+    let read =
+        quote_spanned!(span=> <_ as #at::IntoPosition>::into_position(Self::#ident(__tw_state)));
     Some(quote!(|__tw_state: &Self| -> #p::Option<[f64; 3]> { #read }))
+}
+
+/// Where an error about what a method returns goes: its return type's first token (one line),
+/// or its name when it returns `()`.
+fn return_span(sig: &syn::Signature) -> proc_macro2::Span {
+    match &sig.output {
+        ReturnType::Default => sig.ident.span(),
+        ReturnType::Type(_, ty) => ty
+            .to_token_stream()
+            .into_iter()
+            .next()
+            .map_or_else(|| ty.span(), |t| t.span()),
+    }
+}
+
+/// The signature a check of `model` takes: `&self`, then the tool's published parameters as
+/// the tool declares them (a `Context` is not an argument).
+fn check_signature(name: &syn::Ident, model: &ToolModel) -> String {
+    let mut params = vec!["&self".to_owned()];
+    params.extend(
+        model
+            .arguments()
+            .map(|(ident, ty)| format!("{ident}: {}", crate::typecheck::type_text(ty))),
+    );
+    format!("fn {name}({}) -> Result<(), String>", params.join(", "))
 }
 
 /// The `Check` of a tool's `check = ..`: a sync method of the impl taking `&self` and some of
@@ -145,15 +173,20 @@ pub(super) fn check_fn(
         Some(FnArg::Receiver(r)) if matches!(r.kind, syn::ReceiverKind::Reference(_, _, None))
     );
     if !by_ref || sig.asyncness.is_some() || !sig.generics.params.is_empty() {
+        let at: &dyn ToTokens = match sig.inputs.first() {
+            Some(FnArg::Receiver(r)) if !by_ref => r,
+            _ if sig.asyncness.is_some() => &sig.asyncness,
+            _ if !sig.generics.params.is_empty() => &sig.generics,
+            _ => &sig.ident,
+        };
         cx.error_spanned_by(
-            &sig.ident,
+            at,
             format!(
                 "the check `{}` must be a sync method taking `&self`, then parameters of the tool \
-                 `{}` by name (`fn {}(&self, speed: f64) -> Result<(), String>`): it runs before the \
-                 user is asked, and again at the call's turn",
+                 `{}` by name: `{}`; it runs before the user is asked, and again at the call's turn",
                 sig.ident,
                 model.name(),
-                sig.ident
+                check_signature(&sig.ident, model),
             ),
         );
         return None;
@@ -171,44 +204,58 @@ pub(super) fn check_fn(
             continue;
         };
         let ident = &pi.ident;
-        let Some(json) = model.param_named(&ident.to_string()) else {
-            let names = model.param_idents();
-            cx.error_spanned_by(
-                ident,
-                format!(
-                    "`{ident}` is not a parameter of the tool `{}`: a check takes the tool's \
-                     parameters by name ({})",
-                    model.name(),
-                    if names.is_empty() {
-                        "it has none".to_owned()
-                    } else {
+        let Some((json, tool_ty)) = model.argument(&ident.to_string()) else {
+            let names: Vec<String> = model.arguments().map(|(i, _)| i.to_string()).collect();
+            let fix =
+                match crate::util::closest(&ident.to_string(), names.iter().map(String::as_str)) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None if names.is_empty() => format!(
+                        "it has none, so its check takes only `&self`: `{}`",
+                        check_signature(&sig.ident, model)
+                    ),
+                    None => format!(
+                        "a check takes the tool's parameters by name ({})",
                         names
                             .iter()
                             .map(|n| format!("`{n}`"))
                             .collect::<Vec<_>>()
                             .join(", ")
-                    }
+                    ),
+                };
+            cx.error_spanned_by(
+                ident,
+                format!(
+                    "`{ident}` is not a parameter of the tool `{}`: {fix}",
+                    model.name()
                 ),
             );
             ok = false;
             continue;
         };
+        // Read as the tool's type, converted into the check's (`CheckArgument`, required at
+        // the check's type: the same type, or `From` the tool's).
         let ty = &pt.ty;
-        let at = crate::runtime::private_at(ty.span());
+        let span = ty
+            .to_token_stream()
+            .into_iter()
+            .next()
+            .map_or_else(|| ty.span(), |t| t.span());
+        let at = crate::runtime::private_at(span);
         let local = format_ident!("__tw_check_{}", idents.len());
-        reads.push(quote_spanned!(ty.span()=> let #local: #ty = #at::check_arg(__tw_map, #json)?;));
+        reads.push(quote_spanned!(span=>
+            let #local: #ty = <#ty as #at::CheckArgument<#tool_ty>>::read(__tw_map, #json)?;
+        ));
         idents.push(local);
     }
     if !ok {
         return None;
     }
-    let ident = &sig.ident;
-    let ret_span = match &sig.output {
-        ReturnType::Default => sig.ident.span(),
-        ReturnType::Type(_, ty) => ty.span(),
-    };
-    let at = crate::runtime::private_at(ret_span);
-    let call = quote_spanned!(ret_span=> #at::check_result(Self::#ident(__tw_state, #(#idents),*)));
+    let span = return_span(sig);
+    let ident = syn::Ident::new(&sig.ident.to_string(), span);
+    let at = crate::runtime::private_at(span);
+    let call = quote_spanned!(span=>
+        <_ as #at::CheckOutput>::into_refusal(Self::#ident(__tw_state, #(#idents),*))
+    );
     Some(quote! {
         |__tw_state: &Self, __tw_map: &#p::serde_json::Map<#p::String, #p::serde_json::Value>| -> #p::Result<(), #p::String> {
             let _ = __tw_map;
@@ -237,20 +284,18 @@ pub(super) fn safe_stop(cx: &Ctxt, path: &syn::Path, imp: &Impl) -> Option<Token
         );
         return None;
     }
-    let call = quote_spanned!(path.span()=> Self::#ident(&*__tw_state));
-    let ret_span = match &sig.output {
-        ReturnType::Default => sig.ident.span(),
-        ReturnType::Type(_, ty) => match &**ty {
-            Type::Path(_) | Type::Tuple(_) | Type::Reference(_) => ty.span(),
-            other => other.span(),
-        },
-    };
+    // What it returns is reported through `SafeStopOutput`, required at its return type.
+    let span = return_span(sig);
+    let ident = syn::Ident::new(&ident.to_string(), span);
+    let p_at = crate::runtime::private_at(span);
     let body = if sig.asyncness.is_some() {
-        let p = crate::runtime::private_at(ret_span);
-        quote_spanned!(ret_span=> #p::safe_stop_async(async move { #call.await }))
+        quote_spanned!(span=> #p_at::safe_stop_async(async move {
+            <_ as #p_at::SafeStopOutput>::report(Self::#ident(&*__tw_state).await)
+        }))
     } else {
-        let p = crate::runtime::private_at(ret_span);
-        quote_spanned!(ret_span=> #p::safe_stop_blocking(move || #call))
+        quote_spanned!(span=> #p_at::safe_stop_blocking(move || {
+            <_ as #p_at::SafeStopOutput>::report(Self::#ident(&*__tw_state))
+        }))
     };
     Some(quote!(|__tw_state: #p::Arc<Self>| #body))
 }

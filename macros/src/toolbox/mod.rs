@@ -147,9 +147,15 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         let mut with = model
             .resources()
             .iter()
-            .filter_map(|(name, _)| resources.envelopes.iter().find(|(n, _)| n == name));
-        if let (Some((_, ident)), None) = (with.next(), with.next()) {
-            envelope_checks.extend(crate::envelope::range_checks(model, &item.self_ty, ident));
+            .filter_map(|(name, _)| resources.envelopes.iter().find(|e| e.resource == *name));
+        if let (Some(envelope), None) = (with.next(), with.next()) {
+            target_units(&cx, model, envelope);
+            envelope_checks.extend(crate::envelope::range_checks(
+                model,
+                &item.self_ty,
+                &envelope.ident,
+                &envelope.resource,
+            ));
         }
     }
     let envelope_items = resources.items;
@@ -229,5 +235,34 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         #envelope_items
         #(#checks)*
         #(#envelope_checks)*
+    }
+}
+
+/// The target's coordinates are declared in the unit of the envelope they are checked against
+/// (the envelope has no unit conversion: a `cm` target in a `mm` envelope would be off tenfold).
+fn target_units(cx: &Ctxt, model: &ToolModel, envelope: &resources::Envelope) {
+    let canonical =
+        |unit: &str| crate::units::lookup(unit).map_or(unit.to_owned(), |u| u.symbol.to_owned());
+    let expected = canonical(&envelope.unit);
+    for name in model.target_params() {
+        let Some((_, decl)) = model.param(name) else {
+            continue;
+        };
+        // An unknown unit is reported where it is read.
+        let (Some(unit), Some(known)) = (&decl.attr.unit, decl.unit) else {
+            continue;
+        };
+        let declared = known.symbol;
+        if declared != expected {
+            cx.error_at(
+                unit.span(),
+                format!(
+                    "`{name}` is in {declared}, but the envelope of resource `{}` is in {expected}, and a \
+                     target is checked in its envelope's unit: write `unit = \"{expected}\"`, with its \
+                     range in {expected}",
+                    envelope.resource
+                ),
+            );
+        }
     }
 }

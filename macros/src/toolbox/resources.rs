@@ -13,9 +13,17 @@ use super::methods::{Impl, position, safe_stop};
 
 /// What the `resource(..)` declarations make: the `ResourceDef` expressions, the envelopes'
 /// constants (by resource name) and their compile-time checks.
+/// A resource's envelope, as the tools' checks need it.
+pub(super) struct Envelope {
+    pub(super) resource: String,
+    pub(super) ident: syn::Ident,
+    pub(super) unit: String,
+}
+
 pub(super) struct Resources {
     pub(super) defs: Vec<TokenStream>,
-    pub(super) envelopes: Vec<(String, syn::Ident)>,
+    /// Each envelope: its resource, its constant and its unit as declared.
+    pub(super) envelopes: Vec<Envelope>,
     pub(super) items: TokenStream,
     pub(super) checks: Vec<TokenStream>,
 }
@@ -156,7 +164,11 @@ pub(super) fn resources(
                 let ident = tokens.ident;
                 out.items.extend(tokens.item);
                 out.checks.extend(tokens.checks);
-                out.envelopes.push((name.clone(), ident.clone()));
+                out.envelopes.push(Envelope {
+                    resource: name.clone(),
+                    ident: ident.clone(),
+                    unit: envelope.unit.as_str().to_owned(),
+                });
                 quote!(#p::Some(Self::#ident))
             }
         };
