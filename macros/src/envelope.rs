@@ -10,8 +10,9 @@ use syn::{Expr, Ident, Type};
 
 use crate::attr::{EnvelopeAttr, ShapeAttr};
 use crate::ctxt::Ctxt;
-use crate::property::{Components, Property, RangeBound};
+use crate::property::{Components, RangeBound};
 use crate::tool::{TargetModel, ToolModel};
+use crate::typecheck::At;
 
 /// One declared envelope: the name of its constant and the items to emit.
 pub struct EnvelopeTokens {
@@ -57,6 +58,23 @@ pub fn declare(
         None => quote!(#p::None),
     };
     let mut checks = Vec::new();
+    let env = quote!(<#self_ty>::#ident);
+    // `const _: () = <Holds<{ #cond }> as #rule>::CHECK;` at `span`: the rule's message.
+    let holding = |span: Span, cond: TokenStream, rule: &str| {
+        let at = crate::runtime::private_at(span);
+        let rule = Ident::new(rule, span);
+        quote_spanned! {span=>
+            #[allow(clippy::all)]
+            const _: () = <#at::Holds<{ #cond }> as #at::#rule>::CHECK;
+        }
+    };
+    if attr.allow.is_empty() {
+        cx.error_at(
+            attr.span(),
+            "this envelope allows nothing: declare where the tool may be with at least one \
+             `allow(box(..))`, `allow(sphere(..))` or `allow(cylinder(..))`",
+        );
+    }
     let mut shapes = |list: &[darling::util::SpannedValue<ShapeAttr>], keep_out: bool| {
         let field = if keep_out {
             quote!(keep_out)
@@ -66,31 +84,35 @@ pub fn declare(
         list.iter()
             .enumerate()
             .filter_map(|(k, shape)| {
-                let solid = solid(cx, shape)?;
+                let (solid, solid_span) = solid(cx, shape)?;
                 let name = match &shape.name {
                     Some(n) => {
                         let n = &**n;
                         quote!(#p::Some(#n))
                     }
-                    None => quote!(#p::None),
+                    None => {
+                        if keep_out {
+                            cx.error_at(
+                                shape.span(),
+                                "a keep-out needs a name, so that a refused motion can say what \
+                                 it would hit: `keep_out(name = \"camera_mast\", box(..))`",
+                            );
+                        }
+                        quote!(#p::None)
+                    }
                 };
-                let span = shape.span();
-                let at = crate::runtime::private_at(span);
-                checks.push(quote_spanned! {span=>
-                    const _: () = if let ::core::option::Option::Some(__tw_msg) =
-                        #at::shape_problem(&<#self_ty>::#ident.#field[#k])
-                    {
-                        ::core::panic!("{}", __tw_msg.as_str())
-                    };
-                });
+                let at = crate::runtime::private_at(solid_span);
+                checks.push(holding(
+                    solid_span,
+                    quote_spanned!(solid_span=> #at::solid_valid(&#env.#field[#k])),
+                    "ValidSolid",
+                ));
                 if keep_out {
-                    checks.push(quote_spanned! {span=>
-                        const _: () = if let ::core::option::Option::Some(__tw_msg) =
-                            #at::keep_out_name_problem(&<#self_ty>::#ident.#field[#k])
-                        {
-                            ::core::panic!("{}", __tw_msg.as_str())
-                        };
-                    });
+                    checks.push(holding(
+                        solid_span,
+                        quote_spanned!(solid_span=> #at::keep_out_meets_the_envelope(&#env, #k)),
+                        "KeepOutMeetsTheEnvelope",
+                    ));
                 }
                 Some(quote!(#p::ShapeDef { name: #name, solid: #solid }))
             })
@@ -98,15 +120,24 @@ pub fn declare(
     };
     let allow = shapes(&attr.allow, false);
     let keep_out = shapes(&attr.keep_out, true);
+    let numbers_span = attr
+        .tool_radius
+        .as_ref()
+        .or(attr.max_step.as_ref())
+        .map_or_else(|| attr.span(), |e| e.span());
+    let at = crate::runtime::private_at(numbers_span);
+    checks.push(holding(
+        numbers_span,
+        quote_spanned!(numbers_span=> #at::envelope_numbers_valid(&#env)),
+        "EnvelopeNumbers",
+    ));
     let span = attr.span();
     let at = crate::runtime::private_at(span);
-    checks.push(quote_spanned! {span=>
-        const _: () = if let ::core::option::Option::Some(__tw_msg) =
-            #at::envelope_problem(&<#self_ty>::#ident)
-        {
-            ::core::panic!("{}", __tw_msg.as_str())
-        };
-    });
+    checks.push(holding(
+        span,
+        quote_spanned!(span=> #at::allow_shapes_overlap(&#env)),
+        "AllowShapesOverlap",
+    ));
     let item = quote! {
         #[allow(clippy::all, non_upper_case_globals)]
         impl #self_ty {
@@ -128,8 +159,9 @@ pub fn declare(
     }
 }
 
-/// The solid of one shape: exactly one of `box`, `sphere` and `cylinder`.
-fn solid(cx: &Ctxt, shape: &darling::util::SpannedValue<ShapeAttr>) -> Option<TokenStream> {
+/// The solid of one shape, and where it is written: exactly one of `box`, `sphere` and
+/// `cylinder`.
+fn solid(cx: &Ctxt, shape: &darling::util::SpannedValue<ShapeAttr>) -> Option<(TokenStream, Span)> {
     let p = crate::runtime::private();
     let given = [
         shape.cuboid.is_some(),
@@ -148,12 +180,15 @@ fn solid(cx: &Ctxt, shape: &darling::util::SpannedValue<ShapeAttr>) -> Option<To
     if let Some(b) = &shape.cuboid {
         let min = point(cx, &b.min, 3)?;
         let max = point(cx, &b.max, 3)?;
-        return Some(quote!(#p::Solid::Box { min: #min, max: #max }));
+        return Some((quote!(#p::Solid::Box { min: #min, max: #max }), b.span()));
     }
     if let Some(s) = &shape.sphere {
         let center = point(cx, &s.center, 3)?;
         let radius = number(&s.radius);
-        return Some(quote!(#p::Solid::Sphere { center: #center, radius: #radius }));
+        return Some((
+            quote!(#p::Solid::Sphere { center: #center, radius: #radius }),
+            s.span(),
+        ));
     }
     let c = shape.cylinder.as_ref()?;
     let center = point(cx, &c.center, 2)?;
@@ -168,9 +203,10 @@ fn solid(cx: &Ctxt, shape: &darling::util::SpannedValue<ShapeAttr>) -> Option<To
             return None;
         }
     };
-    Some(
+    Some((
         quote!(#p::Solid::Cylinder { center: #center, radius: #radius, z_min: #z_min, z_max: #z_max }),
-    )
+        c.span(),
+    ))
 }
 
 /// A number as `f64`, spanned at the expression (a literal, or a `const` in the unit).
@@ -213,78 +249,115 @@ fn point(cx: &Ctxt, e: &Expr, n: usize) -> Option<TokenStream> {
 }
 
 /// The compile-time checks that the ranges a tool declares on its target's coordinates lie
-/// within the envelope `ident` of `self_ty` (shrunk by the tool radius): one `const` per
-/// coordinate with a declared range, reported at that range.
-pub fn range_checks(model: &ToolModel, self_ty: &Type, ident: &Ident) -> Vec<TokenStream> {
-    let mut checks = Vec::new();
-    let mut check = |axis: usize, span: Span, min: TokenStream, max: TokenStream| {
-        let at = crate::runtime::private_at(span);
-        checks.push(quote_spanned! {span=>
-            #[allow(clippy::all)]
-            const _: () = if #at::range_wider(&<#self_ty>::#ident, #axis, #min, #max) {
-                ::core::panic!("{}", #at::range_wider_message(#axis).as_str())
-            };
-        });
-    };
-    let bound = |b: &Option<RangeBound>| match b {
-        Some(b) => {
-            let e = &b.expr;
-            quote_spanned!(e.span()=> ::core::option::Option::Some((#e) as f64))
+/// within the envelope `ident` of `self_ty` (the box its allow shapes leave the tool, less the
+/// tool radius), for the resource `resource`: one error per parameter at most, at the first of
+/// its bounds (in the order written) that the envelope does not allow, giving the interval it
+/// does (a `const` panic, E0080: the interval is computed from the envelope).
+pub fn range_checks(
+    model: &ToolModel,
+    self_ty: &Type,
+    ident: &Ident,
+    resource: &str,
+) -> Vec<TokenStream> {
+    /// One bound: where it is written, the axes it bounds, which end, its value as `f64`.
+    struct Bound {
+        at: At,
+        axes: [bool; 3],
+        upper: bool,
+        value: TokenStream,
+    }
+    let of = |b: &RangeBound, axes: [bool; 3], upper: bool| {
+        let e = &b.expr;
+        Bound {
+            at: At::of(e),
+            axes,
+            upper,
+            value: quote_spanned!(e.span()=> ((#e) as f64)),
         }
-        None => quote!(::core::option::Option::None),
     };
-    let scalar = |decl: &Property| -> Option<(Span, TokenStream, TokenStream)> {
-        let span = decl
-            .min
-            .as_ref()
-            .map(|b| b.expr.span())
-            .or(decl.max.as_ref().map(|b| b.expr.span()))?;
-        Some((span, bound(&decl.min), bound(&decl.max)))
+    let ends = |min: &Option<RangeBound>, max: &Option<RangeBound>, axes: [bool; 3]| {
+        let mut out = Vec::new();
+        if let Some(b) = min {
+            out.push(of(b, axes, false));
+        }
+        if let Some(b) = max {
+            out.push(of(b, axes, true));
+        }
+        out
     };
+    let axis = |i: usize| {
+        let mut axes = [false; 3];
+        axes[i] = true;
+        axes
+    };
+    // Each parameter with its bounds, in the order written.
+    let mut params: Vec<(&str, Vec<Bound>)> = Vec::new();
     match model.target() {
         None => {}
         Some(TargetModel::Params(names)) => {
-            for (axis, name) in names.iter().enumerate() {
-                if let Some((_, decl)) = model.param(name)
-                    && let Some((span, min, max)) = scalar(decl)
-                {
-                    check(axis, span, min, max);
+            for (i, name) in names.iter().enumerate() {
+                if let Some((_, decl)) = model.param(name) {
+                    params.push((name, ends(&decl.min, &decl.max, axis(i))));
                 }
             }
         }
         Some(TargetModel::Point(name) | TargetModel::Path(name)) => {
-            let Some((_, decl)) = model.param(name) else {
-                return checks;
-            };
-            match &decl.components {
-                Some(Components::Listed(ranges)) => {
-                    for (axis, range) in ranges.iter().enumerate().take(3) {
-                        check(
-                            axis,
-                            range.expr.span(),
-                            bound(&range.min),
-                            bound(&range.max),
-                        );
-                    }
-                }
-                Some(Components::Const(e)) => {
-                    for axis in 0..3 {
-                        check(
-                            axis,
-                            e.span(),
-                            quote_spanned!(e.span()=> ::core::option::Option::Some(*(#e)[#axis].start())),
-                            quote_spanned!(e.span()=> ::core::option::Option::Some(*(#e)[#axis].end())),
-                        );
-                    }
-                }
-                None => {
-                    if let Some((span, min, max)) = scalar(decl) {
-                        for axis in 0..3 {
-                            check(axis, span, min.clone(), max.clone());
-                        }
-                    }
-                }
+            if let Some((_, decl)) = model.param(name) {
+                let bounds = match &decl.components {
+                    Some(Components::Listed(ranges)) => ranges
+                        .iter()
+                        .take(3)
+                        .enumerate()
+                        .flat_map(|(i, r)| ends(&r.min, &r.max, axis(i)))
+                        .collect(),
+                    Some(Components::Const(e)) => (0..3)
+                        .flat_map(|i| {
+                            [false, true].map(|upper| {
+                                let end = if upper { quote!(end) } else { quote!(start) };
+                                Bound {
+                                    at: At::of(e),
+                                    axes: axis(i),
+                                    upper,
+                                    value: quote_spanned!(e.span()=> *(#e)[#i].#end()),
+                                }
+                            })
+                        })
+                        .collect(),
+                    None => ends(&decl.min, &decl.max, [true; 3]),
+                };
+                params.push((name, bounds));
             }
+        }
+    }
+    let mut checks = Vec::new();
+    for (name, bounds) in &params {
+        let bound_tokens = |b: &Bound, at: &TokenStream| {
+            let (axes, upper, value) = (b.axes, b.upper, &b.value);
+            quote!(#at::TargetBound { axes: [#(#axes),*], upper: #upper, value: #value })
+        };
+        for (j, b) in bounds.iter().enumerate() {
+            let span = b.at.start;
+            let at = crate::runtime::private_at(span);
+            let this = bound_tokens(b, &at);
+            let panic = b.at.panic(quote_spanned!(span=>
+                "{}",
+                #at::target_bound_message(&<#self_ty>::#ident, #resource, #name, __TW_BOUND).as_str()
+            ));
+            let earlier = bounds[..j].iter().map(|e| {
+                let e = bound_tokens(e, &at);
+                quote!(#at::target_bound_outside(&<#self_ty>::#ident, #e))
+            });
+            checks.push(quote_spanned! {span=>
+                #[allow(clippy::all)]
+                const _: () = {
+                    const __TW_BOUND: #at::TargetBound = #this;
+                    if #at::target_bound_outside(&<#self_ty>::#ident, __TW_BOUND)
+                        #(&& !#earlier)*
+                    {
+                        #panic
+                    }
+                };
+            });
         }
     }
     checks

@@ -5,11 +5,12 @@
 // Each macro runs the same pipeline: parse, model, check, generate; every mistake is collected
 // in a `Ctxt` and reported together, and the item is still emitted without our attributes.
 
-// Parse: our attributes (darling) and their policy keys, serde's with its rename rules, doc
-// comments.
+// Parse: the user's items (signatures, never bodies), our attributes (darling) and their policy
+// keys, serde's with its rename rules, doc comments.
 mod attr;
 mod case;
 mod doc;
+mod item;
 mod policy;
 mod serde_attr;
 
@@ -32,6 +33,8 @@ mod tool;
 mod toolbox;
 
 // Shared: the runtime path token, small helpers.
+#[cfg(test)]
+mod editing;
 mod runtime;
 #[cfg(test)]
 mod snapshots;

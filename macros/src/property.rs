@@ -449,52 +449,68 @@ impl Property {
 
 /// A declared value (default or example) serialized as the parameter's type (`T` for an
 /// `Option<T>`); a string literal converts into the type (`"Ada"` for a `String`). Spanned at the
-/// value, so a value of the wrong type is reported there.
+/// value, so a value of the wrong type is reported there; the bound the conversion needs is
+/// required first, by its own trait (`DeclaredValue`, `FromStrLiteral`), so it is reported once,
+/// in words, at the value.
 pub fn value_to_json(expr: &Expr, ty: &Type) -> TokenStream {
-    let method = if let Expr::Lit(ExprLit {
-        lit: Lit::Str(_), ..
-    }) = expr
-    {
-        quote_spanned!(expr.span()=> str_json)
+    let string = matches!(
+        expr,
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(_),
+            ..
+        })
+    );
+    let span = expr.span();
+    let (marker, rule, method) = if string {
+        (
+            quote_spanned!(span=> str_marker),
+            quote_spanned!(span=> FromStrLiteral),
+            quote_spanned!(span=> str_json),
+        )
     } else {
-        quote_spanned!(expr.span()=> value_json)
+        (
+            quote_spanned!(span=> schema_marker),
+            quote_spanned!(span=> DeclaredValue),
+            quote_spanned!(span=> value_json),
+        )
     };
-    let probe = probe_tokens(ty);
-    let p = crate::runtime::private_at(expr.span());
-    quote_spanned! {expr.span()=>
+    let p = crate::runtime::private_at(span);
+    quote_spanned! {span=>
         {
             #[allow(unused_imports)]
             use #p::prelude::values::*;
-            #probe.#method(#expr)
+            let __tw_probe = &#p::Probe::<#ty>::new();
+            <_ as #p::#rule>::check(__tw_probe.#marker());
+            __tw_probe.#method(#expr)
         }
     }
 }
 
-/// `(&Probe::<T>::new())`, spanned at the type.
-pub fn probe_tokens(ty: &Type) -> TokenStream {
-    let p = crate::runtime::private_at(ty.span());
-    quote_spanned!(ty.span()=> (&#p::Probe::<#ty>::new()))
-}
-
 /// `(&Probe::<T>::new()).type_info()` for a tool parameter, spanned at the type.
 pub fn type_info_tokens(ty: &Type) -> TokenStream {
-    info_tokens(ty, "type_info")
+    info_tokens(ty, "type_info", "ParamType")
 }
 
 /// `(&Probe::<T>::new()).field_info()` for a field of a `ToolSchema` type, spanned at the type.
 pub fn field_info_tokens(ty: &Type) -> TokenStream {
-    info_tokens(ty, "field_info")
+    info_tokens(ty, "field_info", "FieldType")
 }
 
-fn info_tokens(ty: &Type, method: &str) -> TokenStream {
-    let method = syn::Ident::new(method, ty.span());
-    let probe = probe_tokens(ty);
-    let p = crate::runtime::private_at(ty.span());
-    quote_spanned! {ty.span()=>
+/// The type information, after requiring the type's role (`ParamType`, `FieldType`) with the
+/// role's own bound at the type: rustc reports that one, in words, and not again the same bound
+/// of the method.
+fn info_tokens(ty: &Type, method: &str, rule: &str) -> TokenStream {
+    let span = ty.span();
+    let method = syn::Ident::new(method, span);
+    let rule = syn::Ident::new(rule, span);
+    let p = crate::runtime::private_at(span);
+    quote_spanned! {span=>
         {
             #[allow(unused_imports)]
             use #p::prelude::params::*;
-            #probe.#method()
+            let __tw_probe = &#p::Probe::<#ty>::new();
+            <_ as #p::#rule>::check(__tw_probe.schema_marker());
+            __tw_probe.#method()
         }
     }
 }

@@ -1,14 +1,17 @@
 //! Checks that need types, generated as `const` items the compiler evaluates (so they fail
 //! `cargo check` too), each spanned at the user's token:
 //!
-//! - a key on a type it does not apply to (`range` on a `String`): a trait bound with
-//!   `#[diagnostic::on_unimplemented]` (`__private::{RangeTarget, UnitTarget, ..}`), with the
-//!   parameter's type respanned to the key's value so the error points at the key;
-//! - a bound outside an integer type's width, a range or value against a `const` bound: `const`
-//!   evaluation of `Probe::<T>::WIDTH` and `Num`s, panicking with a message built at compile time;
-//! - the parameter count, the input's nesting depth and missing parameter descriptions:
-//!   `Probe::<T>::{PUBLISHED, DEPTH, PROPERTIES}`, inherent consts that fall back to a trait's
-//!   (`__private::ProbeFallback`) for types without them.
+//! - a key on a type it does not apply to (`range` on a `String`): the trait's own bound,
+//!   `<T as RangeTarget>::CHECK`, whose `#[diagnostic::on_unimplemented]` says how to fix it,
+//!   with the parameter's type respanned to the key's value so the error points at the key;
+//! - a condition the compiler computes that needs no number in its message (a parameter without
+//!   a description that is not the `Context`, a range or value against a `const` bound): lifted
+//!   into a type, `<Holds<{ condition }> as Rule>::CHECK` (`toolwright::bounds`);
+//! - a bound outside an integer type's width, the parameter count and the input's nesting depth,
+//!   whose messages show numbers only the evaluation knows: `const` evaluation of
+//!   `Probe::<T>::{WIDTH, DEPTH, PROPERTIES}`, panicking with a message built at compile time
+//!   (E0080). `Probe`'s inherent consts fall back to a trait's (`__private::ProbeFallback`) for
+//!   types without them.
 //!
 //! All of them go into one `const _: () = { .. };` emitted next to the item, also when the
 //! macro reports syntax errors, so one compile shows every mistake. Inside, each user type is
@@ -26,7 +29,7 @@ use crate::property::{BoundExpr, Components, LiteralValue, Property, literal_val
 /// reports an expression from its first token's start to its last token's end).
 #[derive(Clone, Copy)]
 pub struct At {
-    start: Span,
+    pub start: Span,
     end: Span,
 }
 
@@ -67,7 +70,7 @@ impl At {
     }
 
     /// `::core::panic!(#args)`, reported over this place.
-    fn panic(self, args: TokenStream) -> TokenStream {
+    pub fn panic(self, args: TokenStream) -> TokenStream {
         let path = quote_spanned!(self.start=> ::core::panic!);
         let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, args);
         group.set_span(self.end);
@@ -83,6 +86,16 @@ pub struct Checks {
     /// a type that does not resolve is one error there (the same as the signature's), not one
     /// per check.
     aliases: Vec<(String, TokenStream)>,
+}
+
+/// `const _: () = <Holds<{ #cond }> as #rule>::CHECK;`: the rule `toolwright::bounds::#rule`
+/// requires `cond` to hold, reported over `at` with the rule's message.
+fn holding(at: At, cond: TokenStream, rule: &str) -> TokenStream {
+    let p = crate::runtime::private();
+    let holds = at.respan(quote!(#p::Holds<{ #cond }>));
+    let rule = syn::Ident::new(rule, at.start);
+    let p = crate::runtime::private_at(at.start);
+    quote_spanned!(at.start=> const _: () = <#holds as #p::#rule>::CHECK;)
 }
 
 /// `const _: () = if #cond { panic!("{}", #msg) };`, reported at `at`. `msg` is a `&str`
@@ -180,17 +193,17 @@ impl Checks {
             return;
         }
         let ty = &self.alias(ty);
-        // `const _: () = __private::#f::<#ty>();` with the type respanned to the key's value, so
-        // the unsatisfied bound is reported there.
-        let target = |at: At, f: &str| {
-            let f = syn::Ident::new(f, at.start);
+        // `const _: () = <#ty as __private::#rule>::CHECK;` with the type respanned to the key's
+        // value, so the unsatisfied bound is reported there.
+        let target = |at: At, rule: &str| {
+            let rule = syn::Ident::new(rule, at.start);
             let ty = at.respan_type(ty);
             let p = crate::runtime::private_at(at.start);
-            quote_spanned!(at.start=> const _: () = #p::#f::<#ty>();)
+            quote_spanned!(at.start=> const _: () = <#ty as #p::#rule>::CHECK;)
         };
         if let Some(unit) = &attr.unit {
             let at = At::span(unit.span());
-            self.push(target(at, "unit_target"));
+            self.push(target(at, "UnitTarget"));
             // A uom quantity (`uom` feature) takes only units of its quantity; any unit fits a
             // plain number (`Probe::<T>::QUANTITY` is `None`). An unknown unit is reported once,
             // by the macro.
@@ -216,10 +229,10 @@ impl Checks {
             .map(|v| v.span())
             .or_else(|| attr.max_length.as_ref().map(|v| v.span()))
         {
-            self.push(target(At::span(span), "length_target"));
+            self.push(target(At::span(span), "LengthTarget"));
         }
         if let Some(pattern) = &attr.pattern {
-            self.push(target(At::span(pattern.span()), "pattern_target"));
+            self.push(target(At::span(pattern.span()), "PatternTarget"));
         }
         if let Some(span) = attr
             .min_items
@@ -227,16 +240,16 @@ impl Checks {
             .map(|v| v.span())
             .or_else(|| attr.max_items.as_ref().map(|v| v.span()))
         {
-            self.push(target(At::span(span), "items_target"));
+            self.push(target(At::span(span), "ItemsTarget"));
         }
         if let Some(header) = &attr.header {
-            self.push(target(At::span(header.span()), "header_target"));
+            self.push(target(At::span(header.span()), "HeaderTarget"));
         }
         let Some(range) = attr.range.as_ref().map(|r| &r.0) else {
             return;
         };
         let range_at = At::of(range);
-        self.push(target(range_at, "range_target"));
+        self.push(target(range_at, "RangeTarget"));
         if let Some(components) = &decl.components {
             // One range per component of a geometry type (`Probe::<T>::COMPONENTS`; none for
             // any other type), each bounding a float.
@@ -269,7 +282,7 @@ impl Checks {
             return;
         }
         // `Probe::<T>::WIDTH` never fails: for a non-numeric type it is unbounded, and
-        // `range_target` above reports the mistake once.
+        // `RangeTarget` above reports the mistake once.
         let ty_at_range = range_at.respan_type(ty);
         let width = {
             let p = crate::runtime::private_at(range_at.start);
@@ -302,7 +315,7 @@ impl Checks {
             b.as_ref()
                 .is_some_and(|b| matches!(b.value, BoundExpr::Other(_)))
         });
-        for (kind, expr) in decl.declared_values() {
+        for (_, expr) in decl.declared_values() {
             let at = At::of(expr);
             // A literal value against a literal bound is checked by the macro already.
             let (value, literal) = match literal_value(expr) {
@@ -345,15 +358,10 @@ impl Checks {
             if conds.is_empty() {
                 continue;
             }
-            let msg = format!(
-                "this {kind} is outside `range = {}`: the published {kind} would be refused; pick a value inside the range, or widen the range",
-                check::range_text(range)
-            );
-            self.push(failing_if(
+            self.push(holding(
                 at,
-                quote_spanned!(at.start=> #(#conds)||*),
-                quote_spanned!(at.start=> #msg),
-                false,
+                quote_spanned!(at.start=> !(#(#conds)||*)),
+                "WithinRange",
             ));
         }
     }
@@ -377,37 +385,37 @@ impl Checks {
         }
         let range_at = At::of(range);
         let (l, h, excl) = (lo.const_tokens(), hi.const_tokens(), hi.exclusive);
-        let msg = format!(
-            "empty range: no value satisfies `range = {}`; write the smaller bound first",
-            check::range_text(range)
-        );
-        self.push(failing_if(
+        let p = crate::runtime::private_at(range_at.start);
+        self.push(holding(
             range_at,
-            {
-                let p = crate::runtime::private_at(range_at.start);
-                quote_spanned!(range_at.start=> #p::num_above(#l, #h, #excl))
-            },
-            quote_spanned!(range_at.start=> #msg),
-            false,
+            quote_spanned!(range_at.start=> !#p::num_above(#l, #h, #excl)),
+            "NonEmptyRange",
         ));
     }
 
     /// A tool parameter without a description is an error unless its type is not published
     /// (`Context`).
-    pub fn param_description(&mut self, ident: &syn::Ident, ty: &Type, name: &str) {
+    pub fn param_description(&mut self, ident: &syn::Ident, ty: &Type) {
         let at = At::span(ident.span());
         let ty = at.respan_type(&self.alias(ty));
-        let msg = format!(
-            "parameter `{name}` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`; the model reads it to choose a value"
-        );
-        self.push(failing_if(
+        let p = crate::runtime::private_at(at.start);
+        self.push(holding(
             at,
-            {
-                let p = crate::runtime::private_at(at.start);
-                quote_spanned!(at.start=> <#p::Probe<#ty>>::PUBLISHED)
-            },
-            quote_spanned!(at.start=> #msg),
-            false,
+            quote_spanned!(at.start=> !<#p::Probe<#ty>>::PUBLISHED),
+            "Described",
+        ));
+    }
+
+    /// A name in `confirm = ".."` or `target = ..` that must be an argument of the call, not
+    /// its `Context` (decided by its type).
+    pub fn an_argument(&mut self, at: proc_macro2::Span, ty: &Type) {
+        let at = At::span(at);
+        let ty = at.respan_type(&self.alias(ty));
+        let p = crate::runtime::private_at(at.start);
+        self.push(holding(
+            at,
+            quote_spanned!(at.start=> <#p::Probe<#ty>>::PUBLISHED),
+            "AnArgument",
         ));
     }
 

@@ -97,6 +97,21 @@ impl From<&str> for ToolError {
     }
 }
 
+/// A boxed error, as `Result<T, Box<dyn Error + Send + Sync>>` tools return: its message and
+/// its sources' (as [`ToolError::from_error`]).
+impl From<Box<dyn std::error::Error + Send + Sync>> for ToolError {
+    fn from(error: Box<dyn std::error::Error + Send + Sync>) -> Self {
+        Self::from_error(&*error)
+    }
+}
+
+/// A boxed error that is not `Send`: its message and its sources'.
+impl From<Box<dyn std::error::Error>> for ToolError {
+    fn from(error: Box<dyn std::error::Error>) -> Self {
+        Self::from_error(&*error)
+    }
+}
+
 impl From<std::io::Error> for ToolError {
     fn from(error: std::io::Error) -> Self {
         Self::from_error(&error)

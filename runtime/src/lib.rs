@@ -4,6 +4,7 @@
 
 mod adapt;
 pub mod audit;
+pub mod bounds;
 #[cfg(feature = "cli")]
 mod cli;
 mod content;

@@ -24,20 +24,20 @@ pub use crate::contract::{
     Position, ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
 };
 pub use crate::envelope::{
-    EnvelopeDef, ShapeDef, Solid, envelope_bounds, envelope_problem, keep_out_name_problem,
-    range_wider, range_wider_message, shape_problem,
+    AllowShapesOverlap, EnvelopeDef, EnvelopeNumbers, KeepOutMeetsTheEnvelope, ShapeDef, Solid,
+    TargetBound, ValidSolid, allow_shapes_overlap, envelope_bounds, envelope_numbers_valid,
+    keep_out_meets_the_envelope, solid_valid, target_bound_message, target_bound_outside,
 };
 pub use crate::error::ToolError;
 pub use crate::probe::prelude;
 pub use crate::probe::{
-    AcceptsError, CheckNote, CheckOutput, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget,
-    Id, IntoPosition, ItemsTarget, LengthTarget, OutputSchema, OutputSerialize, ParamContext,
-    ParamDeserialize, ParamOptional, ParamPlain, ParamSchema, PatternTarget, Probe, ProbeFallback,
-    RECURSIVE, RangeTarget, ReturnPlain, ReturnResult, RosList, RosOptional, RosPlain, RosResult,
-    SafeStopOutput, SchemaShape, UnitTarget, Width, assert_field, assert_param, check_arg,
-    check_note, check_result, header_target, items_target, length_target, max, num_above,
-    pattern_target, position_of, range_target, run_async, run_blocking, safe_stop_async,
-    safe_stop_blocking, take_flattened, to_json, unit_target,
+    AcceptsError, AnArgument, CheckArgument, CheckNote, CheckOutput, DeclaredValue, Described,
+    FieldType, FromStrLiteral, HeaderTarget, Id, IntoPosition, ItemsTarget, LengthTarget, Marker,
+    NonEmptyRange, OutputType, ParamContext, ParamOptional, ParamPlain, ParamType, PatternTarget,
+    Probe, ProbeFallback, RECURSIVE, RangeTarget, ReturnPlain, ReturnResult, RosList, RosOptional,
+    RosPlain, RosResult, SafeStopOutput, SchemaShape, UnitTarget, Width, WithinRange, max,
+    num_above, run_async, run_blocking, safe_stop_async, safe_stop_blocking, take_flattened,
+    to_json,
 };
 pub use crate::rate::Rate;
 pub use crate::schema::derive::{
@@ -45,7 +45,7 @@ pub use crate::schema::derive::{
 };
 pub use crate::schema::{
     Bound, ComponentRange, ComponentRanges, Components, ComponentsTarget, EnumTagging, Field,
-    FieldSpec, Msg, NamedRanges, NamedRangesFallback, NamedRangesOf, Num, QuantityDef,
+    FieldSpec, Holds, Msg, NamedRanges, NamedRangesFallback, NamedRangesOf, Num, QuantityDef,
     QuantityTarget, TypeInfo, Unit, Variant, VariantShape, component_count, unit_fits,
     unit_mismatch,
 };

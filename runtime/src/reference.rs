@@ -26,9 +26,9 @@
 //! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"`; `confirm = false, because = ".."` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments: numbers with their units, booleans as yes or no, enum values as words, and a string as what the model wrote, in quotes (“A-17”), on one line, its line breaks, control characters, bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and quotes shown escaped, never rendered, and cut after 200 characters with its length; `{check}` shows what the tool's `check` says of the call (its waypoints, length and duration, say). Elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`. An approval is only ever the answer to a question this server asked: `inputResponses` without a sealed `requestState`, or under a key the state does not name, are ignored (logged) and the question is asked; a request's protocol revision is its session's (a session that began with `initialize` takes no 2026-07-28 round or approval). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. **The rule:** a tool that holds a resource, is not `read_only` and is no stop tool declares the question, or says why no one needs to confirm it: `confirm = false, because = "the gripper is limited to 5 N"` (published in `_meta["io.toolwright/confirmNotNeeded"]`, on the page, in `TOOLS.md` and `SKILL.md`, which list per resource the tools that change it after asking, those that change it without asking and why, those that only read it and its stop tools); leaving both out is a compile error on the tool's name (for tools built any other way, `build()` refuses it). There is no flag-dependent confirmation (ask only when `execute` is true): a tool that moves only sometimes is two tools, one that plans (`read_only`) and one that moves (`confirm`). Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `ToolboxBuilder::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig. `check --against` reports a confirmation removed or added as breaking |
 //! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then runs each resource's safe stop itself and stops the call using each resource (told to stop, its grace period; the stop tool's safe stop is that call's, which does not run twice; its answer is an `isError` naming the stop tool, whatever its body returned); a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource the `#[toolbox]` does not declare (with the nearest declared name), on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
 //! | `task` | `task = "optional"`, `task = "required"` (default: never a task) | a call may (must) run as an MCP task: the client gets a task id at once and polls `tasks/get` for the status, the progress the body reports (its status message) and finally the result, and may `tasks/cancel` it (protocol 2026-07-28's `io.modelcontextprotocol/tasks` extension, advertised in the server's capabilities; the tool's `_meta["io.toolwright/taskSupport"]` says which). A call of an `optional` tool from a client without the extension is a plain call; of a `required` one, refused with `-32021`. A task is a call: see "Tasks" below for what it keeps. `required` with `over_budget = "envelope"` is a compile error (a task stores its result; the envelope asks to call again) |
-//! | `target` | `target = (x, y, z)` (three number parameters) or `target = point` (one parameter holding a point: a nalgebra `Point3`, a struct with `x`, `y`, `z`, a ROS `Point`, or a ROS `Pose`'s `position`) | where the tool moves its resource, checked against that resource's envelope (see *Envelopes* below) before the user is asked and again when the call gets its turn. The coordinates must be in the envelope's unit and their declared ranges within its bounding box (less the tool radius): a compile error where the macro sees both, else a `BuildError`. Compile errors: a name that is not a parameter, a tool without `resource` |
+//! | `target` | `target = (x, y, z)` (three number parameters) or `target = point` (one parameter holding a point: a nalgebra `Point3`, a struct with `x`, `y`, `z`, a ROS `Point`, or a ROS `Pose`'s `position`) | where the tool moves its resource, checked against that resource's envelope (see *Envelopes* below) before the user is asked and again when the call gets its turn. The coordinates must be in the envelope's unit and their declared ranges within its bounding box (less the tool radius): a compile error where the macro sees both, else a `BuildError`. Compile errors: a name that is not a parameter (with the nearest name), the call's `Context`, a tool without `resource` |
 //! | `path` | `path = waypoints` (a list of such points) | the same for every waypoint and every straight segment between them, the first from where the resource is; a path that cannot run is refused even when the tool only plans |
-//! | `check` | `check = drive_limits` | a method of the `#[toolbox]` impl taking `&self` and any of the tool's parameters by name, returning `Result<(), E>` (`E: Display`), or `Result<String, E>` whose text the confirmation question shows as `{check}` (a question that shows `{check}` needs such a check: a compile error otherwise): the limits no schema says (across arguments, `abs(v) + k * abs(w) <= ..`, or from the state). It runs before the user is asked and again at the call's turn; its `Err` is the model-facing refusal, and nothing ran. Compile errors: a parameter the tool does not have, an `async` or `&mut self` method, a return that is not a `Result`, on a free fn |
+//! | `check` | `check = drive_limits` | a method of the `#[toolbox]` impl taking `&self` and any of the tool's parameters by name, each with the tool's type (or a type with `From` it), returning `Result<(), E>` (`E: Display`), or `Result<String, E>` whose text the confirmation question shows as `{check}` (a question that shows `{check}` needs such a check: a compile error otherwise): the limits no schema says (across arguments, `abs(v) + k * abs(w) <= ..`, or from the state). It runs before the user is asked and again at the call's turn; its `Err` is the model-facing refusal, and nothing ran. Compile errors: a method the impl does not have (with the nearest name), a parameter the tool does not have (with the nearest name), a parameter of another type than the tool's (`z: u32` or `z: f32` for the tool's `z: f64`), an `async` or `&mut self` method (the error gives the signature to write, from the tool's parameters), a return that is not a `Result`, on a free fn |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`ToolboxBuilder::only_groups`](crate::ToolboxBuilder::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
 //! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
@@ -107,8 +107,12 @@
 //!   that would widen it, names a resource without an envelope, or gives another unit or frame
 //!   stops `serve`, naming the limit. The narrowed envelope is what `tools/list` publishes.
 //! - Compile errors, each at its token: a shape's `min` above its `max`, a negative radius, a
-//!   keep-out without a name, an envelope without `position`, allow shapes with no room in
-//!   common, a target's range wider than the envelope.
+//!   keep-out without a name, a keep-out that lies outside an allow shape (the tool never
+//!   reaches it, so it protects nothing: almost always a typo in its coordinates), an envelope
+//!   without `position` or without an `allow`, allow shapes with no room in common, a target
+//!   declared in another unit than the envelope's (`cm` against `mm`), and a target's range
+//!   wider than the envelope: reported at the first bound that is out, once per parameter, with
+//!   the interval the envelope allows in its unit and the range to write.
 //!
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
 //! the duration; the trace id is also returned in the result's `_meta["io.toolwright/traceId"]`
@@ -306,8 +310,19 @@
 //! ### Tools
 //!
 //! A definition that would mislead a model, or publish a limit the code does not enforce, does
-//! not compile. Every mistake in the item is reported in the same build, each at the token at
-//! fault; the fn itself is still emitted, so the rest of the crate keeps type-checking.
+//! not compile. Every mistake in the item is reported in the same build, once, at the token at
+//! fault, saying how to fix it; the fn itself is still emitted (without toolwright's attributes),
+//! so the rest of the crate keeps type-checking. The macros read attributes and signatures and
+//! never bodies: a slip in a body is rustc's one error, and the editor (rust-analyzer) keeps
+//! every tool's expansion while you type.
+//!
+//! A mistake that depends on types is reported by a trait of [`crate::bounds`] (`RangeTarget`,
+//! `ParamType`, `CheckArgument`, ..) with a message that says what to do, at your token. Only
+//! where the message must show a number the compiler computes does the error read "evaluation
+//! panicked" (E0080): a bound beyond an integer type's width, a range wider than an envelope
+//! (with the interval it allows), a parameter count or nesting depth over the limit, the size
+//! of a description from `include_str!`, a `unit` that does not measure a uom quantity (with
+//! the units that do), and a per-component `range` with the wrong number of ranges.
 //!
 //! - **Descriptions**: the tool and each published parameter need a doc comment (or
 //!   `description = ".."`); empty or placeholder text (`TODO`, `FIXME: ..`, `...`,
@@ -315,8 +330,8 @@
 //! - **Budgets**: the tool description is at most 1024 bytes and each parameter description at
 //!   most 300 bytes (the error gives the actual size). `#[doc = include_str!(..)]` descriptions
 //!   are measured too, by a `const` check.
-//! - **Names**: `name` matches `^[A-Za-z0-9_.-]{1,128}$` and is at most 64 characters (clients
-//!   prefix tool names); without `name`, the fn name must be snake_case.
+//! - **Names**: `name` matches `^[a-zA-Z0-9_-]{1,64}$`, what every client accepts; without
+//!   `name`, the fn name must be snake_case.
 //! - **Annotations**: `read_only` cannot be combined with `destructive` or `idempotent = false`.
 //! - **Size**: at most 5 published parameters (a `#[param(flatten)]` struct counts its
 //!   properties), and the input nests at most 3 levels (each struct, list or map is a level; a
@@ -326,7 +341,12 @@
 //!   `#[toolbox]` impl); owned parameter types (no references, lifetimes, `impl Trait` or trait
 //!   objects); a concrete, owned return type. A parameter type must implement `JsonSchema` and
 //!   `Deserialize`, a return type `JsonSchema` and `Serialize`, and the `Err` of a `Result`
-//!   must convert into `ToolError`: each missing trait is one error at the type.
+//!   must convert into `ToolError` (`String`, `&str`, `std::io::Error`, `serde_json::Error`,
+//!   `Box<dyn Error + Send + Sync>` and `ToolError` do): each is one error at the type.
+//! - **Did you mean**: every name the macros resolve gets a did-you-mean when it is near one that
+//!   exists: keys, units, resources, parameters (`target`, `confirm` placeholders, a check's
+//!   parameters) and methods (`safe_stop`, `position`, `check`). The call's `Context` is never
+//!   offered as a parameter.
 //! - **`#[param]` keys**: below.
 //!
 //! ### `#[param]` (on tool parameters and on fields of `ToolSchema` types)

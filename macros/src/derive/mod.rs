@@ -161,6 +161,7 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
     let newtype_impls = newtype_of.map(|ty| {
         quote! {
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::RangeTarget for #ident where for<'__tw> #ty: #p::RangeTarget {
                 const NAME: &'static str = <#ty as #p::RangeTarget>::NAME;
                 const INTEGER: bool = <#ty as #p::RangeTarget>::INTEGER;
@@ -168,14 +169,19 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
                 const MAX: i128 = <#ty as #p::RangeTarget>::MAX;
             }
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::UnitTarget for #ident where for<'__tw> #ty: #p::UnitTarget {}
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::LengthTarget for #ident where for<'__tw> #ty: #p::LengthTarget {}
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::PatternTarget for #ident where for<'__tw> #ty: #p::PatternTarget {}
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::ItemsTarget for #ident where for<'__tw> #ty: #p::ItemsTarget {}
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::HeaderTarget for #ident where for<'__tw> #ty: #p::HeaderTarget {}
         }
     });
@@ -183,6 +189,7 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
     let string_enum_impls = string_enum.then(|| {
         quote! {
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #p::HeaderTarget for #ident {}
         }
     });

@@ -121,13 +121,19 @@ impl ToolModel {
             });
             quote!(#p::Params::Fields(#p::Vec::from([#(#fields),*])))
         };
+        // The output's roles are required first, each by its own bound at the return type
+        // (`OutputType`, and `ToolError: AcceptsError<E>` for a `Result`): rustc reports those,
+        // in words, and not again the same bounds of `output_info` and `output_value`.
         let output = {
             let p = crate::runtime::private_at(ret.span());
             quote_spanned! {ret.span()=>
                 {
                     #[allow(unused_imports)]
                     use #p::prelude::outputs::*;
-                    (&#p::Probe::<#ret>::new()).output_info()
+                    let __tw_probe = &#p::Probe::<#ret>::new();
+                    <_ as #p::OutputType>::check(__tw_probe.output_marker());
+                    <#p::ToolError as #p::AcceptsError<_>>::check(__tw_probe.error_marker());
+                    __tw_probe.output_info()
                 }
             }
         };

@@ -48,18 +48,10 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let p = crate::runtime::private();
     let cx = Ctxt::new();
     let attr = parse_tool_attr(&cx, args);
-    let mut item: ItemFn = match syn::parse2(input.clone()) {
+    // The signature is parsed, never the body (`crate::item`).
+    let mut item: ItemFn = match crate::item::parse_fn(input.clone()) {
         Ok(item) => item,
-        Err(e) => {
-            let _ = cx.check();
-            let mut err = syn::Error::new(
-                e.span(),
-                "`#[tool]` goes on a fn, or on a method inside a `#[toolwright::toolbox] impl` block",
-            );
-            err.combine(e);
-            let err = err.to_compile_error();
-            return quote!(#err #input);
-        }
+        Err(e) => return unreadable(cx, e, input),
     };
     if let Some(extra) = item.attrs.iter().find(|a| is_tool_attr(a)) {
         cx.error_spanned_by(
@@ -79,6 +71,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         fn_ident
     );
     let errors = cx.check().err().map(|e| e.to_compile_error());
+    let printed = crate::item::print_fn(&item);
     // On error, the definition is still generated when the signature allows it (so type errors
     // show in the same compile), else a stub, so `tools![f]` adds no error of its own.
     let def = if model.servable() {
@@ -91,7 +84,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     quote! {
         #errors
-        #item
+        #printed
         #[doc = #doc]
         #[doc(hidden)]
         #[allow(non_snake_case, unused_qualifications, clippy::all)]
@@ -100,6 +93,35 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         }
         #checks
     }
+}
+
+/// What `#[tool]` gives back for an item it cannot read: the item without our helper attributes,
+/// the errors of the attribute itself, and, for a fn whose signature is being typed (rustc
+/// reports the syntax error), the hidden definition as a stub, so `tools![f]` adds no error of
+/// its own. Anything but a fn is our error.
+fn unreadable(cx: Ctxt, e: syn::Error, input: TokenStream) -> TokenStream {
+    let p = crate::runtime::private();
+    let item = crate::item::strip_helpers(input.clone());
+    if !crate::item::looks_like_fn(&input) {
+        cx.push(syn::Error::new(
+            e.span(),
+            "`#[tool]` goes on a fn, or on a method inside a `#[toolwright::toolbox] impl` block",
+        ));
+        let errors = cx.check().err().map(|e| e.to_compile_error());
+        return quote!(#errors #item);
+    }
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    let stub = crate::item::fn_head(&input).map(|(vis, ident)| {
+        let def_ident = def_fn_ident(&ident);
+        quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused_qualifications, clippy::all)]
+            #vis fn #def_ident<__TwState: ::core::marker::Send + ::core::marker::Sync + 'static>() -> #p::ToolDef<__TwState> {
+                ::core::unreachable!()
+            }
+        }
+    });
+    quote!(#errors #item #stub)
 }
 
 /// The name of the hidden fn that returns a free tool's definition.

@@ -328,13 +328,21 @@ impl ToolModel {
                 );
             }
         }
-        let confirm_not_needed = confirmation(cx, &attr, &name, &fn_ident, &resources, &params);
+        let confirm_not_needed = confirmation(
+            cx,
+            &mut checks,
+            &attr,
+            &name,
+            &fn_ident,
+            &resources,
+            &params,
+        );
         let stop_for = policy::stop_for(cx, &attr.stop_for);
         if let Some(expr) = &attr.stop_for {
             check_stop_for(cx, &expr.0, &attr, &resources, site);
         }
         let task = check_task(cx, &attr.task, envelope);
-        let target = target_model(cx, &attr, &params, &resources);
+        let target = target_model(cx, &mut checks, &attr, &params, &resources);
         if let Some(check) = &attr.check
             && site == Site::Free
         {
@@ -415,6 +423,15 @@ impl ToolModel {
         self.target.as_ref()
     }
 
+    /// The published names of the parameters that say where the tool moves its resource.
+    pub fn target_params(&self) -> Vec<&str> {
+        match &self.target {
+            None => Vec::new(),
+            Some(TargetModel::Params(names)) => names.iter().map(String::as_str).collect(),
+            Some(TargetModel::Point(name) | TargetModel::Path(name)) => vec![name.as_str()],
+        }
+    }
+
     /// `check = ..`.
     pub fn check(&self) -> Option<&syn::Path> {
         self.check.as_ref()
@@ -428,17 +445,22 @@ impl ToolModel {
             .map(|p| (&p.ty, &p.decl))
     }
 
-    /// The published name of the parameter whose ident is `ident`.
-    pub fn param_named(&self, ident: &str) -> Option<&str> {
+    /// The arguments the model sends, in order: each parameter's ident and type, but the call's
+    /// `Context`. (For messages and the check's signature only, so decided by the type's name;
+    /// generated code decides by type, `Probe::<T>::PUBLISHED`.)
+    pub fn arguments(&self) -> impl Iterator<Item = (&Ident, &Type)> {
+        self.params
+            .iter()
+            .filter(|p| !names_context(&p.ty))
+            .map(|p| (&p.ident, &p.ty))
+    }
+
+    /// The argument whose ident is `ident`: its published name and its type.
+    pub fn argument(&self, ident: &str) -> Option<(&str, &Type)> {
         self.params
             .iter()
             .find(|p| p.ident == ident)
-            .map(|p| p.json_name.as_str())
-    }
-
-    /// The parameters' idents, in order.
-    pub fn param_idents(&self) -> Vec<String> {
-        self.params.iter().map(|p| p.ident.to_string()).collect()
+            .map(|p| (p.json_name.as_str(), &p.ty))
     }
 
     /// Whether its confirmation question shows its check's text (`{check}`).
@@ -455,6 +477,30 @@ impl ToolModel {
     pub fn fn_ident(&self) -> &Ident {
         &self.fn_ident
     }
+}
+
+/// What to say of a name that is not an argument: the one it most likely means, else the
+/// arguments there are.
+fn name_hint(name: &str, arguments: &[String]) -> String {
+    match crate::util::closest(name, arguments.iter().map(String::as_str)) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None if arguments.is_empty() => "the tool takes no arguments".to_owned(),
+        None => format!(
+            "the tool's arguments are {}",
+            arguments
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Whether `ty` is written as the call's `Context` (`Context`, `toolwright::Context`), for the
+/// lists of arguments messages give.
+fn names_context(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "Context" && s.arguments.is_none()))
 }
 
 /// One typed argument: its `#[param]` and doc comment (stripped from the fn), checked. `false`
@@ -505,7 +551,7 @@ fn param_model(
     if type_ok && !generic {
         // A `Context` is not published and needs no description: decided by its type.
         if !is_flatten && !decl.has_description() {
-            checks.param_description(&ident, &pt.ty, &json_name);
+            checks.param_description(&ident, &pt.ty);
         }
         checks.param(&decl, &pt.ty);
     } else if !is_flatten && !decl.has_description() {
@@ -529,12 +575,13 @@ fn param_model(
 /// one of the two keys is given.
 fn target_model(
     cx: &Ctxt,
+    checks: &mut Checks,
     attr: &ToolAttr,
     params: &[ParamModel],
     resources: &[(String, Span)],
 ) -> Option<TargetModel> {
     use syn::spanned::Spanned;
-    let param = |e: &syn::Expr| -> Option<String> {
+    let mut param = |e: &syn::Expr| -> Option<String> {
         let ident = match e {
             syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
             _ => None,
@@ -543,20 +590,25 @@ fn target_model(
             cx.error_spanned_by(e, "name a parameter of the tool here");
             return None;
         };
+        let arguments: Vec<String> = params
+            .iter()
+            .filter(|p| !names_context(&p.ty))
+            .map(|p| p.ident.to_string())
+            .collect();
         match params.iter().find(|p| p.ident == *ident) {
-            Some(p) => Some(p.json_name.clone()),
-            None => {
-                let names: Vec<String> = params.iter().map(|p| format!("`{}`", p.ident)).collect();
+            Some(p) if !names_context(&p.ty) => {
+                checks.an_argument(ident.span(), &p.ty);
+                Some(p.json_name.clone())
+            }
+            found => {
+                let why = if found.is_some() {
+                    format!("`{ident}` is the call's `Context`, not an argument")
+                } else {
+                    format!("`{ident}` is not a parameter of this tool")
+                };
                 cx.error_spanned_by(
                     ident,
-                    format!(
-                        "`{ident}` is not a parameter of this tool; its parameters are: {}",
-                        if names.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            names.join(", ")
-                        }
-                    ),
+                    format!("{why}; {}", name_hint(&ident.to_string(), &arguments)),
                 );
                 None
             }
@@ -716,6 +768,7 @@ fn check_task(
 /// an error on the tool's name. Returns the reason of `confirm = false`.
 fn confirmation(
     cx: &Ctxt,
+    checks: &mut Checks,
     attr: &ToolAttr,
     name: &str,
     fn_ident: &Ident,
@@ -730,6 +783,7 @@ fn confirmation(
                 Confirm::Ask(question) => {
                     check_confirm(
                         cx,
+                        checks,
                         question,
                         confirm.span(),
                         params,
@@ -856,17 +910,11 @@ fn shows_check(question: &str) -> bool {
     false
 }
 
-/// Whether `ty` is written as toolwright's `Context` (a suggestion's guess: the published
-/// parameters are decided by type, where the macro cannot see).
-fn names_context(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none()
-        && p.path.segments.last().is_some_and(|s| s.ident == "Context" && s.arguments.is_none()))
-}
-
 /// `confirm = ".."`: not on a `read_only` tool (reading needs no approval), a message that says
 /// something, and `{name}` placeholders that name parameters (`{{` and `}}` are braces).
 fn check_confirm(
     cx: &Ctxt,
+    checks: &mut Checks,
     message: &str,
     span: Span,
     params: &[ParamModel],
@@ -887,7 +935,11 @@ fn check_confirm(
              `confirm = \"Move the arm to ({x}, {y}, {z})?\"`",
         );
     }
-    let names: Vec<&str> = params.iter().map(|p| p.json_name.as_str()).collect();
+    let names: Vec<String> = params
+        .iter()
+        .filter(|p| !names_context(&p.ty))
+        .map(|p| p.json_name.clone())
+        .collect();
     let mut rest = message;
     while let Some(open) = rest.find(['{', '}']) {
         let (brace, after) = (rest.as_bytes()[open], &rest[open + 1..]);
@@ -910,7 +962,7 @@ fn check_confirm(
             return;
         };
         let name = after[..close].trim();
-        if name == CHECK_PLACEHOLDER && !names.contains(&name) {
+        if name == CHECK_PLACEHOLDER && !names.iter().any(|n| n == name) {
             if !has_check {
                 cx.error_at(
                     span,
@@ -919,18 +971,22 @@ fn check_confirm(
                      remove `{check}`",
                 );
             }
-        } else if !names.contains(&name) {
-            cx.error_at(
-                span,
-                format!(
-                    "`confirm`: the placeholder `{{{name}}}` names no parameter; the parameters are: {}",
-                    if names.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-                    }
-                ),
-            );
+            rest = &after[close + 1..];
+            continue;
+        }
+        match params.iter().find(|p| p.json_name == name) {
+            Some(p) if !names_context(&p.ty) => checks.an_argument(span, &p.ty),
+            found => {
+                let why = if found.is_some() {
+                    format!("`{{{name}}}` names the call's `Context`, not an argument")
+                } else {
+                    format!("the placeholder `{{{name}}}` names no parameter")
+                };
+                cx.error_at(
+                    span,
+                    format!("`confirm`: {why}; {}", name_hint(name, &names)),
+                );
+            }
         }
         rest = &after[close + 1..];
     }

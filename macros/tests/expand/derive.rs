@@ -54,7 +54,13 @@ const _: () = {
                                     info: {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::prelude::params::*;
-                                        (&::toolwright::__private::Probe::<f64>::new()).field_info()
+                                        let __tw_probe = &::toolwright::__private::Probe::<
+                                            f64,
+                                        >::new();
+                                        <_ as ::toolwright::__private::FieldType>::check(
+                                            __tw_probe.schema_marker(),
+                                        );
+                                        __tw_probe.field_info()
                                     },
                                     flatten: false,
                                 };
@@ -85,8 +91,13 @@ const _: () = {
                                     info: {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::prelude::params::*;
-                                        (&::toolwright::__private::Probe::<Position>::new())
-                                            .field_info()
+                                        let __tw_probe = &::toolwright::__private::Probe::<
+                                            Position,
+                                        >::new();
+                                        <_ as ::toolwright::__private::FieldType>::check(
+                                            __tw_probe.schema_marker(),
+                                        );
+                                        __tw_probe.field_info()
                                     },
                                     flatten: false,
                                 };
@@ -152,9 +163,9 @@ const _: () = {
     #[allow(unused_imports)]
     use ::toolwright::__private::ProbeFallback as _;
     type __TwT0 = f64;
-    const _: () = ::toolwright::__private::range_target::<
-        ::toolwright::__private::Id<__TwT0>,
-    >();
+    const _: () = <::toolwright::__private::Id<
+        __TwT0,
+    > as ::toolwright::__private::RangeTarget>::CHECK;
     const _: () = if <::toolwright::__private::Probe<
         ::toolwright::__private::Id<__TwT0>,
     >>::WIDTH

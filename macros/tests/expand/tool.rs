@@ -84,8 +84,13 @@ fn __toolwright_tool_move_arm_to_pose<
                         info: {
                             #[allow(unused_imports)]
                             use ::toolwright::__private::prelude::params::*;
-                            (&::toolwright::__private::Probe::<__TwT0>::new())
-                                .type_info()
+                            let __tw_probe = &::toolwright::__private::Probe::<
+                                __TwT0,
+                            >::new();
+                            <_ as ::toolwright::__private::ParamType>::check(
+                                __tw_probe.schema_marker(),
+                            );
+                            __tw_probe.type_info()
                         },
                         flatten: false,
                     },
@@ -112,8 +117,13 @@ fn __toolwright_tool_move_arm_to_pose<
                             default: ::toolwright::__private::Some(|| {
                                 #[allow(unused_imports)]
                                 use ::toolwright::__private::prelude::values::*;
-                                (&::toolwright::__private::Probe::<__TwT1>::new())
-                                    .value_json(0.5)
+                                let __tw_probe = &::toolwright::__private::Probe::<
+                                    __TwT1,
+                                >::new();
+                                <_ as ::toolwright::__private::DeclaredValue>::check(
+                                    __tw_probe.schema_marker(),
+                                );
+                                __tw_probe.value_json(0.5)
                             }),
                             examples: ::toolwright::__private::None,
                             serde_default: false,
@@ -123,8 +133,13 @@ fn __toolwright_tool_move_arm_to_pose<
                         info: {
                             #[allow(unused_imports)]
                             use ::toolwright::__private::prelude::params::*;
-                            (&::toolwright::__private::Probe::<__TwT1>::new())
-                                .type_info()
+                            let __tw_probe = &::toolwright::__private::Probe::<
+                                __TwT1,
+                            >::new();
+                            <_ as ::toolwright::__private::ParamType>::check(
+                                __tw_probe.schema_marker(),
+                            );
+                            __tw_probe.type_info()
                         },
                         flatten: false,
                     },
@@ -149,8 +164,13 @@ fn __toolwright_tool_move_arm_to_pose<
                         info: {
                             #[allow(unused_imports)]
                             use ::toolwright::__private::prelude::params::*;
-                            (&::toolwright::__private::Probe::<__TwT2>::new())
-                                .type_info()
+                            let __tw_probe = &::toolwright::__private::Probe::<
+                                __TwT2,
+                            >::new();
+                            <_ as ::toolwright::__private::ParamType>::check(
+                                __tw_probe.schema_marker(),
+                            );
+                            __tw_probe.type_info()
                         },
                         flatten: false,
                     },
@@ -159,7 +179,14 @@ fn __toolwright_tool_move_arm_to_pose<
             output: {
                 #[allow(unused_imports)]
                 use ::toolwright::__private::prelude::outputs::*;
-                (&::toolwright::__private::Probe::<__TwT3>::new()).output_info()
+                let __tw_probe = &::toolwright::__private::Probe::<__TwT3>::new();
+                <_ as ::toolwright::__private::OutputType>::check(
+                    __tw_probe.output_marker(),
+                );
+                <::toolwright::__private::ToolError as ::toolwright::__private::AcceptsError<
+                    _,
+                >>::check(__tw_probe.error_marker());
+                __tw_probe.output_info()
             },
             handler: |
                 __tw_state: ::toolwright::__private::Arc<__TwState>,
@@ -225,9 +252,9 @@ const _: () = {
     use ::toolwright::__private::ProbeFallback as _;
     type __TwT0 = f64;
     type __TwT1 = Context;
-    const _: () = ::toolwright::__private::unit_target::<
-        ::toolwright::__private::Id<__TwT0>,
-    >();
+    const _: () = <::toolwright::__private::Id<
+        __TwT0,
+    > as ::toolwright::__private::UnitTarget>::CHECK;
     const _: () = if !::toolwright::__private::unit_fits(
         <::toolwright::__private::Probe<::toolwright::__private::Id<__TwT0>>>::QUANTITY,
         "mm",
@@ -240,9 +267,9 @@ const _: () = {
         );
         ::core::panic!("{}", __TW_MSG.as_str())
     };
-    const _: () = ::toolwright::__private::range_target::<
-        ::toolwright::__private::Id<__TwT0>,
-    >();
+    const _: () = <::toolwright::__private::Id<
+        __TwT0,
+    > as ::toolwright::__private::RangeTarget>::CHECK;
     const _: () = if <::toolwright::__private::Probe<
         ::toolwright::__private::Id<__TwT0>,
     >>::WIDTH
@@ -271,9 +298,9 @@ const _: () = {
             );
         ::core::panic!("{}", __TW_MSG.as_str())
     };
-    const _: () = ::toolwright::__private::range_target::<
-        ::toolwright::__private::Id<__TwT0>,
-    >();
+    const _: () = <::toolwright::__private::Id<
+        __TwT0,
+    > as ::toolwright::__private::RangeTarget>::CHECK;
     const _: () = if <::toolwright::__private::Probe<
         ::toolwright::__private::Id<__TwT0>,
     >>::WIDTH
@@ -302,13 +329,13 @@ const _: () = {
             );
         ::core::panic!("{}", __TW_MSG.as_str())
     };
-    const _: () = if <::toolwright::__private::Probe<
-        ::toolwright::__private::Id<__TwT1>,
-    >>::PUBLISHED {
-        ::core::panic!(
-            "parameter `ctx` has no description: add a doc comment on it (`/// Grip force …`) or `#[param(description = \"..\")]`; the model reads it to choose a value"
-        )
-    };
+    const _: () = <::toolwright::__private::Holds<
+        {
+            !<::toolwright::__private::Probe<
+                ::toolwright::__private::Id<__TwT1>,
+            >>::PUBLISHED
+        },
+    > as ::toolwright::__private::Described>::CHECK;
     const _: () = {
         const __TW_DEPTH: usize = <::toolwright::__private::Probe<
             ::toolwright::__private::Id<__TwT0>,

@@ -51,7 +51,16 @@ impl ::toolwright::ToolSet for RobotArm {
                     output: {
                         #[allow(unused_imports)]
                         use ::toolwright::__private::prelude::outputs::*;
-                        (&::toolwright::__private::Probe::<__TwT0>::new()).output_info()
+                        let __tw_probe = &::toolwright::__private::Probe::<
+                            __TwT0,
+                        >::new();
+                        <_ as ::toolwright::__private::OutputType>::check(
+                            __tw_probe.output_marker(),
+                        );
+                        <::toolwright::__private::ToolError as ::toolwright::__private::AcceptsError<
+                            _,
+                        >>::check(__tw_probe.error_marker());
+                        __tw_probe.output_info()
                     },
                     handler: |
                         __tw_state: ::toolwright::__private::Arc<Self>,
@@ -135,8 +144,13 @@ impl ::toolwright::ToolSet for RobotArm {
                                     default: ::toolwright::__private::Some(|| {
                                         #[allow(unused_imports)]
                                         use ::toolwright::__private::prelude::values::*;
-                                        (&::toolwright::__private::Probe::<__TwT0>::new())
-                                            .value_json(15.0)
+                                        let __tw_probe = &::toolwright::__private::Probe::<
+                                            __TwT0,
+                                        >::new();
+                                        <_ as ::toolwright::__private::DeclaredValue>::check(
+                                            __tw_probe.schema_marker(),
+                                        );
+                                        __tw_probe.value_json(15.0)
                                     }),
                                     examples: ::toolwright::__private::None,
                                     serde_default: false,
@@ -146,8 +160,13 @@ impl ::toolwright::ToolSet for RobotArm {
                                 info: {
                                     #[allow(unused_imports)]
                                     use ::toolwright::__private::prelude::params::*;
-                                    (&::toolwright::__private::Probe::<__TwT0>::new())
-                                        .type_info()
+                                    let __tw_probe = &::toolwright::__private::Probe::<
+                                        __TwT0,
+                                    >::new();
+                                    <_ as ::toolwright::__private::ParamType>::check(
+                                        __tw_probe.schema_marker(),
+                                    );
+                                    __tw_probe.type_info()
                                 },
                                 flatten: false,
                             },
@@ -156,7 +175,16 @@ impl ::toolwright::ToolSet for RobotArm {
                     output: {
                         #[allow(unused_imports)]
                         use ::toolwright::__private::prelude::outputs::*;
-                        (&::toolwright::__private::Probe::<__TwT1>::new()).output_info()
+                        let __tw_probe = &::toolwright::__private::Probe::<
+                            __TwT1,
+                        >::new();
+                        <_ as ::toolwright::__private::OutputType>::check(
+                            __tw_probe.output_marker(),
+                        );
+                        <::toolwright::__private::ToolError as ::toolwright::__private::AcceptsError<
+                            _,
+                        >>::check(__tw_probe.error_marker());
+                        __tw_probe.output_info()
                     },
                     handler: |
                         __tw_state: ::toolwright::__private::Arc<Self>,
@@ -214,9 +242,11 @@ impl ::toolwright::ToolSet for RobotArm {
                 safe_stop: {
                     let f: ::toolwright::__private::SafeStop<Self> = |
                         __tw_state: ::toolwright::__private::Arc<Self>|
-                    ::toolwright::__private::safe_stop_blocking(move || Self::halt(
-                        &*__tw_state,
-                    ));
+                    ::toolwright::__private::safe_stop_blocking(move || {
+                        <_ as ::toolwright::__private::SafeStopOutput>::report(
+                            Self::halt(&*__tw_state),
+                        )
+                    });
                     ::toolwright::__private::Some(f)
                 },
                 position: ::toolwright::__private::None,
@@ -235,9 +265,9 @@ const _: () = {
     #[allow(unused_imports)]
     use ::toolwright::__private::ProbeFallback as _;
     type __TwT0 = f64;
-    const _: () = ::toolwright::__private::unit_target::<
-        ::toolwright::__private::Id<__TwT0>,
-    >();
+    const _: () = <::toolwright::__private::Id<
+        __TwT0,
+    > as ::toolwright::__private::UnitTarget>::CHECK;
     const _: () = if !::toolwright::__private::unit_fits(
         <::toolwright::__private::Probe<::toolwright::__private::Id<__TwT0>>>::QUANTITY,
         "N",
@@ -250,9 +280,9 @@ const _: () = {
         );
         ::core::panic!("{}", __TW_MSG.as_str())
     };
-    const _: () = ::toolwright::__private::range_target::<
-        ::toolwright::__private::Id<__TwT0>,
-    >();
+    const _: () = <::toolwright::__private::Id<
+        __TwT0,
+    > as ::toolwright::__private::RangeTarget>::CHECK;
     const _: () = if <::toolwright::__private::Probe<
         ::toolwright::__private::Id<__TwT0>,
     >>::WIDTH

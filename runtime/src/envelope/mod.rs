@@ -1,8 +1,8 @@
 //! Envelopes: where a robot resource (an arm) may go, declared once on the resource, published
 //! in its tools' `_meta` and checked before a motion runs (and before the user is asked to
 //! confirm it). This module is the model, its geometry and its checks, a leaf: it imports
-//! nothing from the rest of the crate but [`crate::echo`] and `crate::schema::Msg` (the
-//! compile-time message builder); the macros and the call path use it.
+//! nothing from the rest of the crate but [`crate::echo`] and `crate::schema::{Holds, Msg}` (the
+//! compile-time checks' vocabulary); the macros and the call path use it.
 //!
 //! An [`Envelope`] is a list of *allow* shapes (the tool's centre, a ball of
 //! [`Envelope::tool_radius`], must lie inside every one of them), a list of named *keep-outs*
@@ -34,8 +34,9 @@ mod refusal;
 mod tests;
 
 pub use def::{
-    EnvelopeDef, ShapeDef, envelope_bounds, envelope_problem, keep_out_name_problem, range_wider,
-    range_wider_message, shape_problem,
+    AllowShapesOverlap, EnvelopeDef, EnvelopeNumbers, KeepOutMeetsTheEnvelope, ShapeDef,
+    TargetBound, ValidSolid, allow_shapes_overlap, envelope_bounds, envelope_numbers_valid,
+    keep_out_meets_the_envelope, solid_valid, target_bound_message, target_bound_outside,
 };
 pub(crate) use json::suggest as closest_name;
 pub(crate) use narrow::narrow_file;

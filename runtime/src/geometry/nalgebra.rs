@@ -23,7 +23,9 @@ use super::{angle, array_object, isometry, isometry2, quaternion};
 use crate::adapt::Adapter;
 use crate::contract::{Args, CallError};
 use crate::error::ToolError;
-use crate::probe::{AcceptsError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output};
+use crate::probe::{
+    AcceptsError, Marker, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output,
+};
 use crate::schema::units::{QuantityDef, QuantityTarget, UNIT_COMPLEX};
 use crate::schema::{Components, ComponentsTarget, TypeInfo};
 
@@ -138,6 +140,22 @@ macro_rules! geometry {
         }
 
         impl Probe<$ty> {
+            /// Nothing for the generic checks: a geometry type has its own schema.
+            pub fn schema_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// A string `default` is refused by `value_json`'s type, not by this check.
+            pub fn str_marker(&self) -> Marker<String> {
+                Marker::new()
+            }
+            /// Nothing for the generic checks: the output is a geometry value.
+            pub fn output_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// No error type: `ToolError` itself.
+            pub fn error_marker(&self) -> Marker<ToolError> {
+                Marker::new()
+            }
             /// A geometry parameter: an object of its components.
             pub fn type_info(&self) -> TypeInfo {
                 info::<$ty>(false)
@@ -165,6 +183,14 @@ macro_rules! geometry {
         }
 
         impl Probe<Option<$ty>> {
+            /// Nothing for the generic checks: a geometry type has its own schema.
+            pub fn schema_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// A string `default` is refused by `value_json`'s type, not by this check.
+            pub fn str_marker(&self) -> Marker<String> {
+                Marker::new()
+            }
             /// An optional geometry parameter.
             pub fn type_info(&self) -> TypeInfo {
                 info::<$ty>(true)
@@ -184,6 +210,22 @@ macro_rules! geometry {
         }
 
         impl Probe<Vec<$ty>> {
+            /// Nothing for the generic checks: a geometry type has its own schema.
+            pub fn schema_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// A string `default` is refused by `value_json`'s type, not by this check.
+            pub fn str_marker(&self) -> Marker<String> {
+                Marker::new()
+            }
+            /// Nothing for the generic checks: the output is a geometry value.
+            pub fn output_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// No error type: `ToolError` itself.
+            pub fn error_marker(&self) -> Marker<ToolError> {
+                Marker::new()
+            }
             /// A list of geometry values.
             pub fn type_info(&self) -> TypeInfo {
                 list_info::<$ty>(false)
@@ -211,6 +253,14 @@ macro_rules! geometry {
         }
 
         impl<E> Probe<Result<$ty, E>> {
+            /// Nothing for the generic checks: the output is a geometry value.
+            pub fn output_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// The error type the checks name.
+            pub fn error_marker(&self) -> Marker<E> {
+                Marker::new()
+            }
             /// A geometry output of a fallible tool.
             pub fn output_info(&self) -> TypeInfo {
                 info::<$ty>(false)
@@ -222,12 +272,20 @@ macro_rules! geometry {
             {
                 match ret {
                     Ok(value) => to_output(&value),
-                    Err(e) => Err(CallError::Tool(ToolError::from(e))),
+                    Err(e) => Err(CallError::Tool(ToolError::accept(e))),
                 }
             }
         }
 
         impl<E> Probe<Result<Vec<$ty>, E>> {
+            /// Nothing for the generic checks: the output is a geometry value.
+            pub fn output_marker(&self) -> Marker<()> {
+                Marker::new()
+            }
+            /// The error type the checks name.
+            pub fn error_marker(&self) -> Marker<E> {
+                Marker::new()
+            }
             /// A list output of a fallible tool.
             pub fn output_info(&self) -> TypeInfo {
                 list_info::<$ty>(false)
@@ -239,7 +297,7 @@ macro_rules! geometry {
             {
                 match ret {
                     Ok(value) => to_output(&value),
-                    Err(e) => Err(CallError::Tool(ToolError::from(e))),
+                    Err(e) => Err(CallError::Tool(ToolError::accept(e))),
                 }
             }
         }
@@ -259,6 +317,7 @@ macro_rules! geometry {
         }
         #[diagnostic::do_not_recommend]
         impl UnitTarget for $ty {}
+        #[diagnostic::do_not_recommend]
         impl ComponentsTarget for $ty {
             const COMPONENTS: Components = Components {
                 count: [$($component),+].len(),

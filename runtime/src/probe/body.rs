@@ -36,44 +36,47 @@ pub trait SafeStopOutput {
     fn report(self) -> SafeStopResult;
 }
 
+#[diagnostic::do_not_recommend]
 impl SafeStopOutput for () {
     fn report(self) -> SafeStopResult {
         Ok(None)
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl SafeStopOutput for String {
     fn report(self) -> SafeStopResult {
         Ok(Some(self))
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl SafeStopOutput for &'static str {
     fn report(self) -> SafeStopResult {
         Ok(Some(self.to_owned()))
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: SafeStopOutput, E: std::fmt::Display> SafeStopOutput for Result<T, E> {
     fn report(self) -> SafeStopResult {
         self.map_err(|e| e.to_string()).and_then(T::report)
     }
 }
 
-/// An async safe stop.
+/// An async safe stop; generated code reports what it returned through
+/// `<_ as SafeStopOutput>::report`, a bound reported at the method's return type.
 pub fn safe_stop_async<F>(future: F) -> Body<SafeStopResult>
 where
-    F: Future + Send + 'static,
-    F::Output: SafeStopOutput,
+    F: Future<Output = SafeStopResult> + Send + 'static,
 {
-    Body::Async(Box::pin(async move { future.await.report() }))
+    Body::Async(Box::pin(future))
 }
 
 /// A sync safe stop: run on tokio's blocking pool.
-pub fn safe_stop_blocking<F, T>(stop: F) -> Body<SafeStopResult>
+pub fn safe_stop_blocking<F>(stop: F) -> Body<SafeStopResult>
 where
-    F: FnOnce() -> T + Send + 'static,
-    T: SafeStopOutput,
+    F: FnOnce() -> SafeStopResult + Send + 'static,
 {
-    Body::Blocking(Box::new(move || stop().report()))
+    Body::Blocking(Box::new(stop))
 }

@@ -5,75 +5,152 @@
 //! is reported there. Each trait carries `#[diagnostic::on_unimplemented]` saying how to fix it.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use serde_json::Value;
+
 use super::Probe;
+use crate::contract::{Args, CallError};
 use crate::error::ToolError;
-use crate::schema::{Components, ComponentsTarget, Msg, Num, QuantityDef, QuantityTarget};
+use crate::schema::{
+    Components, ComponentsTarget, Holds, Msg, Num, QuantityDef, QuantityTarget, TypeInfo,
+};
 
-/// Generated under the span of a parameter's type, so a missing trait points at it.
-pub const fn assert_param<T: JsonSchema + DeserializeOwned>() {}
+/// A type, named for a check: generated code writes
+/// `<_ as ParamType>::check(probe.schema_marker())` at the user's type, a bound the trait states itself (so rustc reports it there with the
+/// trait's message and nothing else), before the calls that need the same bound (whose error,
+/// the same bound at the same place, rustc then does not repeat).
+pub struct Marker<T: ?Sized>(PhantomData<*const T>);
 
-/// Generated under the span of a field's type, so a missing trait points at it.
-pub const fn assert_field<T: JsonSchema>() {}
+impl<T: ?Sized> Marker<T> {
+    /// The marker of `T`.
+    pub const fn new() -> Self {
+        Marker(PhantomData)
+    }
+}
 
-/// A tool parameter's type: it has a JSON Schema.
+impl<T: ?Sized> Default for Marker<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+// The role traits below state no supertraits: a bound they state themselves is reported with
+// their own message (`Pose: ParamType`), where a supertrait's would be reported as the
+// supertrait's (`Pose: JsonSchema`, with a list of its implementations). Each offers what the
+// probe's methods need of the type instead.
+
+/// A tool parameter's type: its JSON Schema is published and the call's argument is read into
+/// it. Implemented for every type with `JsonSchema` and `Deserialize`.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter: it does not implement `JsonSchema`",
-    label = "no JSON Schema for this type",
-    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Deserialize)]` on `{Self}` (`ToolSchema` implements `JsonSchema` from the doc comments and `#[param]`s)"
+    message = "`{Self}` cannot be a tool parameter: it needs `JsonSchema` and `Deserialize`",
+    label = "not a parameter type",
+    note = "derive them: `#[derive(toolwright::ToolSchema, serde::Deserialize)]` on `{Self}` (`ToolSchema` implements `JsonSchema` from the doc comments and `#[param]`s)"
 )]
-pub trait ParamSchema: JsonSchema {}
-impl<T: JsonSchema + ?Sized> ParamSchema for T {}
-
-/// A tool parameter's type: it can be deserialized from the call's arguments.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter: it does not implement `Deserialize`",
-    label = "cannot be deserialized from the call's arguments",
-    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Deserialize)]` on `{Self}`"
-)]
-pub trait ParamDeserialize: DeserializeOwned {}
-impl<T: DeserializeOwned> ParamDeserialize for T {}
+pub trait ParamType: Sized {
+    /// Requires `Self: ParamType` (generated code, at the parameter's type).
+    #[doc(hidden)]
+    fn check(_: Marker<Self>) {}
+    /// Its type information (`optional`: an `Option` of it).
+    #[doc(hidden)]
+    fn info(optional: bool) -> TypeInfo;
+    /// Reads the argument `name` (`Some` when given, for an `Option` of it).
+    #[doc(hidden)]
+    fn take(args: &mut Args, name: &str) -> Result<Self, ()>;
+    /// Reads the argument `name`, if given.
+    #[doc(hidden)]
+    fn take_optional(args: &mut Args, name: &str) -> Result<Option<Self>, ()>;
+}
+#[diagnostic::do_not_recommend]
+impl<T: JsonSchema + DeserializeOwned> ParamType for T {
+    fn info(optional: bool) -> TypeInfo {
+        TypeInfo::of::<T>(optional)
+    }
+    fn take(args: &mut Args, name: &str) -> Result<T, ()> {
+        args.take(name)
+    }
+    fn take_optional(args: &mut Args, name: &str) -> Result<Option<T>, ()> {
+        args.take(name)
+    }
+}
 
 /// The type of a field of a `#[derive(ToolSchema)]` type: it has a JSON Schema.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a field of a `ToolSchema` type: it does not implement `JsonSchema`",
+    message = "`{Self}` cannot be a field of a `ToolSchema` type: it needs `JsonSchema`",
     label = "no JSON Schema for this type",
     note = "derive it: `#[derive(toolwright::ToolSchema)]` on `{Self}`, with serde's `Serialize`/`Deserialize`"
 )]
-pub trait FieldSchema: JsonSchema {}
-impl<T: JsonSchema + ?Sized> FieldSchema for T {}
+pub trait FieldType {
+    /// Requires `Self: FieldType` (generated code, at the field's type).
+    #[doc(hidden)]
+    fn check(_: Marker<Self>) {}
+    /// Its type information (`optional`: an `Option` of it).
+    #[doc(hidden)]
+    fn info(optional: bool) -> TypeInfo;
+}
+#[diagnostic::do_not_recommend]
+impl<T: JsonSchema> FieldType for T {
+    fn info(optional: bool) -> TypeInfo {
+        TypeInfo::of::<T>(optional)
+    }
+}
 
-/// A tool's output type: it has a JSON Schema (published as the `outputSchema`).
+/// A tool's output type: its JSON Schema is published as the `outputSchema` and the result is
+/// serialized from it.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool's output: it does not implement `JsonSchema`",
-    label = "no JSON Schema for this type",
-    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Serialize)]` on `{Self}`"
+    message = "`{Self}` cannot be a tool's output: it needs `JsonSchema` and `Serialize`",
+    label = "not an output type",
+    note = "derive them: `#[derive(toolwright::ToolSchema, serde::Serialize)]` on `{Self}`"
 )]
-pub trait OutputSchema: JsonSchema {}
-impl<T: JsonSchema + ?Sized> OutputSchema for T {}
-
-/// A tool's output type: it can be serialized into the result.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool's output: it does not implement `Serialize`",
-    label = "cannot be serialized into the tool's result",
-    note = "derive it: `#[derive(toolwright::ToolSchema, serde::Serialize)]` on `{Self}`"
-)]
-pub trait OutputSerialize: Serialize {}
-impl<T: Serialize + ?Sized> OutputSerialize for T {}
+pub trait OutputType {
+    /// Requires `Self: OutputType` (generated code, at the return type).
+    #[doc(hidden)]
+    fn check(_: Marker<Self>) {}
+    /// Its type information.
+    #[doc(hidden)]
+    fn info() -> TypeInfo;
+    /// The result's JSON.
+    #[doc(hidden)]
+    fn output(&self) -> Result<Value, CallError>;
+}
+#[diagnostic::do_not_recommend]
+impl<T: JsonSchema + Serialize> OutputType for T {
+    fn info() -> TypeInfo {
+        TypeInfo::of::<T>(false)
+    }
+    fn output(&self) -> Result<Value, CallError> {
+        super::to_output(self)
+    }
+}
 
 /// `ToolError` accepts the error type `E` of a tool returning `Result<T, E>`. (The bound is on
 /// `ToolError`, like the `From` it requires, so this message is the one reported.)
 #[diagnostic::on_unimplemented(
-    message = "`{E}` cannot be a tool's error type: `toolwright::ToolError` does not implement `From<{E}>`",
+    message = "`{E}` cannot be a tool's error type: `ToolError` does not implement `From<{E}>`",
     label = "the `Err` of this `Result` must convert into `ToolError`",
-    note = "return `Result<T, ToolError>` and convert with `.map_err(|e| ToolError::from_error(&e))`, or implement `From<{E}> for ToolError`"
+    note = "convert it in the tool, `.map_err(|e| ToolError::new(e.to_string()))?` (its text is what the model is told), or implement `From<{E}> for ToolError` for an error type of your crate"
 )]
-pub trait AcceptsError<E>: From<E> {}
-impl<E> AcceptsError<E> for ToolError where ToolError: From<E> {}
+pub trait AcceptsError<E> {
+    /// Requires `ToolError: AcceptsError<E>` (generated code, at the return type).
+    #[doc(hidden)]
+    fn check(_: Marker<E>) {}
+    /// The tool error of `error`.
+    #[doc(hidden)]
+    fn accept(error: E) -> ToolError;
+}
+#[diagnostic::do_not_recommend]
+impl<E> AcceptsError<E> for ToolError
+where
+    ToolError: From<E>,
+{
+    fn accept(error: E) -> ToolError {
+        ToolError::from(error)
+    }
+}
 
 /// A declared `default` or example: it is serialized into the schema.
 #[diagnostic::on_unimplemented(
@@ -81,8 +158,20 @@ impl<E> AcceptsError<E> for ToolError where ToolError: From<E> {}
     label = "declared here",
     note = "derive `serde::Serialize` on `{Self}`"
 )]
-pub trait DeclaredValue: Serialize {}
-impl<T: Serialize> DeclaredValue for T {}
+pub trait DeclaredValue: Sized {
+    /// Requires `Self: DeclaredValue` (generated code, at the value).
+    #[doc(hidden)]
+    fn check(_: Marker<Self>) {}
+    /// The value's JSON.
+    #[doc(hidden)]
+    fn json(self) -> Value;
+}
+#[diagnostic::do_not_recommend]
+impl<T: Serialize> DeclaredValue for T {
+    fn json(self) -> Value {
+        super::to_json(self)
+    }
+}
 
 /// A `default` or example written as a string literal: the parameter's type is built from it.
 #[diagnostic::on_unimplemented(
@@ -90,8 +179,20 @@ impl<T: Serialize> DeclaredValue for T {}
     label = "`{Self}` is not a string type",
     note = "write the value as a Rust expression of the parameter's type: `default = 15.0`, `default = Mode::Fast`"
 )]
-pub trait FromStrLiteral: Serialize + From<&'static str> {}
-impl<T: Serialize + From<&'static str>> FromStrLiteral for T {}
+pub trait FromStrLiteral {
+    /// Requires `Self: FromStrLiteral` (generated code, at the value).
+    #[doc(hidden)]
+    fn check(_: Marker<Self>) {}
+    /// The JSON of the value built from `literal`.
+    #[doc(hidden)]
+    fn json(literal: &'static str) -> Value;
+}
+#[diagnostic::do_not_recommend]
+impl<T: Serialize + From<&'static str>> FromStrLiteral for T {
+    fn json(literal: &'static str) -> Value {
+        super::to_json(T::from(literal))
+    }
+}
 
 /// A type `unit` applies to: a number, or a list of numbers (the unit applies to each item).
 #[diagnostic::on_unimplemented(
@@ -99,7 +200,11 @@ impl<T: Serialize + From<&'static str>> FromStrLiteral for T {}
     label = "`unit` on a non-numeric type",
     note = "`unit` describes integers and floats (also inside `Option` and the items of a `Vec`); for text, say what it means in the doc comment"
 )]
-pub trait UnitTarget {}
+pub trait UnitTarget {
+    /// Requires `Self: UnitTarget` (generated code, at the key's value).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
 
 /// A type `min_length`/`max_length` apply to: text, or a list of texts (each item).
 #[diagnostic::on_unimplemented(
@@ -107,7 +212,11 @@ pub trait UnitTarget {}
     label = "length limit on a non-string type",
     note = "for numbers use `range = a..=b`; for lists use `min_items`/`max_items`"
 )]
-pub trait LengthTarget {}
+pub trait LengthTarget {
+    /// Requires `Self: LengthTarget` (generated code, at the key's value).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
 
 /// A type `pattern` applies to: text, or a list of texts (each item).
 #[diagnostic::on_unimplemented(
@@ -115,7 +224,11 @@ pub trait LengthTarget {}
     label = "`pattern` on a non-string type",
     note = "for numbers use `range = a..=b`; for a fixed set of values use a unit-only enum deriving `ToolSchema`"
 )]
-pub trait PatternTarget {}
+pub trait PatternTarget {
+    /// Requires `Self: PatternTarget` (generated code, at the key's value).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
 
 /// A type `min_items`/`max_items` apply to: a list (also inside `Option`).
 #[diagnostic::on_unimplemented(
@@ -123,7 +236,11 @@ pub trait PatternTarget {}
     label = "item limit on a non-list type",
     note = "`min_items`/`max_items` apply to `Vec<T>`, `VecDeque<T>`, `[T; N]` and sets; for numbers use `range`, for strings `min_length`/`max_length`"
 )]
-pub trait ItemsTarget {}
+pub trait ItemsTarget {
+    /// Requires `Self: ItemsTarget` (generated code, at the key's value).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
 
 /// A type `header` applies to: what `x-mcp-header` allows, a string, an integer or a boolean (a
 /// unit-only enum deriving `ToolSchema` is a string), also inside `Option`.
@@ -132,19 +249,11 @@ pub trait ItemsTarget {}
     label = "`header` on a `{Self}`",
     note = "MCP allows `x-mcp-header` (`Mcp-Param-*`) only on string, integer and boolean parameters, never on numbers with a fraction, lists or objects; mirror an integer instead (`#[param(unit = \"mm\", header = \"..\")] x: i64`), a unit-only enum deriving `ToolSchema`, or remove `header`"
 )]
-pub trait HeaderTarget {}
-
-/// Requires `T: HeaderTarget` (generated at the `header`).
-pub const fn header_target<T: HeaderTarget + ?Sized>() {}
-
-/// Requires `T: UnitTarget` (generated at the `unit`).
-pub const fn unit_target<T: UnitTarget + ?Sized>() {}
-/// Requires `T: LengthTarget` (generated at `min_length`/`max_length`).
-pub const fn length_target<T: LengthTarget + ?Sized>() {}
-/// Requires `T: PatternTarget` (generated at the `pattern`).
-pub const fn pattern_target<T: PatternTarget + ?Sized>() {}
-/// Requires `T: ItemsTarget` (generated at `min_items`/`max_items`).
-pub const fn items_target<T: ItemsTarget + ?Sized>() {}
+pub trait HeaderTarget {
+    /// Requires `Self: HeaderTarget` (generated code, at the key's value).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
 
 /// `T` itself: generated code writes `Id<T>` so an error about `T` spans the whole key's value.
 pub type Id<T> = T;
@@ -156,6 +265,9 @@ pub type Id<T> = T;
     note = "`range` applies to integers and floats (also inside `Option` and to the items of a `Vec`); for strings use `min_length`/`max_length`, for lists `min_items`/`max_items`"
 )]
 pub trait RangeTarget {
+    /// Requires `Self: RangeTarget` (generated code, at the range).
+    #[doc(hidden)]
+    const CHECK: () = ();
     /// The scalar's name, for messages.
     const NAME: &'static str;
     /// Whether the scalar is an integer type.
@@ -166,18 +278,18 @@ pub trait RangeTarget {
     const MAX: i128;
 }
 
-/// Requires `T: RangeTarget` (spanned at the range).
-pub const fn range_target<T: RangeTarget + ?Sized>() {}
-
 macro_rules! integers {
     ($($t:ty => $min:expr, $max:expr;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl RangeTarget for $t {
             const NAME: &'static str = stringify!($t);
             const INTEGER: bool = true;
             const MIN: i128 = $min;
             const MAX: i128 = $max;
         }
+        #[diagnostic::do_not_recommend]
         impl UnitTarget for $t {}
+        #[diagnostic::do_not_recommend]
         impl HeaderTarget for $t {}
     )*};
 }
@@ -208,12 +320,14 @@ integers! {
 
 macro_rules! floats {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl RangeTarget for $t {
             const NAME: &'static str = stringify!($t);
             const INTEGER: bool = false;
             const MIN: i128 = i128::MIN;
             const MAX: i128 = i128::MAX;
         }
+        #[diagnostic::do_not_recommend]
         impl UnitTarget for $t {}
     )*};
 }
@@ -221,7 +335,9 @@ floats!(f32, f64);
 
 macro_rules! strings {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl LengthTarget for $t {}
+        #[diagnostic::do_not_recommend]
         impl PatternTarget for $t {}
     )*};
 }
@@ -240,6 +356,7 @@ strings!(
 /// innermost item of arrays).
 macro_rules! value_containers {
     ($($(#[$m:meta])* [$($g:tt)*] $t:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<$($g)*> RangeTarget for $t {
             const NAME: &'static str = T::NAME;
             const INTEGER: bool = T::INTEGER;
@@ -261,13 +378,21 @@ value_containers! {
 
 macro_rules! marker_containers {
     ($($trait:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<T: $trait> $trait for Option<T> {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait + ?Sized> $trait for Box<T> {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait> $trait for Vec<T> {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait> $trait for std::collections::VecDeque<T> {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait, const N: usize> $trait for [T; N] {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait> $trait for [T] {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait, S> $trait for std::collections::HashSet<T, S> {}
+        #[diagnostic::do_not_recommend]
         impl<T: $trait> $trait for std::collections::BTreeSet<T> {}
     )*};
 }
@@ -275,24 +400,42 @@ marker_containers!(UnitTarget, LengthTarget, PatternTarget);
 
 // A header carries one value: strings (`str` included, for `Box<str>`), integers (above),
 // booleans, and `Option`s and `Box`es of them (an absent argument sends no header).
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for String {}
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for str {}
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for std::sync::Arc<str> {}
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for std::rc::Rc<str> {}
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for Cow<'_, str> {}
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for char {}
+#[diagnostic::do_not_recommend]
 impl HeaderTarget for bool {}
+#[diagnostic::do_not_recommend]
 impl<T: HeaderTarget> HeaderTarget for Option<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: HeaderTarget + ?Sized> HeaderTarget for Box<T> {}
 
+#[diagnostic::do_not_recommend]
 impl<T> ItemsTarget for Vec<T> {}
+#[diagnostic::do_not_recommend]
 impl<T> ItemsTarget for std::collections::VecDeque<T> {}
+#[diagnostic::do_not_recommend]
 impl<T, const N: usize> ItemsTarget for [T; N] {}
+#[diagnostic::do_not_recommend]
 impl<T> ItemsTarget for [T] {}
+#[diagnostic::do_not_recommend]
 impl<T, S> ItemsTarget for std::collections::HashSet<T, S> {}
+#[diagnostic::do_not_recommend]
 impl<T> ItemsTarget for std::collections::BTreeSet<T> {}
+#[diagnostic::do_not_recommend]
 impl<T> ItemsTarget for std::collections::LinkedList<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: ItemsTarget> ItemsTarget for Option<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: ItemsTarget + ?Sized> ItemsTarget for Box<T> {}
 
 /// The values of a `range`'s scalar type, for width checks.
@@ -389,3 +532,64 @@ impl<T: ComponentsTarget> Probe<T> {
     /// per-component `range = [..]`.
     pub const COMPONENTS: Components = T::COMPONENTS;
 }
+
+/// A tool parameter has a description, or needs none: only the call's
+/// [`Context`](crate::Context) is not published. Generated code requires
+/// `Holds<{ described || !Probe::<T>::PUBLISHED }>: Described` at the parameter's name.
+#[diagnostic::on_unimplemented(
+    message = "this parameter has no description",
+    label = "add a doc comment on it",
+    note = "write `/// Grip force …` above the parameter, or `#[param(description = \"..\")]`: the model reads it to choose a value"
+)]
+pub trait Described {
+    /// Requires the rule (generated code).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl Described for Holds<true> {}
+
+/// A name in `confirm = ".."` or `target = ..` is an argument of the call: not its
+/// [`Context`](crate::Context), which the model does not send.
+#[diagnostic::on_unimplemented(
+    message = "this names the call's `Context`, which is not an argument of the tool",
+    label = "not an argument",
+    note = "`confirm` placeholders and `target` coordinates name the arguments the model sends; the `Context` is the call's own handle to the client"
+)]
+pub trait AnArgument {
+    /// Requires the rule (generated code).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl AnArgument for Holds<true> {}
+
+/// A `range` whose bounds are `const`s leaves some value: its lower bound is below its upper
+/// one (literal bounds are checked by the macro).
+#[diagnostic::on_unimplemented(
+    message = "empty range: no value satisfies this `range`",
+    label = "its lower bound is not below its upper bound",
+    note = "write the smaller bound first; `a..b` excludes `b`, so `a..a` is empty too"
+)]
+pub trait NonEmptyRange {
+    /// Requires the rule (generated code).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl NonEmptyRange for Holds<true> {}
+
+/// A declared `default` or example lies inside its `range` (checked by the compiler when a
+/// bound or the value is a `const`; by the macro when all are literals).
+#[diagnostic::on_unimplemented(
+    message = "this value is outside the parameter's `range`",
+    label = "a call with it would be refused",
+    note = "the published `default` and examples must be values the tool accepts: pick one inside the range, or widen the range"
+)]
+pub trait WithinRange {
+    /// Requires the rule (generated code).
+    #[doc(hidden)]
+    const CHECK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl WithinRange for Holds<true> {}

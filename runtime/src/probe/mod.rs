@@ -47,14 +47,11 @@ use serde_json::Value;
 
 pub use body::{SafeStopOutput, run_async, run_blocking, safe_stop_async, safe_stop_blocking};
 pub use checks::{
-    AcceptsError, DeclaredValue, FieldSchema, FromStrLiteral, HeaderTarget, Id, ItemsTarget,
-    LengthTarget, OutputSchema, OutputSerialize, ParamDeserialize, ParamSchema, PatternTarget,
-    RangeTarget, UnitTarget, Width, assert_field, assert_param, header_target, items_target,
-    length_target, num_above, pattern_target, range_target, unit_target,
+    AcceptsError, AnArgument, DeclaredValue, Described, FieldType, FromStrLiteral, HeaderTarget,
+    Id, ItemsTarget, LengthTarget, Marker, NonEmptyRange, OutputType, ParamType, PatternTarget,
+    RangeTarget, UnitTarget, Width, WithinRange, num_above,
 };
-pub use reach::{
-    CheckNote, CheckOutput, IntoPosition, check_arg, check_note, check_result, position_of,
-};
+pub use reach::{CheckArgument, CheckNote, CheckOutput, IntoPosition};
 pub use ros::{RosList, RosOptional, RosPlain, RosResult};
 
 /// The lookup traits generated code brings into scope with one glob (`use
@@ -126,24 +123,34 @@ impl<T> Default for Probe<T> {
 /// `Option<T>` parameters: optional, with `T`'s schema.
 ///
 /// The bounds sit on the methods, not on the impl, so a type lacking a trait still selects this
-/// impl and the error names the missing trait (one error per trait, at the user's type).
+/// impl and the error names the missing trait, at the user's type. Generated code first requires
+/// the bound itself, through a marker (`<_ as ParamType>::check(probe.schema_marker())`), so rustc
+/// reports it once, without pointing into toolwright.
 pub trait ParamOptional {
     /// The type whose schema is published.
     type Schema;
     /// The parameter's type.
     type Value;
+    /// The type the checks name: the published one.
+    fn schema_marker(&self) -> Marker<Self::Schema> {
+        Marker::new()
+    }
+    /// The type a string `default` is built as.
+    fn str_marker(&self) -> Marker<Self::Schema> {
+        Marker::new()
+    }
     /// The parameter's type information.
     fn type_info(&self) -> TypeInfo
     where
-        Self::Schema: ParamSchema;
+        Self::Schema: ParamType;
     /// The type information of a struct field.
     fn field_info(&self) -> TypeInfo
     where
-        Self::Schema: FieldSchema;
+        Self::Schema: FieldType;
     /// Takes the argument from a call.
     fn take_arg(&self, args: &mut Args, name: &str) -> Result<Self::Value, ()>
     where
-        Self::Schema: ParamDeserialize;
+        Self::Schema: ParamType;
     /// A declared `default` or example, typed as `T` (not `Option<T>`).
     fn value_json(&self, value: Self::Schema) -> Value
     where
@@ -159,38 +166,42 @@ impl<T> ParamOptional for &Probe<Option<T>> {
     type Value = Option<T>;
     fn type_info(&self) -> TypeInfo
     where
-        T: ParamSchema,
+        T: ParamType,
     {
-        TypeInfo::of::<T>(true)
+        T::info(true)
     }
     fn field_info(&self) -> TypeInfo
     where
-        T: FieldSchema,
+        T: FieldType,
     {
-        TypeInfo::of::<T>(true)
+        T::info(true)
     }
     fn take_arg(&self, args: &mut Args, name: &str) -> Result<Option<T>, ()>
     where
-        T: ParamDeserialize,
+        T: ParamType,
     {
-        args.take(name)
+        T::take_optional(args, name)
     }
     fn value_json(&self, value: T) -> Value
     where
         T: DeclaredValue,
     {
-        to_json(value)
+        value.json()
     }
     fn str_json(&self, value: &'static str) -> Value
     where
         T: FromStrLiteral,
     {
-        to_json(T::from(value))
+        T::json(value)
     }
 }
 
 /// The [`Context`](crate::Context) parameter: not published, filled from the call.
 pub trait ParamContext {
+    /// Nothing to check: a `Context` is not published.
+    fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
     /// The parameter's type information.
     fn type_info(&self) -> TypeInfo;
     /// The call's context.
@@ -216,18 +227,32 @@ pub trait ParamPlain {
     type Schema;
     /// The parameter's type.
     type Value;
+    /// The type the checks name.
+    fn schema_marker(self) -> Marker<Self::Schema>
+    where
+        Self: Sized,
+    {
+        Marker::new()
+    }
+    /// The type a string `default` is built as.
+    fn str_marker(self) -> Marker<Self::Schema>
+    where
+        Self: Sized,
+    {
+        Marker::new()
+    }
     /// The parameter's type information.
     fn type_info(self) -> TypeInfo
     where
-        Self::Schema: ParamSchema;
+        Self::Schema: ParamType;
     /// The type information of a struct field.
     fn field_info(self) -> TypeInfo
     where
-        Self::Schema: FieldSchema;
+        Self::Schema: FieldType;
     /// Takes the argument from a call.
     fn take_arg(self, args: &mut Args, name: &str) -> Result<Self::Value, ()>
     where
-        Self::Value: ParamDeserialize;
+        Self::Value: ParamType;
     /// A declared `default` or example, typed as the parameter.
     fn value_json(self, value: Self::Schema) -> Value
     where
@@ -243,33 +268,33 @@ impl<T> ParamPlain for Probe<T> {
     type Value = T;
     fn type_info(self) -> TypeInfo
     where
-        T: ParamSchema,
+        T: ParamType,
     {
-        TypeInfo::of::<T>(false)
+        T::info(false)
     }
     fn field_info(self) -> TypeInfo
     where
-        T: FieldSchema,
+        T: FieldType,
     {
-        TypeInfo::of::<T>(false)
+        T::info(false)
     }
     fn take_arg(self, args: &mut Args, name: &str) -> Result<T, ()>
     where
-        T: ParamDeserialize,
+        T: ParamType,
     {
-        args.take(name)
+        T::take(args, name)
     }
     fn value_json(self, value: T) -> Value
     where
         T: DeclaredValue,
     {
-        to_json(value)
+        value.json()
     }
     fn str_json(self, value: &'static str) -> Value
     where
         T: FromStrLiteral,
     {
-        to_json(T::from(value))
+        T::json(value)
     }
 }
 
@@ -279,14 +304,22 @@ pub trait ReturnResult {
     type Ok;
     /// The error type.
     type Err;
+    /// The output type the checks name.
+    fn output_marker(&self) -> Marker<Self::Ok> {
+        Marker::new()
+    }
+    /// The error type the checks name.
+    fn error_marker(&self) -> Marker<Self::Err> {
+        Marker::new()
+    }
     /// The success type's information.
     fn output_info(&self) -> TypeInfo
     where
-        Self::Ok: OutputSchema;
+        Self::Ok: OutputType;
     /// Converts a returned value.
     fn output_value(&self, ret: Result<Self::Ok, Self::Err>) -> Result<Value, CallError>
     where
-        Self::Ok: OutputSerialize,
+        Self::Ok: OutputType,
         ToolError: AcceptsError<Self::Err>;
 }
 
@@ -295,18 +328,18 @@ impl<T, E> ReturnResult for &Probe<Result<T, E>> {
     type Err = E;
     fn output_info(&self) -> TypeInfo
     where
-        T: OutputSchema,
+        T: OutputType,
     {
-        TypeInfo::of::<T>(false)
+        T::info()
     }
     fn output_value(&self, ret: Result<T, E>) -> Result<Value, CallError>
     where
-        T: OutputSerialize,
+        T: OutputType,
         ToolError: AcceptsError<E>,
     {
         match ret {
-            Ok(value) => to_output(&value),
-            Err(e) => Err(CallError::Tool(ToolError::from(e))),
+            Ok(value) => value.output(),
+            Err(e) => Err(CallError::Tool(ToolError::accept(e))),
         }
     }
 }
@@ -315,29 +348,43 @@ impl<T, E> ReturnResult for &Probe<Result<T, E>> {
 pub trait ReturnPlain {
     /// The fn's return type.
     type Ret;
+    /// The output type the checks name.
+    fn output_marker(self) -> Marker<Self::Ret>
+    where
+        Self: Sized,
+    {
+        Marker::new()
+    }
+    /// No error type: `ToolError` itself, which it accepts.
+    fn error_marker(self) -> Marker<ToolError>
+    where
+        Self: Sized,
+    {
+        Marker::new()
+    }
     /// The output type's information.
     fn output_info(self) -> TypeInfo
     where
-        Self::Ret: OutputSchema;
+        Self::Ret: OutputType;
     /// Converts a returned value.
     fn output_value(self, ret: Self::Ret) -> Result<Value, CallError>
     where
-        Self::Ret: OutputSerialize;
+        Self::Ret: OutputType;
 }
 
 impl<T> ReturnPlain for Probe<T> {
     type Ret = T;
     fn output_info(self) -> TypeInfo
     where
-        T: OutputSchema,
+        T: OutputType,
     {
-        TypeInfo::of::<T>(false)
+        T::info()
     }
     fn output_value(self, ret: T) -> Result<Value, CallError>
     where
-        T: OutputSerialize,
+        T: OutputType,
     {
-        to_output(&ret)
+        ret.output()
     }
 }
 
@@ -356,8 +403,9 @@ pub fn to_json<T: Serialize>(value: T) -> Value {
     serde_json::to_value(&value).unwrap_or(Value::Null)
 }
 
-/// Takes every argument as one `#[param(flatten)]` struct.
+/// Takes every argument as one `#[param(flatten)]` struct. (Only `Deserialize` is asked of it:
+/// a nalgebra point, which has no `JsonSchema`, is refused by the toolbox's build, in words.)
 #[allow(clippy::result_unit_err)]
-pub fn take_flattened<T: ParamDeserialize>(args: &mut Args) -> Result<T, ()> {
+pub fn take_flattened<T: serde::de::DeserializeOwned>(args: &mut Args) -> Result<T, ()> {
     args.take_all()
 }

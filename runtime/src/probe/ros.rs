@@ -13,12 +13,28 @@ use crate::contract::{Args, CallError};
 use crate::error::ToolError;
 use crate::schema::TypeInfo;
 
-use super::AcceptsError;
+use super::{AcceptsError, Marker};
 
 /// A ROS message parameter, field or output.
 pub trait RosPlain {
     /// The message type.
     type Message;
+    /// Nothing to check: the family's own bounds say what a message needs.
+    fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// A string `default` is refused by `value_json`'s type, not by this check.
+    fn str_marker(&self) -> Marker<String> {
+        Marker::new()
+    }
+    /// Nothing to check: the output is a message.
+    fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// No error type: `ToolError` itself.
+    fn error_marker(&self) -> Marker<ToolError> {
+        Marker::new()
+    }
     /// The parameter's type information.
     fn type_info(&self) -> TypeInfo;
     /// The type information of a struct field.
@@ -37,6 +53,14 @@ pub trait RosPlain {
 pub trait RosOptional {
     /// The message type.
     type Message;
+    /// Nothing to check: the family's own bounds say what a message needs.
+    fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// A string `default` is refused by `value_json`'s type, not by this check.
+    fn str_marker(&self) -> Marker<String> {
+        Marker::new()
+    }
     /// The parameter's type information.
     fn type_info(&self) -> TypeInfo;
     /// The type information of a struct field.
@@ -51,6 +75,22 @@ pub trait RosOptional {
 pub trait RosList {
     /// The message type.
     type Message;
+    /// Nothing to check: the family's own bounds say what a message needs.
+    fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// A string `default` is refused by `value_json`'s type, not by this check.
+    fn str_marker(&self) -> Marker<String> {
+        Marker::new()
+    }
+    /// Nothing to check: the output is a message.
+    fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// No error type: `ToolError` itself.
+    fn error_marker(&self) -> Marker<ToolError> {
+        Marker::new()
+    }
     /// The parameter's type information.
     fn type_info(&self) -> TypeInfo;
     /// The type information of a struct field.
@@ -71,6 +111,14 @@ pub trait RosResult {
     type Message;
     /// The error type.
     type Err;
+    /// Nothing to check: the output is a message.
+    fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// The error type the checks name.
+    fn error_marker(&self) -> Marker<Self::Err> {
+        Marker::new()
+    }
     /// The output's type information.
     fn output_info(&self) -> TypeInfo;
     /// Serializes the message, or makes the error an `isError` result.

@@ -19,7 +19,9 @@ use serde_json::{Value, json};
 
 use crate::contract::{Args, CallError};
 use crate::error::ToolError;
-use crate::probe::{AcceptsError, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output};
+use crate::probe::{
+    AcceptsError, Marker, Probe, RangeTarget, SchemaShape, UnitTarget, to_json, to_output,
+};
 use crate::schema::TypeInfo;
 use crate::schema::keys::QUANTITY_KEY;
 use crate::schema::units::{self as table, QuantityDef, QuantityTarget};
@@ -34,12 +36,14 @@ macro_rules! quantities {
         impl QuantityTarget for uom::si::f64::$ty {
             const QUANTITY: &'static QuantityDef = &table::$def;
         }
+        #[diagnostic::do_not_recommend]
         impl RangeTarget for uom::si::f64::$ty {
             const NAME: &'static str = stringify!($ty);
             const INTEGER: bool = false;
             const MIN: i128 = i128::MIN;
             const MAX: i128 = i128::MAX;
         }
+        #[diagnostic::do_not_recommend]
         impl UnitTarget for uom::si::f64::$ty {}
         impl SchemaShape for uom::si::f64::$ty {
             const DEPTH: usize = 0;
@@ -97,6 +101,22 @@ impl<D> Probe<Q<D>>
 where
     D: uom::si::Dimension + ?Sized,
 {
+    /// Nothing for the generic checks: a quantity's own bound says what a message needs.
+    pub fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// A string `default` is refused by `value_json`'s type, not by this check.
+    pub fn str_marker(&self) -> Marker<String> {
+        Marker::new()
+    }
+    /// Nothing for the generic checks: the output is a quantity.
+    pub fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// No error type: `ToolError` itself.
+    pub fn error_marker(&self) -> Marker<ToolError> {
+        Marker::new()
+    }
     /// A quantity parameter: a number in its unit.
     pub fn type_info(&self) -> TypeInfo
     where
@@ -142,6 +162,14 @@ impl<D> Probe<Option<Q<D>>>
 where
     D: uom::si::Dimension + ?Sized,
 {
+    /// Nothing for the generic checks: a quantity's own bound says what a message needs.
+    pub fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// A string `default` is refused by `value_json`'s type, not by this check.
+    pub fn str_marker(&self) -> Marker<String> {
+        Marker::new()
+    }
     /// An optional quantity parameter.
     pub fn type_info(&self) -> TypeInfo
     where
@@ -173,6 +201,22 @@ impl<D> Probe<Vec<Q<D>>>
 where
     D: uom::si::Dimension + ?Sized,
 {
+    /// Nothing for the generic checks: a quantity's own bound says what a message needs.
+    pub fn schema_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// A string `default` is refused by `value_json`'s type, not by this check.
+    pub fn str_marker(&self) -> Marker<String> {
+        Marker::new()
+    }
+    /// Nothing for the generic checks: the output is a quantity.
+    pub fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// No error type: `ToolError` itself.
+    pub fn error_marker(&self) -> Marker<ToolError> {
+        Marker::new()
+    }
     /// A list of quantities: numbers in their unit.
     pub fn type_info(&self) -> TypeInfo
     where
@@ -218,6 +262,14 @@ impl<D, E> Probe<Result<Q<D>, E>>
 where
     D: uom::si::Dimension + ?Sized,
 {
+    /// Nothing for the generic checks: the output is a quantity.
+    pub fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// The error type the checks name.
+    pub fn error_marker(&self) -> Marker<E> {
+        Marker::new()
+    }
     /// A quantity output of a fallible tool.
     pub fn output_info(&self) -> TypeInfo
     where
@@ -233,7 +285,7 @@ where
     {
         match ret {
             Ok(value) => to_output(&value),
-            Err(e) => Err(CallError::Tool(ToolError::from(e))),
+            Err(e) => Err(CallError::Tool(ToolError::accept(e))),
         }
     }
 }
@@ -242,6 +294,14 @@ impl<D, E> Probe<Result<Vec<Q<D>>, E>>
 where
     D: uom::si::Dimension + ?Sized,
 {
+    /// Nothing for the generic checks: the output is a quantity.
+    pub fn output_marker(&self) -> Marker<()> {
+        Marker::new()
+    }
+    /// The error type the checks name.
+    pub fn error_marker(&self) -> Marker<E> {
+        Marker::new()
+    }
     /// A list output of a fallible tool.
     pub fn output_info(&self) -> TypeInfo
     where
@@ -257,7 +317,7 @@ where
     {
         match ret {
             Ok(value) => to_output(&value),
-            Err(e) => Err(CallError::Tool(ToolError::from(e))),
+            Err(e) => Err(CallError::Tool(ToolError::accept(e))),
         }
     }
 }

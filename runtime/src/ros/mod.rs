@@ -490,7 +490,7 @@ impl<T: RosMessageType, E> RosResult for Probe<Result<T, E>> {
     {
         match ret {
             Ok(value) => to_output(&value),
-            Err(e) => Err(CallError::Tool(ToolError::from(e))),
+            Err(e) => Err(CallError::Tool(ToolError::accept(e))),
         }
     }
 }

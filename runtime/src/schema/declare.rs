@@ -75,6 +75,7 @@ pub trait ComponentRanges {
     fn component_ranges(&self) -> Vec<ComponentRange>;
 }
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize> ComponentRanges for [std::ops::RangeInclusive<f64>; N] {
     const COUNT: usize = N;
     fn component_ranges(&self) -> Vec<ComponentRange> {
@@ -273,6 +274,7 @@ pub trait ComponentsTarget {
 
 macro_rules! containers {
     ($([$($g:tt)*] $t:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<$($g)*> ComponentsTarget for $t {
             const COMPONENTS: Components = T::COMPONENTS;
         }

@@ -36,7 +36,7 @@ pub use generate::TypeInfo;
 pub(crate) use generate::{
     SchemaError, generator, is_object_schema, subschema, to_schemars, type_schema,
 };
-pub use msg::Msg;
+pub use msg::{Holds, Msg};
 pub(crate) use property::{data_enum_schema, object_schema, property_schema, unit_enum_schema};
 pub use units::{QuantityDef, QuantityTarget, unit_fits, unit_mismatch};
 

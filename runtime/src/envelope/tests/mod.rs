@@ -1,6 +1,7 @@
 //! The envelope's tests, by topic: `geometry.rs` (distances, exact cases), `check.rs` (the
 //! rules and their boundaries), `messages.rs` (what a refusal says, and that what it suggests
-//! passes), `declare.rs` (validation, bounding box), `json.rs` (the published form),
+//! passes), `declare.rs` (validation, bounding box), `def.rs` (the compile-time checks of a
+//! declaration: solids apart, keep-outs met, target bounds), `json.rs` (the published form),
 //! `narrow.rs` (the operator's file) and `properties.rs` (exact distances against dense
 //! sampling, checks and their suggestions against the rules).
 
@@ -8,6 +9,7 @@ use super::{Envelope, Point, Shape, Solid};
 
 mod check;
 mod declare;
+mod def;
 mod geometry;
 mod json;
 mod messages;
@@ -77,7 +79,7 @@ fn open_space(keep_out: Vec<Shape>) -> Envelope {
 }
 
 #[test]
-fn the_envelope_is_a_leaf_importing_only_echo_and_msg() {
+fn the_envelope_is_a_leaf_importing_only_echo_msg_and_holds() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/envelope");
     let mut seen = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -90,9 +92,12 @@ fn the_envelope_is_a_leaf_importing_only_echo_and_msg() {
         for (i, _) in text.match_indices("crate::") {
             let after = &text[i + "crate::".len()..];
             assert!(
-                after.starts_with("echo") || after.starts_with("schema::Msg"),
+                after.starts_with("echo")
+                    || after.starts_with("schema::Msg")
+                    || after.starts_with("schema::Holds")
+                    || after.starts_with("schema::{Holds, Msg}"),
                 "{}: `crate::{}` (the envelope imports only `crate::echo` and the compile-time \
-                 message builder `crate::schema::Msg`, both leaves)",
+                 check's vocabulary `crate::schema::{{Holds, Msg}}`, both leaves)",
                 path.display(),
                 &after[..after.len().min(20)]
             );
