@@ -26,10 +26,10 @@
 //! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
 //! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
 //! | `serve --envelope /etc/arm/envelope.json` | narrows the declared envelopes (more allow shapes and keep-outs, a shorter `maxStep`, a larger tool radius; by resource, in the published unit and frame); published in `tools/list` | 1 when the file would widen an envelope, names an unknown resource, or is not an envelope |
-//! | `serve --audit-log /var/log/arm/audit.jsonl` | one JSON line per call of a tool that is not `read_only` (arguments, caller, confirmation, outcome), hash-chained, fsynced before the answer ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify or cannot be opened |
+//! | `serve --audit-log /var/log/arm/audit.jsonl [--audit-key-env VAR] [--audit-head-file PATH]` | one JSON line per call of a tool that is not `read_only` (arguments as sent, caller, the confirmation with the question shown, outcome), hash-chained (HMAC-SHA-256 with a key), fsynced before the answer, its head anchored in the second file ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify, is keyed otherwise than the key given, or cannot be opened |
 //! | `serve --otlp-endpoint http://127.0.0.1:4318` (feature `otel`) | exports a span per request and the duration histograms over OTLP/HTTP, as OpenTelemetry's conventions for MCP name them (else `OTEL_EXPORTER_OTLP_ENDPOINT`; `OTEL_SDK_DISABLED=true` turns it off); `--otel-mode propagation-only` keeps the trace context without exporting, `off` makes no span; `--otel-capture-content` adds each call's arguments and result | |
 //! | `--log-format json` (any command) | log lines on stderr as one JSON object each (`text` by default); `RUST_LOG` filters them (default `info,rmcp=warn`) | |
-//! | `audit verify PATH` | checks an audit log's hash chain | 0 intact (prints the number of lines), 1 naming the first bad line (a torn last line included), 2 when it cannot be read |
+//! | `audit verify PATH [--key-env VAR] [--head SEQ:HASH \| --head-file PATH]` | checks an audit log (its chain; with the key, every line's HMAC; with a head anchored outside it, that nothing was cut) and prints what that proves and what it does not | 0 verified, 1 naming the first bad line (a torn last line included) or the missing head, 2 when the log, the key or the head cannot be read |
 //! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
 //! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
 //! | `export --out DIR` | writes every format into `DIR`, `index.html` (the page people read, one file that fetches nothing) and `llms.txt`, and `SKILL.md` with `references/TOOLS.md` when the toolbox serves a skill | 0 |
@@ -187,10 +187,29 @@ struct ServeArgs {
     #[arg(long)]
     read_only: bool,
     /// Append one JSON line per call of a tool that is not read-only to this file (created if
-    /// missing; an existing log is verified and continued): arguments, caller, confirmation and
-    /// outcome, hash-chained and fsynced before each answer. Check it with `audit verify PATH`.
+    /// missing; an existing log is verified and continued): arguments as sent, caller, the
+    /// user's confirmation with the question they were shown, and outcome, hash-chained and
+    /// fsynced before each answer. Check it with `audit verify PATH`.
     #[arg(long, value_name = "PATH")]
     audit_log: Option<PathBuf>,
+    /// Authenticate every audit line with the key in this environment variable (32 bytes or
+    /// more; HMAC-SHA-256): whoever can write the log but not read the key cannot rewrite it
+    /// unnoticed. A log is keyed from its first line.
+    #[arg(
+        long,
+        value_name = "VAR",
+        requires = "audit_log",
+        conflicts_with = "audit_key_file"
+    )]
+    audit_key_env: Option<String>,
+    /// The same, with the key in this file.
+    #[arg(long, value_name = "PATH", requires = "audit_log")]
+    audit_key_file: Option<PathBuf>,
+    /// Append the audit log's head (`{"seq", "hash", "time"}`) to this second file after every
+    /// line, fsynced: put it where whoever can write the log cannot. `audit verify --head-file`
+    /// then finds lines cut from the log's end.
+    #[arg(long, value_name = "PATH", requires = "audit_log")]
+    audit_head_file: Option<PathBuf>,
     /// Narrow the declared envelopes (where each resource may go): a JSON file
     /// `{"arm": {"allow": [..], "keepOut": [..], "maxStep": 400}}`, by resource, in the
     /// published unit and frame. It may only tighten: a file that would widen an envelope,
@@ -362,22 +381,76 @@ applies in the order 4, 1, 3, 2.";
 
 #[derive(Debug, Subcommand)]
 enum AuditCommand {
-    /// Check a log's hash chain: exit 0 when intact, 1 naming the first bad line, 2 when it
+    /// Check a log: every line whole and chained (and, with its key, authenticated; with a head,
+    /// still holding it). Prints what that proves and what it does not. Exit 0 when it verifies,
+    /// 1 naming the first bad line (or the missing head), 2 when it (or the key, or the head)
     /// cannot be read.
     Verify {
         /// The log.
         path: PathBuf,
+        /// The log's key, in this environment variable: every line must carry a valid HMAC.
+        #[arg(long, value_name = "VAR", conflicts_with = "key_file")]
+        key_env: Option<String>,
+        /// The log's key, in this file.
+        #[arg(long, value_name = "PATH")]
+        key_file: Option<PathBuf>,
+        /// A head the server anchored (`SEQ:HASH` or `HASH`, from its log's `audit head`
+        /// lines or a span's `toolwright.audit.hash`): the log must still hold that line.
+        #[arg(long, value_name = "SEQ:HASH", conflicts_with = "head_file")]
+        head: Option<String>,
+        /// The head file the server appended to (`serve --audit-head-file`): its last head.
+        #[arg(long, value_name = "PATH")]
+        head_file: Option<PathBuf>,
     },
 }
 
-/// `audit verify PATH`.
-fn audit_verify(path: &std::path::Path) -> i32 {
-    match crate::audit::verify(path) {
+/// The audit key given by `--*-key-env VAR` or `--*-key-file PATH`, if any.
+fn audit_key(
+    env: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<crate::audit::AuditKey>, crate::audit::AuditKeyError> {
+    match (env, file) {
+        (Some(var), _) => crate::audit::AuditKey::from_env(var).map(Some),
+        (None, Some(path)) => crate::audit::AuditKey::from_file(path).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
+/// `audit verify PATH [--key-env VAR] [--head SEQ:HASH]`.
+fn audit_verify(command: &AuditCommand) -> i32 {
+    let AuditCommand::Verify {
+        path,
+        key_env,
+        key_file,
+        head,
+        head_file,
+    } = command;
+    let key = match audit_key(key_env.as_deref(), key_file.as_deref()) {
+        Ok(key) => key,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let head = match (head, head_file) {
+        (Some(text), _) => crate::audit::Head::parse(text).map(Some),
+        (None, Some(file)) => crate::audit::Head::from_file(file).map(Some),
+        (None, None) => Ok(None),
+    };
+    let head = match head {
+        Ok(head) => head,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let options = crate::audit::VerifyOptions { key, head };
+    match crate::audit::verify_with(path, &options) {
         Ok(verified) => {
             println!(
-                "{}: {} lines, the chain is intact (last hash {})",
+                "{}: verified: {} (last hash {})",
                 path.display(),
-                verified.lines,
+                verified.proves(),
                 verified.last_hash
             );
             0
@@ -506,7 +579,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                     None => builder,
                 }
             }
-            Command::Audit(AuditCommand::Verify { path }) => return audit_verify(path),
+            Command::Audit(audit) => return audit_verify(audit),
             _ => self,
         };
         let toolbox = match builder.build() {
@@ -548,7 +621,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                     2
                 }
             },
-            Command::Audit(AuditCommand::Verify { path }) => audit_verify(&path),
+            Command::Audit(audit) => audit_verify(&audit),
             Command::Check {
                 against,
                 clients,
@@ -588,7 +661,22 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             builder = builder.with_read_only(true);
         }
         if let Some(path) = &args.audit_log {
-            match crate::audit::AuditLog::open(path) {
+            let mut options = crate::audit::AuditLog::options(path);
+            match audit_key(
+                args.audit_key_env.as_deref(),
+                args.audit_key_file.as_deref(),
+            ) {
+                Ok(Some(key)) => options = options.key(key),
+                Ok(None) => {}
+                Err(e) => {
+                    eprintln!("--audit-key: {e}");
+                    return Err(1);
+                }
+            }
+            if let Some(head) = &args.audit_head_file {
+                options = options.head_file(head);
+            }
+            match options.open() {
                 Ok(log) => builder = builder.with_audit_log(log),
                 Err(e) => {
                     eprintln!("--audit-log: {e}");
@@ -698,6 +786,25 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// `serve`, with the toolbox its flags built.
     async fn cli_serve<H: rmcp::ServerHandler>(
+        self,
+        args: ServeArgs,
+        make: MakeHandler<S, H>,
+        log_format: crate::telemetry::logs::LogFormat,
+        info_shown: bool,
+    ) -> i32 {
+        let toolbox = self;
+        // Its head is logged when the server stops: an anchor outside the file.
+        let audit = toolbox.audit_log().cloned();
+        let code = toolbox
+            .cli_serve_until_stopped(args, make, log_format, info_shown)
+            .await;
+        if let Some(audit) = audit {
+            audit.log_head("the server stopped");
+        }
+        code
+    }
+
+    async fn cli_serve_until_stopped<H: rmcp::ServerHandler>(
         self,
         args: ServeArgs,
         make: MakeHandler<S, H>,

@@ -692,6 +692,25 @@
 //!   authentication, protocol revisions), refusals (arguments, size, rate limits, read-only),
 //!   stops, safe stops and confirmations, and audit failures; a safe stop that failed or did not
 //!   finish (its resource is in an unknown state) is logged at `error`.
+//! - **The audit log** (`serve --audit-log PATH`, [`crate::audit`]). What `audit verify PATH`
+//!   proves depends on what it is given, and it prints which:
+//!   - *no key, no head*: the file is consistent (every line whole, in its canonical form,
+//!     hashing to the next line's `prev`). Whoever can write the file can rewrite any line and
+//!     recompute every hash after it, or cut lines from its end, and the log still verifies;
+//!   - *with the key* (`serve --audit-key-env VAR` from the log's first line; `audit verify
+//!     --key-env VAR`): every line carries a valid HMAC-SHA-256 under it, so no line was
+//!     altered, inserted, removed or reordered before the last one by anyone without the key;
+//!     lines cut from the end still leave a valid log;
+//!   - *with a head* (`--head SEQ:HASH`, `--head-file PATH`): the log still holds that line, so
+//!     nothing up to it was cut or rewritten. The server anchors its head outside the file: in
+//!     its log at `info` (`audit head`) every 64 lines and when it stops, on every call's span
+//!     (`toolwright.audit.hash`), and with `--audit-head-file PATH` in a second file after every
+//!     line.
+//!
+//!   An approval's line (`"confirmation": "accepted"`) carries the SHA-256 of the question the
+//!   person was shown and the id of the elicitation or round that answered it; a line that says
+//!   `accepted` without them does not verify. Arguments are recorded exactly as sent, with what
+//!   validation filled in under `defaults`.
 //! - **Health.** `serve --http` answers `GET /healthz` (`200` while the process serves) and
 //!   `GET /readyz` (`200` when ready; `503` with the reason while Redis does not answer or while
 //!   stopping), without authentication and saying nothing but the status.

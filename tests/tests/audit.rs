@@ -275,12 +275,31 @@ async fn a_session_leaves_receipts_that_say_what_happened() {
         "{}",
         log[9]["text"]
     );
-    // The validated arguments, defaults filled in; refused ones as sent.
-    assert_eq!(
-        log[0]["arguments"],
-        json!({"x": 300, "y": 0, "z": 380, "speed": 0.5})
-    );
+    // The arguments exactly as sent, and apart what validation filled in; refused ones as sent.
+    assert_eq!(log[0]["arguments"], json!({"x": 300, "y": 0, "z": 380}));
+    assert_eq!(log[0]["defaults"], json!({"/speed": 0.5}));
     assert_eq!(log[0]["validated"], true);
+    assert!(log[2].get("defaults").is_none(), "{:?}", log[2]);
+    // An approval says what the person was shown and which answer approved it: an elicitation
+    // on 2025-11-25 (its request id), the call's round on 2026-07-28 (its id).
+    let shown = |question: &str| {
+        use sha2::Digest as _;
+        sha2::Sha256::digest(question.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    assert_eq!(
+        log[0]["approval"]["question"],
+        shown("Move the arm to (300 mm, 0 mm, 380 mm) at 0.5 of full speed?")
+    );
+    assert_eq!(log[0]["approval"]["via"], "elicitation");
+    assert!(!log[0]["approval"]["id"].as_str().unwrap().is_empty());
+    assert_eq!(log[7]["approval"]["via"], "round");
+    assert_eq!(log[7]["approval"]["id"].as_str().unwrap().len(), 32);
+    for line in [&log[1], &log[2], &log[5], &log[6]] {
+        assert!(line.get("approval").is_none(), "{line:?}");
+    }
     assert_eq!(log[2]["arguments"]["x"], 5000);
     assert_eq!(log[2]["validated"], false);
     // What the model was told, halted position included.
@@ -443,7 +462,9 @@ async fn audit_verify_on_the_binary_names_every_altered_line_and_a_torn_tail() {
     let o = verify_cli(&path);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(
-        out(&o).contains(": 2 lines, the chain is intact"),
+        out(&o).contains(
+            ": verified: 2 lines, each chained to the one before it. Not proven: the log has no key"
+        ),
         "{}",
         out(&o)
     );
@@ -509,6 +530,176 @@ async fn audit_verify_on_the_binary_names_every_altered_line_and_a_torn_tail() {
     // And a file that cannot be read.
     let o = verify_cli(&path.with_extension("missing"));
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+}
+
+/// Serves the binary with a keyed log and a head file (`--audit-key-env`, `--audit-head-file`)
+/// for one recorded call.
+async fn serve_keyed(path: &Path, heads: &Path) {
+    let mut command = tokio::process::Command::new(binary());
+    command
+        .args([
+            "serve",
+            "--confirm=off",
+            "--audit-log",
+            path.to_str().unwrap(),
+            "--audit-key-env",
+            "ARM_AUDIT_KEY",
+            "--audit-head-file",
+            heads.to_str().unwrap(),
+        ])
+        .env("ARM_AUDIT_KEY", "0123456789abcdef0123456789abcdef-lab")
+        .env("ROBOT_ARM_TIME_SCALE", "0")
+        .env("RUST_LOG", "warn");
+    let client = ().serve(rmcp::transport::TokioChildProcess::new(command).unwrap()).await.unwrap();
+    for z in [350, 360] {
+        let r = client
+            .call_tool(params(
+                "move_arm_to_pose",
+                json!({"x": 300, "y": 0, "z": z}),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    }
+    client.cancel().await.unwrap();
+}
+
+/// `verify_cli` with further arguments (the key in `ARM_AUDIT_KEY`).
+fn verify_with(path: &Path, more: &[&str]) -> Output {
+    Command::new(binary())
+        .args(["audit", "verify", path.to_str().unwrap()])
+        .args(more)
+        .env("ARM_AUDIT_KEY", "0123456789abcdef0123456789abcdef-lab")
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the binary runs")
+}
+
+/// Issue 43: with a key and a head anchored outside the file, `audit verify` finds a rewrite
+/// with recomputed hashes and a cut tail, which a plain chain cannot; without them it says what
+/// it does not prove.
+#[tokio::test]
+async fn a_key_and_a_head_find_a_rewrite_and_a_cut_tail() {
+    let path = temp("keyed");
+    let heads = path.with_extension("heads");
+    serve_keyed(&path, &heads).await;
+    serve_keyed(&path, &heads).await;
+    let o = verify_with(
+        &path,
+        &[
+            "--key-env",
+            "ARM_AUDIT_KEY",
+            "--head-file",
+            heads.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(
+        out(&o).contains(
+            ": verified: 4 lines, each chained to the one before it, each with a \
+                          valid HMAC-SHA-256 under the key given"
+        ) && out(&o).contains("the anchored head is its last line"),
+        "{}",
+        out(&o)
+    );
+    // Without the key the log is consistent, and verify says what it did not check.
+    let o = verify_with(&path, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(
+        out(&o).contains("4 lines carry an HMAC that was not checked"),
+        "{}",
+        out(&o)
+    );
+    // Without the key, the server does not continue it.
+    let o = run(&["serve", "--audit-log", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("is keyed"), "{}", out(&o));
+
+    // Line 1's arguments rewritten and every hash recomputed, as someone who can write the file
+    // but has no key would.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut forged = String::new();
+    let mut prev = toolwright::audit::GENESIS.to_owned();
+    for (i, line) in text.lines().enumerate() {
+        let mut map: Map<String, Value> = serde_json::from_str(line).unwrap();
+        map.shift_remove("hash");
+        map["prev"] = Value::from(prev.as_str());
+        map["chain"] = Value::from("sha256");
+        if i == 0 {
+            map["arguments"] = json!({"x": 850, "y": 0, "z": 20});
+        }
+        let canonical = Value::Object(map).to_string();
+        use sha2::Digest as _;
+        let hash: String = sha2::Sha256::digest(canonical.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        forged.push_str(&canonical[..canonical.len() - 1]);
+        forged.push_str(&format!(",\"hash\":\"{hash}\"}}\n"));
+        prev = hash;
+    }
+    let forged_path = path.with_extension("forged");
+    std::fs::write(&forged_path, &forged).unwrap();
+    let o = verify_with(&forged_path, &[]);
+    assert_eq!(o.status.code(), Some(0), "consistent: {}", out(&o));
+    assert!(
+        out(&o).contains("Not proven: the log has no key"),
+        "{}",
+        out(&o)
+    );
+    let o = verify_with(&forged_path, &["--key-env", "ARM_AUDIT_KEY"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains(": line 1 is not keyed"), "{}", out(&o));
+    let o = verify_with(&forged_path, &["--head-file", heads.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains("is not in the log (4 lines)"),
+        "{}",
+        out(&o)
+    );
+
+    // The last line deleted: the chain is intact, the head is not in it.
+    let cut: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let cut_path = path.with_extension("cut");
+    std::fs::write(&cut_path, cut).unwrap();
+    let o = verify_with(&cut_path, &["--key-env", "ARM_AUDIT_KEY"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(
+        out(&o).contains("that no lines were cut from its end"),
+        "{}",
+        out(&o)
+    );
+    let o = verify_with(
+        &cut_path,
+        &[
+            "--key-env",
+            "ARM_AUDIT_KEY",
+            "--head-file",
+            heads.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains("lines were cut from its end, or it was rewritten"),
+        "{}",
+        out(&o)
+    );
+    // A head given by hand, and a key too short.
+    let o = verify_with(&cut_path, &["--head", "4:abc"]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    let o = Command::new(binary())
+        .args([
+            "audit",
+            "verify",
+            path.to_str().unwrap(),
+            "--key-env",
+            "SHORT",
+        ])
+        .env("SHORT", "too short")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    assert!(out(&o).contains("at least 32 bytes"), "{}", out(&o));
 }
 
 /// A log that cannot be written (here: the file size limit, `ulimit -f`, reached in the middle

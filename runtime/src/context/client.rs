@@ -13,6 +13,16 @@ use super::Context;
 use super::input::Round;
 use super::link::Link;
 use crate::ToolError;
+use crate::audit::Via;
+
+/// How a question reached the person who answered it: an elicitation request (its JSON-RPC id),
+/// a call's round (the call's id across its rounds, sealed in its `requestState`) or a task's
+/// (its id). An approval's audit line names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AskedBy {
+    pub(crate) via: Via,
+    pub(crate) id: String,
+}
 
 /// How long a call without a deadline waits for the client to answer a sampling or elicitation
 /// request (10 minutes: a person may be filling in a form) before it gives up with
@@ -212,7 +222,7 @@ impl Context {
         request: Request,
         message: ServerRequest,
         key: &str,
-    ) -> Result<ClientResult, ClientError> {
+    ) -> Result<(ClientResult, AskedBy), ClientError> {
         let failed = |e: rmcp::ServiceError| ClientError::Failed {
             request: request.name(),
             error: e.to_string(),
@@ -223,7 +233,20 @@ impl Context {
         if let Some(round) = &self.inner.round
             && link.on_2026_protocol()
         {
-            return self.ask_in_round(round, request, message, key).await;
+            let answer = self.ask_in_round(round, request, message, key).await?;
+            let (id, _) = round.id();
+            let via = if round.for_a_task() {
+                Via::Task
+            } else {
+                Via::Round
+            };
+            return Ok((
+                answer,
+                AskedBy {
+                    via,
+                    id: id.to_owned(),
+                },
+            ));
         }
         let handle = link
             .peer
@@ -252,7 +275,9 @@ impl Context {
                 stop(format!("the tool `{}` stopped waiting: no answer in {} s", self.tool_name(), CLIENT_ANSWER_LIMIT.as_secs())).await;
                 Err(ClientError::TimedOut { request: request.name() })
             }
-            answer = handle.await_response() => answer.map_err(failed),
+            answer = handle.await_response() => answer.map_err(failed).map(|answer| {
+                (answer, AskedBy { via: Via::Elicitation, id: id.to_string() })
+            }),
         }
     }
 
@@ -310,7 +335,7 @@ impl Context {
     pub async fn list_roots(&self) -> Result<Vec<rmcp::model::Root>, ClientError> {
         let link = self.link_for(Request::Roots)?;
         let message = ServerRequest::ListRootsRequest(rmcp::model::ListRootsRequest::default());
-        match self.send(link, Request::Roots, message, "roots").await? {
+        match self.send(link, Request::Roots, message, "roots").await?.0 {
             ClientResult::ListRootsResult(result) => Ok(result.roots),
             other => Err(unexpected(&other)),
         }
@@ -392,6 +417,7 @@ impl Context {
         match self
             .send(link, Request::Sampling, message, "sampling")
             .await?
+            .0
         {
             ClientResult::CreateMessageResult(result) => Ok(*result),
             other => Err(unexpected(&other)),

@@ -10,7 +10,7 @@ use schemars::generate::Contract;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::client::{ClientError, Request, unexpected};
+use super::client::{AskedBy, ClientError, Request, unexpected};
 use super::{Context, form};
 use crate::ToolSchema;
 use crate::adapt::Adapter;
@@ -89,7 +89,7 @@ impl Context {
             .map_err(|e| invalid(format!("`{type_name}`: {e}")))?;
         let form = form::form_schema(&full).map_err(|e| invalid(format!("`{type_name}`: {e}")))?;
         let key = super::input::key_of_type(type_name);
-        let mut content = match self.ask(message.into(), form, &key).await? {
+        let mut content = match self.ask(message.into(), form, &key).await?.0 {
             // An answer without content is an empty form: defaults fill it, or the required
             // fields are named as missing.
             Elicitation::Accepted(Value::Null) => Value::Object(serde_json::Map::new()),
@@ -136,12 +136,18 @@ impl Context {
         message: impl Into<String>,
         schema: JsonObject,
     ) -> Result<Elicitation<Value>, ClientError> {
-        self.ask(message.into(), schema, "elicitation").await
+        self.ask(message.into(), schema, "elicitation")
+            .await
+            .map(|(answer, _)| answer)
     }
 
     /// Asks the user to confirm `message` (a form without fields: accept, decline or cancel),
-    /// for a tool declared with `confirm`. Its key in a round is `confirm`.
-    pub(crate) async fn confirm(&self, message: String) -> Result<Elicitation<Value>, ClientError> {
+    /// for a tool declared with `confirm`, and how the question reached them. Its key in a round
+    /// is `confirm`.
+    pub(crate) async fn confirm(
+        &self,
+        message: String,
+    ) -> Result<(Elicitation<Value>, AskedBy), ClientError> {
         let mut form = JsonObject::new();
         form.insert("type".into(), Value::from("object"));
         form.insert("properties".into(), Value::Object(serde_json::Map::new()));
@@ -154,7 +160,7 @@ impl Context {
         message: String,
         form: JsonObject,
         key: &str,
-    ) -> Result<Elicitation<Value>, ClientError> {
+    ) -> Result<(Elicitation<Value>, AskedBy), ClientError> {
         let requested_schema = ElicitationSchema::from_json_schema(form)
             .map_err(|e| invalid(format!("the schema is not a valid elicitation form: {e}")))?;
         let link = self.link_for(Request::Elicitation)?;
@@ -164,20 +170,23 @@ impl Context {
             requested_schema,
         };
         let message = ServerRequest::ElicitRequest(rmcp::model::Request::new(params));
-        let result = match self.send(link, Request::Elicitation, message, key).await? {
-            ClientResult::ElicitResult(result) => result,
-            other => return Err(unexpected(&other)),
+        let (result, asked_by) = match self.send(link, Request::Elicitation, message, key).await? {
+            (ClientResult::ElicitResult(result), asked_by) => (result, asked_by),
+            (other, _) => return Err(unexpected(&other)),
         };
-        match result.action {
+        let answer = match result.action {
             ElicitationAction::Accept => {
-                Ok(Elicitation::Accepted(result.content.unwrap_or(Value::Null)))
+                Elicitation::Accepted(result.content.unwrap_or(Value::Null))
             }
-            ElicitationAction::Decline => Ok(Elicitation::Declined),
-            ElicitationAction::Cancel => Ok(Elicitation::Cancelled),
-            other => Err(ClientError::InvalidAnswer(format!(
-                "unknown action {other:?}"
-            ))),
-        }
+            ElicitationAction::Decline => Elicitation::Declined,
+            ElicitationAction::Cancel => Elicitation::Cancelled,
+            other => {
+                return Err(ClientError::InvalidAnswer(format!(
+                    "unknown action {other:?}"
+                )));
+            }
+        };
+        Ok((answer, asked_by))
     }
 }
 

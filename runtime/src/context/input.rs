@@ -232,6 +232,8 @@ pub(crate) struct Round {
     asked: Notify,
     /// A capability a question needed that the client did not declare (the first one).
     missing: Mutex<Option<&'static str>>,
+    /// Whether it is a task's (its answers came through `tasks/update`; its id is the task's).
+    task: bool,
 }
 
 /// What one run of the body asked.
@@ -307,6 +309,7 @@ impl Round {
             run: Mutex::new(Run::default()),
             asked: Notify::new(),
             missing: Mutex::new(None),
+            task: false,
         })
     }
 
@@ -335,7 +338,13 @@ impl Round {
             run: Mutex::new(Run::default()),
             asked: Notify::new(),
             missing: Mutex::new(None),
+            task: true,
         }
+    }
+
+    /// Whether it is a task's round (its id is the task's).
+    pub(crate) fn for_a_task(&self) -> bool {
+        self.task
     }
 
     /// The call's id across its rounds (an approval given in it is known by it), and until

@@ -26,6 +26,7 @@ use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio_util::sync::CancellationToken;
 
+pub(crate) use client::AskedBy;
 pub use client::{CLIENT_ANSWER_LIMIT, ClientError};
 pub use elicit::Elicitation;
 pub use input::{DEFAULT_REQUEST_STATE_TTL, KeyError, RequestStateKeys};

@@ -272,6 +272,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .get(name)
             .map(|&i| &self.inner.entries[i].tool)
     }
+
+    /// The audit log the calls are recorded in, if any.
+    pub fn audit_log(&self) -> Option<&Arc<crate::audit::AuditLog>> {
+        self.inner.config.audit.as_ref()
+    }
 }
 
 fn read<T>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {

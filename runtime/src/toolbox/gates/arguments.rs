@@ -9,7 +9,7 @@ use crate::toolbox::{Entry, Inner};
 use crate::validate::refusals::invalid_arguments;
 
 /// The validated arguments, or every violation (at most 20 listed) as one `isError`. The audit
-/// line records them either way.
+/// line records them as sent either way, and what validation filled in.
 #[inline]
 pub(super) fn validated<S>(
     inner: &Inner<S>,
@@ -18,9 +18,11 @@ pub(super) fn validated<S>(
     receipt: &mut Option<Box<Receipt>>,
 ) -> Result<Value, Stop> {
     let mut value = Value::Object(arguments.unwrap_or_default());
+    // The audit line records the arguments as sent (only a call with a receipt keeps a copy).
+    let sent = receipt.is_some().then(|| value.clone());
     let checked = entry.validator.validate(&mut value, inner.config.coercion);
-    if let Some(receipt) = receipt {
-        receipt.arguments(&value, checked.is_ok());
+    if let (Some(receipt), Some(sent)) = (receipt, sent) {
+        receipt.arguments(sent, checked.is_ok().then_some(&value));
     }
     match checked {
         Ok(()) => Ok(value),

@@ -14,8 +14,8 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
 use super::Stop;
-use crate::audit::Receipt;
-use crate::context::{Context, Round};
+use crate::audit::{Approval, Confirmation, Receipt};
+use crate::context::{AskedBy, Context, Round};
 use crate::exec;
 use crate::toolbox::call::{CallSite, Response};
 use crate::toolbox::confirm::{self, Decision};
@@ -102,22 +102,36 @@ async fn ask<S: Send + Sync + 'static>(
             None => std::future::pending().await,
         }
     };
+    // What the person is shown, kept for the audit line of an approval.
+    let shown = receipt.is_some().then(|| question.clone());
     let answer = tokio::select! {
         biased;
         answer = context.confirm(question) => answer,
         () = asked => {
             let round = round.as_ref().expect("only a round asks");
             if let Some(receipt) = receipt {
-                receipt.confirmation("asked");
+                receipt.confirmation(Confirmation::Asked);
             }
             return Err(("input_required", Response::InputRequired(Box::new(round.input_required()))));
         }
+    };
+    let (answer, asked_by) = match answer {
+        Ok((answer, asked_by)) => (Ok(answer), Some(asked_by)),
+        Err(e) => (Err(e), None),
     };
     let decision = Decision::of(answer);
     tracing::info!(decision = decision.as_str(), "confirmation");
     note_decision(decision.as_str());
     if let Some(receipt) = receipt {
-        receipt.confirmation(decision.as_str());
+        receipt.confirmation(match (&decision, asked_by, shown) {
+            // An approval is written with the question shown and the answer's id, or not at all.
+            (Decision::Accepted, Some(AskedBy { via, id }), Some(shown)) => {
+                Confirmation::Accepted(Approval::of(&shown, via, id))
+            }
+            (Decision::Declined, ..) => Confirmation::Declined,
+            (Decision::Cancelled, ..) => Confirmation::Cancelled,
+            _ => Confirmation::NotAsked,
+        });
     }
     if !matches!(decision, Decision::Accepted) {
         let resources: Vec<Arc<str>> = entry
