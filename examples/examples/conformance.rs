@@ -513,7 +513,12 @@ struct DeleteConfirmation {
 }
 
 /// Look the file up, then ask the user to confirm its deletion.
-#[tool(idempotent, task = "optional")]
+#[tool(
+    idempotent,
+    task = "optional",
+    confirm = false,
+    because = "it asks its user itself before it deletes, and this test server deletes nothing"
+)]
 async fn confirm_delete(
     ctx: Context,
     /// The file to delete.
@@ -566,7 +571,10 @@ fn test_toggled_tool() -> String {
 /// Change the tool list: disable the `toggled` group if it is enabled, else enable it. Clients
 /// are told (`notifications/tools/list_changed`: to sessions before protocol 2026-07-28, to the
 /// `subscriptions/listen` streams that asked for it on 2026-07-28).
-#[tool]
+#[tool(
+    confirm = false,
+    because = "it changes only which tools this test server lists, nothing outside it"
+)]
 async fn test_trigger_tool_change() -> Result<String, ToolError> {
     let toolbox = TOOLBOX
         .get()
@@ -621,11 +629,13 @@ fn json_schema_tool() -> Tool {
     let Value::Object(schema) = schema else {
         unreachable!("an object literal")
     };
+    // It echoes its arguments and changes nothing: said so, like every read-only tool here.
     Tool::new(
         JSON_SCHEMA_TOOL,
         "Tool with JSON Schema 2020-12 features",
         schema,
     )
+    .with_annotations(rmcp::model::ToolAnnotations::new().read_only(true))
 }
 
 /// The suite's resources, prompts and completion (rmcp), with the tools delegated to toolwright.
