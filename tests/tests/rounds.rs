@@ -1221,3 +1221,45 @@ async fn a_question_shows_the_model_s_text_quoted_and_escaped_on_both_revisions(
     }
     assert_eq!(state.starts.load(Ordering::SeqCst), 0);
 }
+
+/// Issue 43: the record of used approvals lives in the process, and a restart forgets it while
+/// the sealing key (`--request-state-keys`) stays: an approval given before the restart is not
+/// taken afterwards (whether it was used cannot be known), used or not; asked again, it counts.
+#[tokio::test]
+async fn an_approval_given_before_a_restart_is_not_taken_after_it() {
+    let before = rig();
+    let client = connect(before, Operator::new(true)).await;
+    let used = asked(once(&client, params("confirmed_move", json!({"target": 120}))).await);
+    let unused = asked(once(&client, params("confirmed_move", json!({"target": 130}))).await);
+    let accept_it = |target: u64, state: String| {
+        params("confirmed_move", json!({"target": target}))
+            .with_input_responses(answers(&[("confirm", json!({"action": "accept"}))]))
+            .with_request_state(state)
+    };
+    let done = completed(once(&client, accept_it(120, used.request_state.clone().unwrap())).await);
+    assert_eq!(text(&done), "moved to 120 mm");
+    client.cancel().await.unwrap();
+
+    // The server restarts with the same keys.
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let after = rig();
+    let state = std::sync::Arc::clone(after.state());
+    let client = connect(after, Operator::new(true)).await;
+    for (target, sealed) in [(120, used.request_state), (130, unused.request_state)] {
+        let refused = once(&client, accept_it(target, sealed.unwrap()))
+            .await
+            .expect_err("not taken");
+        assert!(
+            refused.contains("given before this server's record of used approvals began"),
+            "{refused}"
+        );
+    }
+    assert!(
+        state.moves.lock().unwrap().is_empty(),
+        "nothing moved after the restart"
+    );
+    // Asked again, the user's answer counts.
+    let again = asked(once(&client, params("confirmed_move", json!({"target": 130}))).await);
+    let done = completed(once(&client, accept_it(130, again.request_state.unwrap())).await);
+    assert_eq!(text(&done), "moved to 130 mm");
+}

@@ -605,7 +605,11 @@ fn render_resource_uses(s: &mut String, tools: &[Tool]) {
     if uses.is_empty() {
         return;
     }
-    s.push_str("## Who changes what\n\n");
+    s.push_str(
+        "## Who changes what\n\nEvery tool that changes a resource asks the user before each call, \
+         or says here why no one needs to. A tool that only reads it changes nothing; a stop tool \
+         is never confirmed.\n\n",
+    );
     for u in uses {
         let mut parts = Vec::new();
         if !u.asking.is_empty() {

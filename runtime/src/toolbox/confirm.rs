@@ -232,25 +232,57 @@ fn is_enum_word(s: &str, schema: Option<&Value>) -> bool {
 
 /// The approvals of protocol 2026-07-28 already used (their state's id, until the state
 /// expires): an approval runs one call; replaying it is refused.
-#[derive(Default)]
+///
+/// The record lives in this process: a restart forgets it, while a state sealed before the
+/// restart may still be good (a shared `--request-state-keys`). So an approval is taken only
+/// from a call whose first round began after the record did ([`Approvals::claim`]): one given
+/// before a restart asks its user again.
 pub(crate) struct Approvals {
     used: Mutex<HashMap<String, Instant>>,
+    /// When this record began (the toolbox was built).
+    since: std::time::SystemTime,
+}
+
+impl Default for Approvals {
+    fn default() -> Self {
+        Approvals {
+            used: Mutex::default(),
+            since: std::time::SystemTime::now(),
+        }
+    }
+}
+
+/// Why an approval is not taken.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NotClaimed {
+    /// It was used, or is in use by a call running now.
+    Used,
+    /// Its call began before the record of used approvals did (a restart of the process, or of
+    /// the shared store): whether it was used cannot be known.
+    Older,
 }
 
 impl Approvals {
-    /// Claims approval `id` (good until `expires`) for a call: `false` when it was used, or is
-    /// in use by a call running now.
-    pub(super) fn claim(&self, id: &str, expires: Instant) -> bool {
+    /// Claims approval `id` (good until `expires`) for a call whose first round began at `born`.
+    pub(super) fn claim(
+        &self,
+        id: &str,
+        born: std::time::SystemTime,
+        expires: Instant,
+    ) -> Result<(), NotClaimed> {
+        if born < self.since {
+            return Err(NotClaimed::Older);
+        }
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if used.len() > 1024 {
             used.retain(|_, until| *until > now);
         }
         match used.get(id) {
-            Some(until) if *until > now => false,
+            Some(until) if *until > now => Err(NotClaimed::Used),
             _ => {
                 used.insert(id.to_owned(), expires);
-                true
+                Ok(())
             }
         }
     }
@@ -394,16 +426,22 @@ mod tests {
     #[test]
     fn an_approval_runs_one_call() {
         let approvals = Approvals::default();
+        let now = std::time::SystemTime::now();
         let later = Instant::now() + std::time::Duration::from_secs(60);
-        assert!(approvals.claim("a", later));
-        assert!(!approvals.claim("a", later), "used");
+        assert_eq!(approvals.claim("a", now, later), Ok(()));
+        assert_eq!(approvals.claim("a", now, later), Err(NotClaimed::Used));
         approvals.release("a");
-        assert!(approvals.claim("a", later), "given back");
-        assert!(approvals.claim("b", later));
-        assert!(
-            approvals.claim("c", Instant::now()),
+        assert_eq!(approvals.claim("a", now, later), Ok(()), "given back");
+        assert_eq!(approvals.claim("b", now, later), Ok(()));
+        assert_eq!(
+            approvals.claim("c", now, Instant::now()),
+            Ok(()),
             "an expired record frees its id"
         );
-        assert!(approvals.claim("c", later));
+        assert_eq!(approvals.claim("c", now, later), Ok(()));
+        // A call that began before the record did (a restart): whether its approval was used
+        // cannot be known, so it is not taken.
+        let before = approvals.since - std::time::Duration::from_millis(1);
+        assert_eq!(approvals.claim("d", before, later), Err(NotClaimed::Older));
     }
 }

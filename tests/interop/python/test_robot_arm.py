@@ -368,7 +368,7 @@ def test_every_tool_with_valid_arguments(mode: str) -> None:
 
         released = await call("release_object", {})
         assert released["object"] == "red_cube"
-        assert released["position"] == {"x": 400.0, "y": 0.0, "z": 25.0}
+        assert released["position"] == {"x": 200.0, "y": 300.0, "z": 200.0}  # where the path ended
 
         stopped = await call("stop_arm", {})
         assert stopped["interrupted_motion"] is False

@@ -18,7 +18,7 @@ use crate::audit::{Approval, Confirmation, Receipt};
 use crate::context::{AskedBy, Context, Round};
 use crate::exec;
 use crate::toolbox::call::{CallSite, Response};
-use crate::toolbox::confirm::{self, Decision};
+use crate::toolbox::confirm::{self, Decision, NotClaimed};
 use crate::toolbox::{Entry, Inner};
 
 /// The question to ask, filled in from the validated arguments in their published units, when
@@ -173,7 +173,7 @@ async fn ask<S: Send + Sync + 'static>(
         ));
     }
     let (id, expires) = round.id();
-    let claimed = match claim_approval(inner, id, expires).await {
+    let claimed = match claim_approval(inner, id, round.born(), expires).await {
         Ok(claimed) => claimed,
         Err(e) => {
             tracing::error!(error = %e, "approval not checked: Redis failed");
@@ -191,8 +191,9 @@ async fn ask<S: Send + Sync + 'static>(
             ));
         }
     };
-    if !claimed {
-        return Err((
+    match claimed {
+        Ok(()) => Ok(Some(id.to_owned())),
+        Err(NotClaimed::Used) => Err((
             "approval_reused",
             Response::Refused(Box::new(ErrorData::invalid_params(
                 format!(
@@ -203,23 +204,44 @@ async fn ask<S: Send + Sync + 'static>(
                 ),
                 None,
             ))),
-        ));
+        )),
+        Err(NotClaimed::Older) => Err((
+            "approval_reused",
+            Response::Refused(Box::new(ErrorData::invalid_params(
+                format!(
+                    "requestState refused: the approval it carries was given before this \
+                     server's record of used approvals began (the server or its shared store \
+                     restarted since), so whether it was already used cannot be known; nothing \
+                     ran. Call `{}` again without requestState and inputResponses to ask the \
+                     user again",
+                    entry.name
+                ),
+                None,
+            ))),
+        )),
     }
-    Ok(Some(id.to_owned()))
 }
 
-/// Claims approval `id` for one call: in this process, or with Redis for every replica.
+/// Claims approval `id`, given in a call whose first round began at `born`, for one call: in
+/// this process, or with Redis for every replica.
 async fn claim_approval<S>(
     inner: &Inner<S>,
     id: &str,
+    born: std::time::SystemTime,
     expires: std::time::Instant,
-) -> Result<bool, String> {
+) -> Result<Result<(), NotClaimed>, String> {
     #[cfg(feature = "redis")]
     if let Some(redis) = inner.shared.get() {
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
-        return redis.claim_approval(id, ttl).await;
+        return redis.claim_approval(id, ttl).await.map(|claimed| {
+            if claimed {
+                Ok(())
+            } else {
+                Err(NotClaimed::Used)
+            }
+        });
     }
-    Ok(inner.approvals.claim(id, expires))
+    Ok(inner.approvals.claim(id, born, expires))
 }
 
 /// Gives a claim back: the same approval carries the call's next round.
