@@ -17,6 +17,7 @@ import asyncio
 import base64
 import importlib.metadata
 import json
+import math
 import os
 import struct
 import tempfile
@@ -463,7 +464,8 @@ def test_concurrent_calls_each_get_their_own_answer(mode: str) -> None:
         assert sorted(results) == list(range(1, 31)), f"{refusals} refusals"
         for k, r in results.items():
             assert not r.is_error, r
-            assert r.structured["total_length"] == 10.0 * k, (k, r.structured)
+            # From home (300, 0, 400) to the first waypoint, then 10 k mm.
+            assert r.structured["total_length"] == round(math.hypot(100, 200) + 10.0 * k, 1), (k, r.structured)
 
     run(body, mode)
 

@@ -159,7 +159,7 @@ async def arm_state(session: Any) -> dict[str, Any]:
 
 CASES = [(t, m) for t in TRANSPORTS for m in MODES]
 
-READ_ONLY_TOOLS = ["read_ft_sensor", "get_arm_state", "capture_image", "describe_tool"]
+READ_ONLY_TOOLS = ["read_ft_sensor", "plan_trajectory", "get_arm_state", "capture_image", "describe_tool"]
 
 
 @pytest.mark.parametrize("transport,mode", CASES)
@@ -171,7 +171,7 @@ def test_read_only_lists_and_runs_only_the_tools_that_change_nothing(transport: 
         is_error, _, text = await call(session, "move_arm_to_pose", {"x": 300, "y": 0, "z": 200})
         assert is_error
         assert text.startswith("Tool `move_arm_to_pose` was not run: this server is read-only"), text
-        assert "read_ft_sensor, get_arm_state, capture_image, describe_tool" in text, text
+        assert "read_ft_sensor, plan_trajectory, get_arm_state, capture_image, describe_tool" in text, text
         # The stop changes the world too: not served either.
         is_error, _, text = await call(session, "stop_arm")
         assert is_error and "read-only" in text, text

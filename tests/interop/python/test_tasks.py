@@ -82,7 +82,8 @@ def test_a_motion_started_as_a_task_works_then_completes_with_its_result() -> No
         support = {t.name: t.execution.taskSupport if t.execution else None for t in await conn.list_tools()}
         assert support["move_arm_to_pose"] == "optional", support
         assert support["grasp_object_force_control"] == "optional", support
-        assert support["plan_trajectory"] == "optional", support
+        assert support["follow_trajectory"] == "optional", support
+        assert support["plan_trajectory"] is None, support
         assert support["get_arm_state"] is None, support
 
         task_id = await start(conn, "move_arm_to_pose", {"x": 300, "y": 0, "z": 800, "speed": 0.1})
@@ -163,7 +164,7 @@ def test_the_live_task_bound_refuses_the_next_one_with_a_clear_error() -> None:
         for task_id in ids:
             await conn._session.experimental.cancel_task(task_id)
         # With one ended, the next task is taken.
-        await start(conn, "plan_trajectory", {"waypoints": [{"x": 300, "y": 0, "z": 400}, {"x": 350, "y": 0, "z": 400}]})
+        await start(conn, "follow_trajectory", {"waypoints": [{"x": 300, "y": 0, "z": 400}, {"x": 350, "y": 0, "z": 400}]})
 
     run(body, "initialize", env)
 
