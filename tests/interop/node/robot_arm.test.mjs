@@ -264,7 +264,8 @@ test("concurrent calls each get their own answer", async () => {
     const results = await Promise.all(ks.map(plan));
     results.forEach((r, i) => {
       assert.ok(!r.isError, JSON.stringify(r));
-      assert.equal(r.structuredContent.total_length, 10 * ks[i]);
+      // From home (300, 0, 400) to the first waypoint, then 10 k mm.
+      assert.equal(r.structuredContent.total_length, Math.round((Math.hypot(100, 200) + 10 * ks[i]) * 10) / 10);
     });
   });
 });
