@@ -440,7 +440,7 @@ impl Writer {
                 self.lines += 1;
                 self.prev.clone_from(&hash);
                 *self.head.lock().unwrap_or_else(|p| p.into_inner()) = (self.lines, hash.clone());
-                if self.lines % HEAD_EVERY == 0 {
+                if self.lines.is_multiple_of(HEAD_EVERY) {
                     tracing::info!(
                         path = %self.path.display(),
                         seq = self.lines,

@@ -72,7 +72,7 @@ fn rewritten(bytes: &[u8], edit: impl Fn(u64, &mut Map<String, Value>)) -> Vec<u
         edit(i as u64 + 1, &mut map);
         let canonical = Value::Object(map).to_string();
         let hash = hex_sha256(canonical.as_bytes());
-        out.extend_from_slice(canonical[..canonical.len() - 1].as_bytes());
+        out.extend_from_slice(&canonical.as_bytes()[..canonical.len() - 1]);
         out.extend_from_slice(format!(",\"hash\":\"{hash}\"}}\n").as_bytes());
         prev = hash;
     }
