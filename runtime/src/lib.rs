@@ -25,6 +25,8 @@ mod probe;
 mod quantity;
 mod rate;
 pub mod reference;
+#[cfg(feature = "robot")]
+mod robot;
 #[cfg(feature = "ros")]
 mod ros;
 mod schema;

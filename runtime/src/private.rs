@@ -40,6 +40,12 @@ pub use crate::probe::{
     to_json,
 };
 pub use crate::rate::Rate;
+#[cfg(feature = "robot")]
+pub use crate::robot::{
+    ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointKind, LimitsDef, LinkDef, MimicDef,
+    POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, Solved, Space, TOLERANCE, Timing,
+    TipDef, joint_range_wider, joint_range_wider_message,
+};
 pub use crate::schema::derive::{
     data_enum_schema, newtype_schema, struct_schema, unit_enum_schema,
 };
@@ -50,6 +56,8 @@ pub use crate::schema::{
     unit_mismatch,
 };
 pub use crate::tasks::TaskSupport;
+#[cfg(feature = "robot")]
+pub use toolwright_macros::__robot_def;
 // For toolwright's own tests and benchmarks (tests/tests/differential.rs, tests/benches/validate.rs),
 // which check and measure the run-time validator on its own (`Validator::compile` returns an
 // `InvalidSchema`, `validate` gives `Violation`s).
