@@ -172,16 +172,16 @@ impl Robot {
                     format!("{}% of the way through the motion", number(at * 100.0, 0))
                 };
                 let advice = if *at >= 1.0 {
-                    "choose a target that keeps every link clear".to_owned()
+                    "Choose a target that keeps every link clear.".to_owned()
                 } else {
                     match self.via_home(space, from, to) {
                         Some(home) => format!(
-                            "go around it through the home configuration: move to {home} first, \
-                             then to the target (both motions pass this check)"
+                            "Go around it through the home configuration: move to {home} first, \
+                             then to the target (both motions pass this check)."
                         ),
-                        None => "go around it: move in steps, through configurations that keep \
+                        None => "Go around it: move in steps, through configurations that keep \
                                  this link clear (for a keep-out, lift or turn the link away from \
-                                 it first)"
+                                 it first)."
                             .to_owned(),
                     }
                 };

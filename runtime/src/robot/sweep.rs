@@ -20,17 +20,24 @@
 //!
 //! At a checked configuration `τ`, each pair's clearance `c` (a body's distance to a keep-out, its
 //! depth inside an allow shape, two bodies' distance; each exact for capsules, less their
-//! radii) is computed. Until `τ + c / B` no point can have moved by `c`, so nothing touches
-//! before it; the next configuration checked is the earliest such `τ` over all pairs. A pair
-//! whose clearance exceeds what the rest of the motion can take off (`c > B (1 − τ)`) is proven
-//! for the rest of the motion and dropped. A checked configuration where a pair's clearance is
-//! [`TOLERANCE`] or less is refused: so every step is at least `TOLERANCE / B`, and the check
-//! ends (passed, or refused) in at most `B / TOLERANCE + 1` steps. At the start, a pair already
-//! closer than [`TOLERANCE`] (but not touching) is held to half its starting clearance instead,
-//! so an arm that ended up close to something can move away from it.
+//! radii) is computed. Until `τ + c / B` no point can have moved by `c`, so that pair cannot
+//! touch before it: it is checked again there (pairs due within [`EARLY`] of a configuration
+//! are checked in it too, earlier than needed, to share configurations), and the next
+//! configuration examined is the earliest any pair is due. A pair whose clearance exceeds what
+//! the rest of the motion can take off (`c > B (1 − τ)`) is proven for the rest of the motion
+//! and dropped. A checked configuration where a pair's clearance is [`TOLERANCE`] or less is
+//! refused: so each pair's steps are at least `TOLERANCE / B` long, and it is checked at most
+//! `B / TOLERANCE + 1` times before the check ends (passed, or refused). At the start, a pair
+//! already closer than [`TOLERANCE`] (but not touching) is held to half its starting clearance
+//! instead, so an arm that ended up close to something can move away from it.
 //!
-//! Every clearance is first bounded from below through a ball around each body (cheap); only
-//! when that does not settle the pair are the capsules measured exactly.
+//! So: a motion that passes never brings two checked things into contact (every `τ` lies in
+//! some pair's proven interval, for every pair), and a motion whose every pair's clearance stays
+//! above [`TOLERANCE`] along the whole path passes (no checked configuration can be refused).
+//!
+//! Every clearance is first bounded from below through a ball around each body (cheap); when
+//! that bound proves the pair clear for at least [`BALL_STEP`] of the motion it schedules the
+//! pair, and only otherwise are the capsules measured exactly.
 
 use nalgebra::{Isometry3, Point3};
 
@@ -265,8 +272,8 @@ pub(crate) enum Blocked {
 pub struct Cleared {
     /// How many configurations were examined.
     pub steps: usize,
-    /// The least clearance measured at an examined configuration, in metres (`INFINITY` when
-    /// the balls alone settled every pair).
+    /// The least clearance measured exactly at an examined configuration, in metres
+    /// (`INFINITY` when the balls around the links settled every pair).
     pub least: f64,
 }
 
@@ -278,7 +285,17 @@ struct Pair {
     rate: f64,
     /// A checked configuration at or below this is refused.
     threshold: f64,
+    /// Proven clear until this `τ`: it must be checked again there.
+    due: f64,
 }
+
+/// Pairs due within this much `τ` of a configuration being examined are checked in it too
+/// (earlier than needed, which is as sound), so configurations are shared.
+const EARLY: f64 = 0.1;
+
+/// The balls' lower bound is used to schedule a pair's next check instead of its exact
+/// clearance when it proves the pair clear for at least this much `τ`.
+const BALL_STEP: f64 = 0.05;
 
 impl Robot {
     /// Checks the motion from `from` to `to` (parameter values) against `space` and the
@@ -374,6 +391,7 @@ impl Robot {
                     against: Against::KeepOut { body: i, shape },
                     rate,
                     threshold: TOLERANCE,
+                    due: 0.0,
                 });
             }
             for shape in 0..space.allow.len() {
@@ -381,6 +399,7 @@ impl Robot {
                     against: Against::Allow { body: i, shape },
                     rate,
                     threshold: TOLERANCE,
+                    due: 0.0,
                 });
             }
         }
@@ -397,14 +416,35 @@ impl Robot {
                 against: Against::Bodies { a, b },
                 rate,
                 threshold: TOLERANCE,
+                due: 0.0,
             });
         }
         let mut frames = Frames::new(self);
         let mut q = from.to_vec();
         let mut world: Vec<Option<Vec<Capsule>>> = vec![None; self.bodies.len() + 1];
-        let mut tau = 0.0_f64;
+        let slot = |i: usize| {
+            if i == usize::MAX {
+                self.bodies.len()
+            } else {
+                i
+            }
+        };
         let mut least = f64::INFINITY;
-        for step in 0..MAX_STEPS {
+        let mut configurations = 0;
+        while !pairs.is_empty() {
+            // The next configuration: the earliest any pair is due.
+            let tau = pairs
+                .iter()
+                .map(|p| p.due)
+                .fold(f64::INFINITY, f64::min)
+                .min(1.0);
+            configurations += 1;
+            if configurations > MAX_STEPS {
+                return Err(Blocked::TooManySteps {
+                    pair: pairs[0].against,
+                    at: tau,
+                });
+            }
             for (i, x) in q.iter_mut().enumerate() {
                 *x = if tau == 1.0 {
                     from[i] + delta[i]
@@ -414,18 +454,17 @@ impl Robot {
             }
             self.forward_into(&q, &mut frames);
             world.iter_mut().for_each(|w| *w = None);
-            let slot = |i: usize| {
-                if i == usize::MAX {
-                    self.bodies.len()
-                } else {
-                    i
-                }
-            };
-            let mut advance = 1.0 - tau;
             let remaining = 1.0 - tau;
+            let first = tau == 0.0;
             let mut k = 0;
             while k < pairs.len() {
                 let pair = pairs[k];
+                // Checking a pair before it is due is as sound as checking it when due; the
+                // ones due soon are checked now, in this configuration.
+                if pair.due > tau + EARLY {
+                    k += 1;
+                    continue;
+                }
                 // A lower bound first, through the bodies' balls.
                 let ball = |i: usize| {
                     let b = body(i);
@@ -445,11 +484,17 @@ impl Robot {
                         (ca - cb).norm() - ra - rb
                     }
                 } - ROUNDING;
-                if bound > pair.threshold && bound > pair.rate * remaining {
-                    // Settled for the rest of the motion.
-                    least = least.min(bound);
-                    pairs.swap_remove(k);
-                    continue;
+                if bound > pair.threshold {
+                    if bound > pair.rate * remaining {
+                        // Settled for the rest of the motion.
+                        pairs.swap_remove(k);
+                        continue;
+                    }
+                    if bound >= pair.rate * BALL_STEP {
+                        pairs[k].due = tau + bound / pair.rate;
+                        k += 1;
+                        continue;
+                    }
                 }
                 for i in match pair.against {
                     Against::KeepOut { body: i, .. } | Against::Allow { body: i, .. } => [i, i],
@@ -472,7 +517,7 @@ impl Robot {
                     Against::Bodies { a, b } => bodies_clearance(capsules(a), capsules(b)),
                 } - ROUNDING;
                 least = least.min(clearance);
-                if step == 0 {
+                if first {
                     if clearance <= 0.0 {
                         return Err(Blocked::AtStart {
                             pair: pair.against,
@@ -494,21 +539,14 @@ impl Robot {
                     pairs.swap_remove(k);
                     continue;
                 }
-                advance = advance.min(clearance / pair.rate);
+                pairs[k].due = tau + clearance / pair.rate;
                 k += 1;
             }
-            if pairs.is_empty() || tau >= 1.0 {
-                return Ok(Cleared {
-                    steps: step + 1,
-                    least,
-                });
-            }
-            tau = (tau + advance).min(1.0);
         }
-        let pair = pairs
-            .first()
-            .map_or(Against::Allow { body: 0, shape: 0 }, |p| p.against);
-        Err(Blocked::TooManySteps { pair, at: tau })
+        Ok(Cleared {
+            steps: configurations,
+            least,
+        })
     }
 
     /// The name of a body (or the tool ball).
