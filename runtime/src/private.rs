@@ -23,6 +23,8 @@ pub use crate::contract::{
     Args, Body, CallError, Check, CheckResult, Handler, HandlerFuture, OverBudget, Params,
     Position, ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
 };
+#[cfg(feature = "robot")]
+pub use crate::contract::{Joints, RobotResource};
 pub use crate::envelope::{
     AllowShapesOverlap, EnvelopeDef, EnvelopeNumbers, KeepOutMeetsTheEnvelope, ShapeDef, Solid,
     TargetBound, ValidSolid, allow_shapes_overlap, envelope_bounds, envelope_numbers_valid,

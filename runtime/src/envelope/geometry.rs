@@ -311,6 +311,7 @@ impl Solid {
 
     /// The solid with every coordinate and length multiplied by `k` (`k > 0`): the same solid
     /// in another unit.
+    #[cfg(feature = "robot")]
     pub(crate) fn scaled(&self, k: f64) -> Solid {
         match *self {
             Solid::Box { min, max } => Solid::Box {

@@ -13,7 +13,8 @@
 //!   method);
 //! - `refusal.rs`: what a refused motion is told;
 //! - `timing.rs`: a motion's duration and profile under the joints' caps ([`Timing`]);
-//! - `json.rs`: the published form, `_meta["io.toolwright/robot"]`.
+//! - `json.rs`: the published form, `_meta["io.toolwright/robot"]`;
+//! - `motion.rs`: [`Motion`], the checked motion a tool's body is handed.
 //!
 //! It imports the envelope's shapes and exact distances (`crate::envelope`) and the
 //! compile-time message builder (`crate::schema::Msg`), nothing above them.
@@ -24,6 +25,7 @@ mod ik;
 mod json;
 mod kinematics;
 mod model;
+mod motion;
 mod refusal;
 mod sweep;
 #[cfg(test)]
@@ -36,11 +38,33 @@ pub use def::{
 };
 pub use ik::{ANGLE_TOLERANCE, POSITION_TOLERANCE, Solved};
 pub use model::Robot;
+pub use motion::Motion;
 pub use refusal::Refusal;
 pub use sweep::{Cleared, Space, TOLERANCE};
 pub use timing::Timing;
 
 impl Robot {
+    /// The motion from `from` to `to` at `speed`, as a tool's body gets it (after the check).
+    pub(crate) fn motion(&self, from: Vec<f64>, to: Vec<f64>, speed: f64) -> Motion {
+        let timing = self.timing(&from, &to, speed);
+        Motion {
+            joints: self.joint_names().map(str::to_owned).collect(),
+            wraps: self
+                .params
+                .iter()
+                .map(|&k| self.joints[k].limits.wraps)
+                .collect(),
+            from,
+            to,
+            speed: if speed > 0.0 && speed <= 1.0 {
+                speed
+            } else {
+                1.0
+            },
+            timing,
+        }
+    }
+
     /// Checks the motion from `from` to `to` (joint positions, in the order of
     /// [`Robot::joint_names`]) against `space` and the robot itself: what the check found, or
     /// the refusal's words.

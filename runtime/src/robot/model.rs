@@ -306,6 +306,11 @@ impl Robot {
             .map(|&k| (self.joints[k].limits.lower, self.joints[k].limits.upper))
     }
 
+    /// The parameter joints' units (`rad`, or `m` for a prismatic joint), in order.
+    pub fn units(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.params.iter().map(|&k| self.joints[k].kind.unit())
+    }
+
     /// The home configuration.
     pub fn home(&self) -> &[f64] {
         &self.home

@@ -194,6 +194,9 @@ pub struct ToolboxBuilder<S = ()> {
     state: S,
     /// The resources `#[toolbox(resource(..))]` declares.
     resources: Vec<crate::contract::ResourceDef<S>>,
+    /// The robots `resource(.., robot(..))` declares.
+    #[cfg(feature = "robot")]
+    robots: Vec<crate::contract::RobotResource<S>>,
     tools: Vec<crate::contract::ToolDef<S>>,
     settings: Settings,
 }
