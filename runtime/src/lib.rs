@@ -60,7 +60,7 @@ pub use http::OAuthConfig;
 pub use http::{DEFAULT_RESUME_WINDOW, HttpOptions, HttpServer, MCP_PATH};
 pub use rate::Rate;
 #[cfg(feature = "robot")]
-pub use robot::Motion;
+pub use robot::{Motion, Speed};
 pub use schema::ToolSchema;
 pub use tasks::{TASK_LEASE_META, TASK_SUPPORT_META, TaskLimits, TaskSupport};
 #[cfg(feature = "otel")]

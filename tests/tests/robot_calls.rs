@@ -2,17 +2,17 @@
 //! its URDF by `__robot_def!`, as `resource(.., robot(..))` declares it): joint motions and
 //! Cartesian targets checked link by link before anything moves, again at the call's turn, the
 //! body handed the checked motion (`Context::motion`) with its timing, the robot published in
-//! each moving tool's `_meta`, and an operator's narrowing applying to every link.
+//! each moving tool's `_meta`, and an operator's narrowing applying to every link. A tool's
+//! `target` naming joint positions is a joint motion; one naming a point, a Cartesian target
+//! solved by the inverse kinematics; a `Speed` parameter times the motion.
 
 use std::sync::{Mutex, OnceLock};
 
 use nalgebra::Point3;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolwright::__private::{Robot, RobotDef, RobotResource, TargetDecl, ToolDef};
-use toolwright::{
-    Context, ENVELOPE_META, ROBOT_META, ToolSchema, ToolSet, Toolbox, ToolboxBuilder, toolbox,
-};
+use toolwright::__private::{Robot, RobotDef, RobotResource};
+use toolwright::{Context, ENVELOPE_META, ROBOT_META, Speed, ToolSchema, Toolbox, toolbox};
 
 const PANDA: RobotDef = toolwright::__private::__robot_def!(
     urdf = "../examples/robots/example-robot-data/robots/panda_description/urdf/panda.urdf",
@@ -87,14 +87,13 @@ impl Panda {
     }
 
     /// Move every joint to the given positions, at a fraction of the joints' caps.
-    #[tool(resource = "arm")]
+    #[tool(resource = "arm", target = positions)]
     fn move_joints(
         &self,
         /// Where the joints go.
         positions: PandaJoints,
         /// A fraction of the joints' speed caps.
-        #[param(range = 0.05..=1.0)]
-        speed: f64,
+        speed: Speed,
         ctx: Context,
     ) -> Value {
         let _ = (positions, speed);
@@ -121,24 +120,13 @@ impl Panda {
     }
 }
 
-/// The Panda's toolbox: `move_joints` takes joint positions (`positions = positions`, `speed =
-/// speed`, as the attribute will declare), the resource is the robot.
+/// The Panda's toolbox, its resource the robot (what `resource(.., robot(..))` declares).
 fn panda(narrowing: Option<Value>) -> Result<Toolbox<Panda>, toolwright::BuildError> {
-    let mut defs: Vec<ToolDef<Panda>> = <Panda as ToolSet>::tools();
-    for def in &mut defs {
-        if def.meta.name == "move_joints" {
-            def.meta.target = Some(TargetDecl::Joints("positions"));
-            def.meta.speed = Some("speed");
-        }
-    }
-    let mut builder = ToolboxBuilder::new(Panda::new())
-        .with_declared_resources()
-        .with_tools(defs)
-        .with_robot(RobotResource {
-            resource: "arm",
-            robot: &PANDA,
-            joints: |s: &Panda| Some(s.joints.lock().unwrap().clone()),
-        });
+    let mut builder = Toolbox::builder(Panda::new()).with_robot(RobotResource {
+        resource: "arm",
+        robot: &PANDA,
+        joints: |s: &Panda| Some(s.joints.lock().unwrap().clone()),
+    });
     if let Some(n) = narrowing {
         builder = builder.with_envelopes(n);
     }

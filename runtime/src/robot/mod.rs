@@ -14,10 +14,11 @@
 //! - `refusal.rs`: what a refused motion is told;
 //! - `timing.rs`: a motion's duration and profile under the joints' caps ([`Timing`]);
 //! - `json.rs`: the published form, `_meta["io.toolwright/robot"]`;
-//! - `motion.rs`: [`Motion`], the checked motion a tool's body is handed.
+//! - `motion.rs`: [`Motion`], the checked motion a tool's body is handed; `speed.rs`:
+//!   [`Speed`], the parameter type of its speed.
 //!
-//! It imports the envelope's shapes and exact distances (`crate::envelope`) and the
-//! compile-time message builder (`crate::schema::Msg`), nothing above them.
+//! It imports the envelope's shapes and exact distances (`crate::envelope`), the compile-time
+//! message builder and the private keywords (`crate::schema`), nothing above them.
 
 mod def;
 mod distance;
@@ -27,6 +28,7 @@ mod kinematics;
 mod model;
 mod motion;
 mod refusal;
+mod speed;
 mod sweep;
 #[cfg(test)]
 mod tests;
@@ -40,6 +42,7 @@ pub use ik::{ANGLE_TOLERANCE, POSITION_TOLERANCE, Solved};
 pub use model::Robot;
 pub use motion::Motion;
 pub use refusal::Refusal;
+pub use speed::Speed;
 pub use sweep::{Cleared, Space, TOLERANCE};
 pub use timing::Timing;
 

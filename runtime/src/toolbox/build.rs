@@ -164,6 +164,15 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         Adapter::compile(&input).map_err(|e| vec![format!("tool `{name}`: input: {e}")])?;
     // Before the private keywords are stripped: the validator checks `x-toolwright-unit-norm`.
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
+    #[cfg(feature = "robot")]
+    let speed = input
+        .get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| {
+            p.iter()
+                .find(|(_, s)| s.get(keys::SPEED_KEY).is_some())
+                .map(|(n, _)| n.clone())
+        });
     keys::strip(&mut input);
     let Value::Object(input) = input else {
         return Err(vec![format!(
@@ -242,6 +251,8 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         meta: def.meta,
         policy: Policy::default(),
         target: None,
+        #[cfg(feature = "robot")]
+        speed,
     })
 }
 
@@ -759,7 +770,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
     ) -> Result<Target<S>, Vec<String>> {
         let target = self.envelope_target(entry, decl, declared)?;
         #[cfg(feature = "robot")]
-        if let Some(speed) = entry.meta.speed {
+        if let Some(speed) = entry.meta.speed.or(entry.speed.as_deref()) {
             if target.resource.robot.is_none() {
                 return Err(vec![format!(
                     "`speed = {speed}` times a robot's motion by its joints' caps, and the tool's \

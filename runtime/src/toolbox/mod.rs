@@ -97,6 +97,9 @@ struct Entry<S> {
     policy: Policy<S>,
     /// Where it moves its resource, in that resource's envelope (`target`, `path`).
     target: Option<target::Target<S>>,
+    /// Its parameter of type [`Speed`](crate::Speed), a robot motion's speed.
+    #[cfg(feature = "robot")]
+    speed: Option<String>,
 }
 
 /// What the clones of a [`Toolbox`] share.

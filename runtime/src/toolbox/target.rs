@@ -110,6 +110,17 @@ impl<S> Target<S> {
         if let TargetDecl::Joints(name) = decl {
             return joints_target(name, input, resource, envelope);
         }
+        // `target = positions` on a robot resource, naming joint positions rather than a point.
+        #[cfg(feature = "robot")]
+        if let TargetDecl::Point(name) = decl
+            && resource.robot.is_some()
+            && input
+                .get("properties")
+                .and_then(|p| p.get(name))
+                .is_some_and(|schema| point_in(schema).is_none())
+        {
+            return joints_target(name, input, resource, envelope);
+        }
         #[cfg(feature = "robot")]
         if resource.robot.is_some() && matches!(decl, TargetDecl::Path(_)) {
             return Err(vec![
