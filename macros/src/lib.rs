@@ -35,6 +35,7 @@ mod toolbox;
 // A robot's description (URDF, limits, SRDF, meshes) read at compile time.
 #[cfg(feature = "robot")]
 mod robot;
+mod robot_hook;
 
 // Shared: the runtime path token, small helpers.
 #[cfg(test)]

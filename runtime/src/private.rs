@@ -16,6 +16,7 @@ pub use ::std::option::Option::{self, None, Some};
 pub use ::std::result::Result::{self, Err, Ok};
 pub use ::std::string::String;
 pub use ::std::sync::Arc;
+pub use ::std::sync::OnceLock;
 pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
@@ -44,9 +45,9 @@ pub use crate::probe::{
 pub use crate::rate::Rate;
 #[cfg(feature = "robot")]
 pub use crate::robot::{
-    ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointKind, LimitsDef, LinkDef, MimicDef,
-    POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, Solved, Space, TOLERANCE, Timing,
-    TipDef, joint_range_wider, joint_range_wider_message,
+    ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointKind, JointValues, LimitsDef, LinkDef,
+    MimicDef, POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, Solved, Space,
+    TOLERANCE, Timing, TipDef, joint_range_wider, joint_range_wider_message, robot_tool_point,
 };
 pub use crate::schema::derive::{
     data_enum_schema, newtype_schema, struct_schema, unit_enum_schema,

@@ -1,5 +1,6 @@
-//! A simulated Franka Panda served as tools, its resource declared a robot (the Panda read from
-//! its URDF by `__robot_def!`, as `resource(.., robot(..))` declares it): joint motions and
+//! A simulated Franka Panda served as tools, its resource declared a robot (`resource(..,
+//! robot(urdf = .., joints = PandaJoints, ..))`: the Panda read from its URDF, its joint-position
+//! type generated): joint motions and
 //! Cartesian targets checked link by link before anything moves, again at the call's turn, the
 //! body handed the checked motion (`Context::motion`) with its timing, the robot published in
 //! each moving tool's `_meta`, and an operator's narrowing applying to every link. A tool's
@@ -9,10 +10,9 @@
 use std::sync::{Mutex, OnceLock};
 
 use nalgebra::Point3;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolwright::__private::{Robot, RobotDef, RobotResource};
-use toolwright::{Context, ENVELOPE_META, ROBOT_META, Speed, ToolSchema, Toolbox, toolbox};
+use toolwright::__private::{Robot, RobotDef};
+use toolwright::{Context, ENVELOPE_META, ROBOT_META, Speed, Toolbox, toolbox};
 
 const PANDA: RobotDef = toolwright::__private::__robot_def!(
     urdf = "../examples/robots/example-robot-data/robots/panda_description/urdf/panda.urdf",
@@ -26,32 +26,6 @@ const PANDA: RobotDef = toolwright::__private::__robot_def!(
 fn robot() -> &'static Robot {
     static ROBOT: OnceLock<Robot> = OnceLock::new();
     ROBOT.get_or_init(|| Robot::new(&PANDA).expect("the Panda"))
-}
-
-/// The Panda's joint positions (what the macro will generate from the URDF).
-#[derive(ToolSchema, Deserialize, Serialize, Debug, Clone, Copy)]
-struct PandaJoints {
-    /// Joint 1, the base's turn.
-    #[param(unit = "rad", range = -2.8973..=2.8973)]
-    panda_joint1: f64,
-    /// Joint 2, the shoulder.
-    #[param(unit = "rad", range = -1.7628..=1.7628)]
-    panda_joint2: f64,
-    /// Joint 3, the upper arm's turn.
-    #[param(unit = "rad", range = -2.8973..=2.8973)]
-    panda_joint3: f64,
-    /// Joint 4, the elbow.
-    #[param(unit = "rad", range = -3.0718..=-0.0698)]
-    panda_joint4: f64,
-    /// Joint 5, the forearm's turn.
-    #[param(unit = "rad", range = -2.8973..=2.8973)]
-    panda_joint5: f64,
-    /// Joint 6, the wrist.
-    #[param(unit = "rad", range = -0.0175..=3.7525)]
-    panda_joint6: f64,
-    /// Joint 7, the flange's turn.
-    #[param(unit = "rad", range = -2.8973..=2.8973)]
-    panda_joint7: f64,
 }
 
 struct Panda {
@@ -70,7 +44,16 @@ impl Panda {
 
 #[toolbox(resource(
     name = "arm",
-    position = tool_point,
+    position = joints_now,
+    robot(
+        urdf = "../examples/robots/example-robot-data/robots/panda_description/urdf/panda.urdf",
+        tip = "panda_hand_tcp",
+        joints = PandaJoints,
+        limits = "../examples/robots/panda_moveit_config/joint_limits.yaml",
+        srdf = "../examples/robots/example-robot-data/robots/panda_description/srdf/panda.srdf",
+        home = "default",
+        packages("example-robot-data" = "../examples/robots/example-robot-data"),
+    ),
     envelope(
         frame = "panda_link0",
         unit = "mm",
@@ -80,6 +63,11 @@ impl Panda {
     )
 ))]
 impl Panda {
+    /// Where the joints are.
+    fn joints_now(&self) -> Vec<f64> {
+        self.joints.lock().unwrap().clone()
+    }
+
     /// Where the tool point is (mm).
     fn tool_point(&self) -> [f64; 3] {
         let (p, _) = robot().tool_pose(&self.joints.lock().unwrap());
@@ -120,13 +108,9 @@ impl Panda {
     }
 }
 
-/// The Panda's toolbox, its resource the robot (what `resource(.., robot(..))` declares).
+/// The Panda's toolbox, its resource the robot (`resource(.., robot(..))`).
 fn panda(narrowing: Option<Value>) -> Result<Toolbox<Panda>, toolwright::BuildError> {
-    let mut builder = Toolbox::builder(Panda::new()).with_robot(RobotResource {
-        resource: "arm",
-        robot: &PANDA,
-        joints: |s: &Panda| Some(s.joints.lock().unwrap().clone()),
-    });
+    let mut builder = Toolbox::builder(Panda::new());
     if let Some(n) = narrowing {
         builder = builder.with_envelopes(n);
     }

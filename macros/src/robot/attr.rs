@@ -3,7 +3,8 @@
 //! [`Decl`] and the span of each key, so that every problem lands on the token that caused it.
 //!
 //! ```text
-//! robot(urdf = "robots/panda.urdf", tip = "panda_hand", tip_offset = (0, 0, 0.1034),
+//! robot(urdf = "robots/panda.urdf", tip = "panda_hand", joints = PandaJoints,
+//!       tip_offset = (0, 0, 0.1034),
 //!       margin = "0.02 rad", linear_margin = "5 mm", padding = "5 mm",
 //!       limits = "robots/joint_limits.yaml", srdf = "robots/panda.srdf", home = "ready",
 //!       packages("example-robot-data" = "robots/example-robot-data", franka = "robots/f"),
@@ -22,6 +23,8 @@ use super::decl::{Decl, LinkDecl, Site};
 /// A declaration and where each of its keys is.
 pub struct RobotAttr {
     pub decl: Decl,
+    /// `joints = PandaJoints`: the joint-position type to generate.
+    pub joints: Option<Ident>,
     /// The span of the whole `robot(..)`.
     pub span: Span,
     spans: Vec<(Site, Span)>,
@@ -97,6 +100,7 @@ impl Parse for PackageItem {
 
 const KEYS: &[&str] = &[
     "urdf",
+    "joints",
     "tip",
     "tip_offset",
     "margin",
@@ -121,6 +125,7 @@ pub fn parse(tokens: TokenStream, span: Span, errors: &mut Vec<syn::Error>) -> O
     let mut decl = Decl::new("", "");
     let mut spans: Vec<(Site, Span)> = Vec::new();
     let (mut urdf, mut tip) = (false, false);
+    let mut joints = None;
     let mut seen: Vec<String> = Vec::new();
     for item in items {
         let key = match &item {
@@ -143,6 +148,15 @@ pub fn parse(tokens: TokenStream, span: Span, errors: &mut Vec<syn::Error>) -> O
                     urdf = true;
                 }
             }
+            ("joints", Item::Value(_, e)) => match &e {
+                Expr::Path(p) if p.path.get_ident().is_some() => {
+                    joints = p.path.get_ident().cloned();
+                }
+                other => errors.push(syn::Error::new_spanned(
+                    other,
+                    "`joints` names the joint-position type to generate: `joints = PandaJoints`",
+                )),
+            },
             ("tip", Item::Value(_, e)) => {
                 if let Some((s, sp)) = string(&e, "tip", errors) {
                     decl.tip = s;
@@ -258,7 +272,12 @@ pub fn parse(tokens: TokenStream, span: Span, errors: &mut Vec<syn::Error>) -> O
              where the chain from the URDF's root ends",
         ));
     }
-    (urdf && tip).then_some(RobotAttr { decl, span, spans })
+    (urdf && tip).then_some(RobotAttr {
+        decl,
+        joints,
+        span,
+        spans,
+    })
 }
 
 /// A string literal.

@@ -13,7 +13,9 @@
 //! - `mesh.rs`: STL meshes; `capsule.rs`, `shapes.rs`: shapes to bounding capsules;
 //! - `reduce.rs`: the chain, the capsules, the enforced limits; `model.rs`: the result;
 //! - `math.rs`: vectors, rotations, poses;
-//! - `attr.rs`: the keys of `robot(..)` from tokens; `codegen.rs`: the `RobotDef` expression.
+//! - `attr.rs`: the keys of `robot(..)` from tokens; `codegen.rs`: the `RobotDef` expression;
+//! - `resource.rs`: `robot(..)` on a `#[toolbox]` resource (taken out of the attribute, then
+//!   the constants, methods, joint-position type and `ToolSet::robots` generated).
 
 pub mod attr;
 pub mod capsule;
@@ -25,6 +27,7 @@ pub mod math;
 pub mod mesh;
 pub mod model;
 pub mod reduce;
+pub mod resource;
 pub mod shapes;
 pub mod srdf;
 pub mod urdf;

@@ -67,3 +67,55 @@ impl Motion {
             .collect()
     }
 }
+
+/// Joint positions as generated code reads them from a robot resource's `position` method:
+/// the generated joint-position type, `Vec<f64>`, `[f64; N]`, or an `Option` of one.
+#[doc(hidden)]
+pub trait JointValues {
+    /// The values, in the robot's joint order (`None`: not known).
+    fn joint_values(self) -> Option<Vec<f64>>;
+}
+
+impl JointValues for Vec<f64> {
+    fn joint_values(self) -> Option<Vec<f64>> {
+        Some(self)
+    }
+}
+
+impl<const N: usize> JointValues for [f64; N] {
+    fn joint_values(self) -> Option<Vec<f64>> {
+        Some(self.to_vec())
+    }
+}
+
+impl JointValues for &[f64] {
+    fn joint_values(self) -> Option<Vec<f64>> {
+        Some(self.to_vec())
+    }
+}
+
+impl<T: JointValues> JointValues for Option<T> {
+    fn joint_values(self) -> Option<Vec<f64>> {
+        self?.joint_values()
+    }
+}
+
+/// The tool point of the robot `def` at `joints`, in `unit` (`m`, `cm`, `mm`): what a robot
+/// resource's envelope takes as its position. `model` is where generated code keeps the model
+/// built from `def` (a `static` of its own).
+#[doc(hidden)]
+pub fn robot_tool_point(
+    model: &std::sync::OnceLock<Option<super::Robot>>,
+    def: &super::RobotDef,
+    joints: Option<Vec<f64>>,
+    unit: &str,
+) -> Option<[f64; 3]> {
+    let joints = joints?;
+    let model = model.get_or_init(|| super::Robot::new(def).ok()).as_ref()?;
+    if joints.len() != model.dof() {
+        return None;
+    }
+    let k = super::sweep::per_metre(unit)?;
+    let (p, _) = model.tool_pose(&joints);
+    Some([p[0] * k, p[1] * k, p[2] * k])
+}
