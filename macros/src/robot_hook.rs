@@ -52,7 +52,7 @@ pub fn take(args: TokenStream) -> (TokenStream, Taken) {
 /// added to the impl `item` (where the resources' `position` is looked for).
 #[cfg(feature = "robot")]
 pub fn expand(cx: &Ctxt, taken: Taken, item: &mut syn::ItemImpl) -> Generated {
-    let generated = crate::robot::resource::expand(taken);
+    let generated = crate::robot::resource::expand(taken, &item.self_ty);
     for e in generated.errors {
         cx.push(e);
     }

@@ -48,6 +48,7 @@ pub use crate::robot::{
     ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointKind, JointValues, LimitsDef, LinkDef,
     MimicDef, POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, Solved, Space,
     TOLERANCE, Timing, TipDef, joint_range_wider, joint_range_wider_message, robot_tool_point,
+    robot_tool_pose,
 };
 pub use crate::schema::derive::{
     data_enum_schema, newtype_schema, struct_schema, unit_enum_schema,

@@ -156,8 +156,8 @@ pub struct Generated {
     pub errors: Vec<syn::Error>,
 }
 
-/// The constants, methods and types of `taken`.
-pub fn expand(taken: Vec<Taken>) -> Generated {
+/// The constants, methods and types of `taken`, on the impl of `self_ty`.
+pub fn expand(taken: Vec<Taken>, self_ty: &syn::Type) -> Generated {
     let p = crate::runtime::private();
     let mut errors = Vec::new();
     let mut items = TokenStream::new();
@@ -236,7 +236,7 @@ pub fn expand(taken: Vec<Taken>) -> Generated {
             }
         });
         if let Some(ty) = &attr.joints {
-            items.extend(joint_type(ty, &robot));
+            items.extend(joint_type(ty, &robot, &quote!(<#self_ty>::#konst)));
         }
     }
     let robots_fn = (!resources.is_empty()).then(|| {
@@ -261,8 +261,9 @@ fn lit(x: f64) -> TokenStream {
 }
 
 /// The joint-position type `ty`: one `f64` field per moving joint, named as in the URDF, with
-/// its unit, its enforced range and a doc saying where they came from.
-fn joint_type(ty: &Ident, robot: &Robot) -> TokenStream {
+/// its unit, its enforced range and a doc saying where they came from; its `HOME` and its tool
+/// pose (forward kinematics of the robot `def`, a path to its `RobotDef` constant).
+fn joint_type(ty: &Ident, robot: &Robot, def: &TokenStream) -> TokenStream {
     let p = crate::runtime::private();
     let k = crate::runtime::krate();
     let serde_crate = format!("{}::__private::serde", k).replace(' ', "");
@@ -302,6 +303,9 @@ fn joint_type(ty: &Ident, robot: &Robot) -> TokenStream {
         .map(|j| Ident::new(&j.name, Span::call_site()))
         .collect();
     let indices = 0..n;
+    let home = robot.home.values.iter().map(|v| lit(*v));
+    let home_names = names.clone();
+    let home_doc = format!(" The home configuration ({}).", robot.home.from);
     let doc = format!(
         " The joint positions of robot `{}` (read from `{}` when this crate compiled): one field \
          per moving joint, in order from the base.",
@@ -326,6 +330,17 @@ fn joint_type(ty: &Ident, robot: &Robot) -> TokenStream {
 
         #[allow(clippy::all)]
         impl #ty {
+            #[doc = #home_doc]
+            pub const HOME: #ty = #ty { #(#home_names: #home),* };
+
+            /// The tool point (metres) and the tip link's orientation (a unit quaternion
+            /// `[x, y, z, w]`) at these joint positions, in the robot's base frame.
+            pub fn tool_pose(&self) -> ([f64; 3], [f64; 4]) {
+                static MODEL: #p::OnceLock<#p::Option<#p::Robot>> = #p::OnceLock::new();
+                #p::robot_tool_pose(&MODEL, &#def, &self.values())
+                    .unwrap_or(([f64::NAN; 3], [f64::NAN; 4]))
+            }
+
             /// The values in the robot's joint order.
             pub fn values(&self) -> [f64; #n] {
                 [#(self.#names),*]

@@ -40,7 +40,7 @@ pub use def::{
 };
 pub use ik::{ANGLE_TOLERANCE, POSITION_TOLERANCE, Solved};
 pub use model::Robot;
-pub use motion::{JointValues, Motion, robot_tool_point};
+pub use motion::{JointValues, Motion, robot_tool_point, robot_tool_pose};
 pub use refusal::Refusal;
 pub use speed::Speed;
 pub use sweep::{Cleared, Space, TOLERANCE};

@@ -119,3 +119,16 @@ pub fn robot_tool_point(
     let (p, _) = model.tool_pose(&joints);
     Some([p[0] * k, p[1] * k, p[2] * k])
 }
+
+/// The tool point (metres) and the tip link's orientation (`[x, y, z, w]`) of the robot `def` at
+/// `joints`, in its base frame; `model` is where generated code keeps the model built from
+/// `def`. `None` for another number of joints.
+#[doc(hidden)]
+pub fn robot_tool_pose(
+    model: &std::sync::OnceLock<Option<super::Robot>>,
+    def: &super::RobotDef,
+    joints: &[f64],
+) -> Option<([f64; 3], [f64; 4])> {
+    let model = model.get_or_init(|| super::Robot::new(def).ok()).as_ref()?;
+    (joints.len() == model.dof()).then(|| model.tool_pose(joints))
+}

@@ -17,6 +17,16 @@ impl Speed {
     /// Full speed: every joint's caps.
     pub const FULL: Speed = Speed(1.0);
 
+    /// A fraction of the caps, `0 < fraction <= 1` (outside it: a panic, a compile error in a
+    /// `const` or a `#[param(default = Speed::fraction(0.5))]`).
+    pub const fn fraction(fraction: f64) -> Speed {
+        assert!(
+            fraction > 0.0 && fraction <= 1.0,
+            "a speed is a fraction of the caps: above 0, at most 1"
+        );
+        Speed(fraction)
+    }
+
     /// The fraction.
     pub fn get(self) -> f64 {
         self.0
