@@ -320,3 +320,41 @@ fn a_keep_out_on_a_link_no_joint_moves_fails_the_build() {
         "{e}"
     );
 }
+
+#[test]
+fn a_changed_joint_limit_is_a_breaking_change_and_the_exports_say_what_is_checked() {
+    let toolbox = panda(None).unwrap();
+    let published = toolbox.listed_tools();
+    // The same tools, joint 4's upper end moved.
+    let mut changed = published.clone();
+    for tool in &mut changed {
+        if let Some(meta) = tool.meta.as_mut()
+            && let Some(robot) = meta.0.get_mut(ROBOT_META)
+        {
+            robot["joints"][3]["upper"] = json!(-0.2);
+        }
+    }
+    let report = toolwright::export::drift::compare(&published, &changed);
+    assert!(report.is_breaking(), "{report}");
+    assert!(
+        report
+            .to_string()
+            .contains("joint `panda_joint4`'s limits changed"),
+        "{report}"
+    );
+    assert!(toolwright::export::drift::compare(&published, &published).is_empty());
+    // TOOLS.md says which robot, each joint's range and cap, and what is checked.
+    let markdown = toolwright::export::render(&published, toolwright::export::Format::Markdown);
+    assert!(
+        markdown.contains("**Robot:** Moves robot `panda` (resource `arm`"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("`panda_joint4` -3.0718..-0.0698 rad (at most 2.175 rad/s)"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("stays more than 10 mm clear is accepted"),
+        "{markdown}"
+    );
+}
