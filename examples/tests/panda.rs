@@ -130,3 +130,23 @@ fn the_moving_tools_publish_the_robot() {
         assert_eq!(robot["joints"][0]["upper"], 2.8873);
     }
 }
+
+#[test]
+fn the_page_draws_the_arm_and_lists_every_joint() {
+    let toolbox = panda();
+    let dir = std::env::temp_dir().join(format!("toolwright-panda-page-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    toolbox.export().write(&dir).unwrap();
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    for i in 1..=7 {
+        let id = format!("id=\":joint.arm.panda_joint{i}\"");
+        assert!(page.contains(&id), "no {id}");
+    }
+    // Every link with capsules, drawn in both views.
+    assert!(
+        page.matches("class=\"ln\"").count() >= 2 * 10,
+        "the arm is not drawn"
+    );
+    assert!(page.contains("is drawn at its home configuration"));
+}
