@@ -374,6 +374,7 @@ fn own_capsules(
     files: &mut Files,
     urdf_file: &str,
     problems: &mut Problems,
+    unknown_packages: &mut Vec<String>,
 ) -> Vec<Capsule> {
     if let Some((_, declared)) = decl
         .links
@@ -422,6 +423,11 @@ fn own_capsules(
                 let path = match files::resolve(filename, &urdf_dir, &files.base, &decl.packages) {
                     Ok(path) => path,
                     Err(UriError::UnknownPackage(name)) => {
+                        // Once per package: every mesh in it fails alike.
+                        if unknown_packages.contains(&name) {
+                            continue;
+                        }
+                        unknown_packages.push(name.clone());
                         let declared: Vec<&str> =
                             decl.packages.iter().map(|(n, _)| n.as_str()).collect();
                         let hint = if declared.is_empty() {
@@ -443,7 +449,8 @@ fn own_capsules(
                             },
                             format!(
                                 "{here}: its mesh `{filename}` is in package `{name}`, which \
-                                 `packages(..)` does not declare: {hint}"
+                                 `packages(..)` does not declare (nor any other mesh in it): \
+                                 {hint}"
                             ),
                         );
                         continue;
@@ -514,8 +521,17 @@ fn links(
 ) -> Result<Vec<Link>, Problems> {
     let mut problems = Problems::default();
     let mut out = Vec::new();
+    let mut unknown_packages = Vec::new();
     for link in &desc.links {
-        let own = own_capsules(decl, desc, link, files, urdf_file, &mut problems);
+        let own = own_capsules(
+            decl,
+            desc,
+            link,
+            files,
+            urdf_file,
+            &mut problems,
+            &mut unknown_packages,
+        );
         // Walk up to the chain, sweeping over each moving joint on the way.
         let mut capsules = own;
         let mut placement = Pose::IDENTITY;

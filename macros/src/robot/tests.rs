@@ -347,8 +347,8 @@ fn an_unknown_tip_link_or_package_gets_the_closest_name() {
     assert!(
         m.contains(
             "its mesh `package://arm_description/meshes/upper.stl` is in package \
-             `arm_description`, which `packages(..)` does not declare: did you mean \
-             `arm_descripton`?"
+             `arm_description`, which `packages(..)` does not declare (nor any other mesh in \
+             it): did you mean `arm_descripton`?"
         ),
         "{m}"
     );
