@@ -75,7 +75,12 @@ impl Panda {
     }
 
     /// Move every joint to the given positions, at a fraction of the joints' caps.
-    #[tool(resource = "arm", target = positions)]
+    #[tool(
+        resource = "arm",
+        target = positions,
+        confirm = false,
+        because = "a simulation in a test: nothing real moves"
+    )]
     fn move_joints(
         &self,
         /// Where the joints go.
@@ -92,7 +97,12 @@ impl Panda {
     }
 
     /// Move the tool point to a position in the base frame.
-    #[tool(resource = "arm", target = target)]
+    #[tool(
+        resource = "arm",
+        target = target,
+        confirm = false,
+        because = "a simulation in a test: nothing real moves"
+    )]
     fn move_to(
         &self,
         /// Where the tool point goes.

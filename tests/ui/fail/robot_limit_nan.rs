@@ -15,7 +15,7 @@ impl Arm {
     }
 
     /// Move the arm home.
-    #[tool(resource = "arm")]
+    #[tool(resource = "arm", confirm = false, because = "a test: nothing moves")]
     async fn home(&self) -> String {
         String::new()
     }

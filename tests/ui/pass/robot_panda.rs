@@ -27,7 +27,7 @@ impl Arm {
     }
 
     /// Move the joints.
-    #[tool(resource = "arm", target = positions)]
+    #[tool(resource = "arm", target = positions, confirm = "Move the joints?")]
     async fn move_joints(
         &self,
         /// Where the joints go.
@@ -42,7 +42,7 @@ impl Arm {
     }
 
     /// Move the tool point.
-    #[tool(resource = "arm", target = target)]
+    #[tool(resource = "arm", target = target, confirm = false, because = "a test: nothing moves")]
     async fn move_to(
         &self,
         /// Where, mm.
