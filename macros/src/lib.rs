@@ -32,6 +32,11 @@ mod list;
 mod tool;
 mod toolbox;
 
+// A robot's description (URDF, limits, SRDF, meshes) read at compile time.
+#[cfg(feature = "robot")]
+mod robot;
+mod robot_hook;
+
 // Shared: the runtime path token, small helpers.
 #[cfg(test)]
 mod editing;
@@ -104,4 +109,23 @@ pub fn tool_defs(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(ToolSchema, attributes(param, toolwright))]
 pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
     derive::expand(input.into()).into()
+}
+
+/// A robot read from its URDF at compile time, as a `RobotDef` expression (toolwright's own
+/// tests and benchmarks; `#[toolbox]`'s `resource(robot(..))` reads the same keys).
+#[doc(hidden)]
+#[proc_macro]
+pub fn __robot_def(input: TokenStream) -> TokenStream {
+    #[cfg(feature = "robot")]
+    {
+        robot::codegen::expand(input.into()).into()
+    }
+    #[cfg(not(feature = "robot"))]
+    {
+        let _ = input;
+        quote::quote!(::core::compile_error!(
+            "reading a robot's URDF needs toolwright's `robot` feature"
+        ))
+        .into()
+    }
 }

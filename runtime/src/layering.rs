@@ -99,6 +99,7 @@ fn the_scan_sees_the_known_edges() {
         ("toolbox", "exec"),
         ("exec", "contract"),
         ("validate", "schema"),
+        ("robot", "envelope"),
     ] {
         assert!(
             graph.get(from).is_some_and(|e| e.contains_key(to)),

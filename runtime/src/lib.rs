@@ -25,6 +25,8 @@ mod probe;
 mod quantity;
 mod rate;
 pub mod reference;
+#[cfg(feature = "robot")]
+mod robot;
 #[cfg(feature = "ros")]
 mod ros;
 mod schema;
@@ -48,8 +50,8 @@ pub use context::{
 };
 pub use contract::{
     CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
-    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,
-    TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, ToolboxDefaults,
+    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, ROBOT_META, SCOPES_META,
+    STOP_FOR_META, TRACE_ID_META, TRUNCATED_META, ToolDef, ToolSet, ToolboxDefaults,
 };
 pub use error::ToolError;
 #[cfg(feature = "oauth")]
@@ -57,6 +59,8 @@ pub use http::OAuthConfig;
 #[cfg(feature = "http")]
 pub use http::{DEFAULT_RESUME_WINDOW, HttpOptions, HttpServer, MCP_PATH};
 pub use rate::Rate;
+#[cfg(feature = "robot")]
+pub use robot::{Motion, Speed};
 pub use schema::ToolSchema;
 pub use tasks::{TASK_LEASE_META, TASK_SUPPORT_META, TaskLimits, TaskSupport};
 #[cfg(feature = "otel")]

@@ -16,6 +16,7 @@ pub use ::std::option::Option::{self, None, Some};
 pub use ::std::result::Result::{self, Err, Ok};
 pub use ::std::string::String;
 pub use ::std::sync::Arc;
+pub use ::std::sync::OnceLock;
 pub use ::std::vec::Vec;
 
 pub use crate::context::Context;
@@ -23,6 +24,8 @@ pub use crate::contract::{
     Args, Body, CallError, Check, CheckResult, Handler, HandlerFuture, OverBudget, Params,
     Position, ResourceDef, ResultOptions, SafeStop, SafeStopResult, TargetDecl, ToolDef, ToolMeta,
 };
+#[cfg(feature = "robot")]
+pub use crate::contract::{Joints, RobotResource};
 pub use crate::envelope::{
     AllowShapesOverlap, EnvelopeDef, EnvelopeNumbers, KeepOutMeetsTheEnvelope, ShapeDef, Solid,
     TargetBound, ValidSolid, allow_shapes_overlap, envelope_bounds, envelope_numbers_valid,
@@ -40,6 +43,13 @@ pub use crate::probe::{
     to_json,
 };
 pub use crate::rate::Rate;
+#[cfg(feature = "robot")]
+pub use crate::robot::{
+    ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointKind, JointValues, LimitsDef, LinkDef,
+    MimicDef, POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, Solved, Space,
+    TOLERANCE, Timing, TipDef, joint_range_wider, joint_range_wider_message, robot_tool_point,
+    robot_tool_pose,
+};
 pub use crate::schema::derive::{
     data_enum_schema, newtype_schema, struct_schema, unit_enum_schema,
 };
@@ -50,6 +60,8 @@ pub use crate::schema::{
     unit_mismatch,
 };
 pub use crate::tasks::TaskSupport;
+#[cfg(feature = "robot")]
+pub use toolwright_macros::__robot_def;
 // For toolwright's own tests and benchmarks (tests/tests/differential.rs, tests/benches/validate.rs),
 // which check and measure the run-time validator on its own (`Validator::compile` returns an
 // `InvalidSchema`, `validate` gives `Violation`s).

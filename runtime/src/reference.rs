@@ -67,7 +67,7 @@
 //! | `timeout` | `timeout = "30s"` | the deadline of its tools that declare none |
 //! | `grace` | `grace = "2s"` | the grace period of its tools that declare none |
 //! | `client_rate_limit` | `client_rate_limit = "120/min"` | calls one client may make to all its tools together (`describe_tool` excepted); also `ToolboxBuilder::with_client_rate_limit` and `serve --client-rate-limit` |
-//! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8, position = tool_point, envelope(..))` | once per resource its tools use. Every resource a tool names (`resource`, `stop_for`) must be declared: a misspelt name is a compile error on it, with the nearest declared name (for free functions, [`ToolboxBuilder::with_resource`](crate::ToolboxBuilder::with_resource); `build()` refuses an undeclared one). `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); safe stops must be idempotent. `max_waiting` bounds its queue (default 16). `position` names a sync method taking only `&self` that says where the resource is, in its envelope's frame and unit (`[f64; 3]`, `(f64, f64, f64)`, a nalgebra `Point3<f64>`, or an `Option` of one); `envelope(..)` declares where it may go (see *Envelopes*) and needs `position` |
+//! | `resource(..)` | `resource(name = "arm", safe_stop = halt, max_waiting = 8, position = tool_point, envelope(..))` | once per resource its tools use. Every resource a tool names (`resource`, `stop_for`) must be declared: a misspelt name is a compile error on it, with the nearest declared name (for free functions, [`ToolboxBuilder::with_resource`](crate::ToolboxBuilder::with_resource); `build()` refuses an undeclared one). `safe_stop` names a method of this impl taking only `&self`, sync or `async`, returning `()`, a `String` saying what it did, or a `Result` of those (checked at compile time); safe stops must be idempotent. `max_waiting` bounds its queue (default 16). `position` names a sync method taking only `&self` that says where the resource is, in its envelope's frame and unit (`[f64; 3]`, `(f64, f64, f64)`, a nalgebra `Point3<f64>`, or an `Option` of one); `envelope(..)` declares where it may go (see *Envelopes*) and needs `position`; `robot(..)` makes it a robot read from its URDF (see *Robots*) |
 //! | `max_concurrency` | `max_concurrency = 4` | at most this many calls run at once across all tools; the others wait in arrival order |
 //! | `projection` | `projection` | every tool of the impl takes `jmespath` (see `#[tool(projection)]`; a tool's `projection = false` opts out) |
 //!
@@ -113,6 +113,102 @@
 //!   declared in another unit than the envelope's (`cm` against `mm`), and a target's range
 //!   wider than the envelope: reported at the first bound that is out, once per parameter, with
 //!   the interval the envelope allows in its unit and the range to write.
+//!
+//! ### Robots (the `robot` feature)
+//!
+//! A resource can be a robot described by its URDF, read when the crate compiles, so the tools
+//! and the robot's own description cannot drift:
+//!
+//! ```text
+//! resource(name = "arm", safe_stop = halt, position = joints_now,
+//!          robot(urdf = "robots/panda_description/urdf/panda.urdf", tip = "panda_hand_tcp",
+//!                joints = PandaJoints, limits = "robots/joint_limits.yaml",
+//!                srdf = "robots/panda.srdf", home = "default", margin = "0.01 rad",
+//!                packages("example-robot-data" = "robots/example-robot-data")),
+//!          envelope(frame = "panda_link0", unit = "mm", allow(..), keep_out(..)))
+//! ```
+//!
+//! - Paths are relative to the crate's folder (its `Cargo.toml`'s); every file read (the URDF,
+//!   the limits file, the SRDF, each mesh) is tracked, so editing one rebuilds the crate.
+//!   `package://NAME/..` mesh URIs resolve through `packages(..)` (a name may be a string or an
+//!   identifier), `file://..` and plain paths relative to the URDF's folder. A `.xacro` file is
+//!   refused with the command that expands it.
+//! - Keys: `urdf`, `tip` (the link at the arm's end: the chain runs from the URDF's root link to
+//!   it), `tip_offset = (x, y, z)` (the tool point in the tip's frame, metres), `joints = Type`
+//!   (generates the joint-position type: one `f64` field per moving joint, named as in the
+//!   URDF, with its unit, `rad` or `m`, its enforced range and a doc; `Type::HOME`,
+//!   `Type::tool_pose()`, `values()`, `from_values(..)`), `limits` (a ros2_control / MoveIt
+//!   `joint_limits.yaml`), `srdf` (its `disable_collisions` pairs are not checked; `home` names
+//!   one of its `group_state`s), `margin = "0.02 rad"` and `linear_margin = "5 mm"` (each end of a
+//!   revolute, prismatic joint's range narrowed), `padding = "5 mm"` (added to every capsule),
+//!   `link("name", capsule(a = (..), b = (..), radius = r), sphere(center = (..), radius = r))`
+//!   (a link's capsules, replacing its collision geometry). `position` names the method that
+//!   says where the joints are (the joint-position type, `Vec<f64>` or `[f64; N]` in joint
+//!   order, or an `Option` of one); the envelope's position is then the tool point, by forward
+//!   kinematics.
+//! - Limits, tighten-only. A joint's range is its `<limit lower upper>`, narrowed by its
+//!   `<safety_controller soft_lower_limit soft_upper_limit>`, by the limits file's
+//!   `min_position`/`max_position` and soft limits, and by the margin; its velocity cap is
+//!   `<limit velocity>` or the file's `max_velocity`, its acceleration and deceleration caps
+//!   URDF 1.2's `<limit acceleration deceleration>` or the file's (`max_deceleration` defaults
+//!   to `max_acceleration`). The file may only tighten what the URDF says (MoveIt Pilz's
+//!   "stricter or equal"): a looser value, `has_*_limits: false` where the URDF has one, a joint
+//!   the URDF does not have (named with the closest), a NaN or infinite number, an inverted range
+//!   fail the build naming the file, the line, the joint and the key. Continuous joints wrap
+//!   (a motion turns the short way); mimic joints follow their leader, whose range and caps are
+//!   narrowed to keep them within theirs; fixed joints are folded into the chain. Jerk and
+//!   effort caps are read and checked, not enforced (motions are kinematic). Every joint needs
+//!   a velocity cap.
+//! - Links. Each link's collision geometry becomes capsules in its frame, each holding its
+//!   shape: a cylinder its axis with its radius; a sphere itself; a URDF 1.2 capsule itself; a
+//!   box, and an STL mesh (binary or ASCII), the least-volume capsule along one of the principal
+//!   axes of its corners or vertices, checked against every vertex and padded by a micrometre.
+//!   Another mesh format, or a mesh URI that does not resolve, fails the build naming the link
+//!   and how to declare its capsule. A link hanging on a moving joint outside the chain (a
+//!   gripper's fingers) gets capsules holding it over that joint's whole hard travel.
+//! - The check. A tool whose `target` names the joint positions (an object of the robot's
+//!   joints) moves the joints there; one whose `target` names a point moves the tool point
+//!   there, solved to joint positions by damped least squares within the joints' ranges,
+//!   closest to where the arm is (out of reach: refused with the closest the arm reaches). The
+//!   motion, a straight line in joint space from where the joints are, is checked before the
+//!   user is asked and again at the call's turn: every link inside every allow shape and clear
+//!   of every keep-out, and clear of every other link but those adjacent (joined by a joint,
+//!   looking through links without geometry, as MoveIt does), disabled by the SRDF, or joined
+//!   rigidly. Links no joint moves are checked once, when the toolbox is built (`BuildError`).
+//! - The bound. Between two configurations of the motion, no point of a link moves further than
+//!   `Σⱼ ρⱼ |Δqⱼ|` times the fraction of the motion between them: a revolute joint moves a point
+//!   along an arc no longer than its distance from the joint's axis times the angle, and `ρⱼ`
+//!   bounds that distance in every configuration (exact for the link right below the joint;
+//!   further down, the lengths of the joints' origins between plus the link's reach); a
+//!   prismatic joint moves it by its own travel (`ρ = 1`). Each pair (a link and a shape, or two
+//!   links, whose relative motion only the joints above one of them count) is checked at a
+//!   configuration, where its clearance `c` is exact (capsules against boxes, spheres, vertical
+//!   cylinders and capsules, in closed form), and is then proven clear until `c` is used up
+//!   (conservative advancement): so **a motion that passes never brings a link into contact**.
+//!   A checked configuration closer than **10 mm** (`TOLERANCE`) is refused, so **a motion
+//!   that clears everything by more than 10 mm along its whole path is accepted**; a motion
+//!   that starts closer than that (never touching) is held to half its starting clearance, so
+//!   the arm can move away. Published as `tolerance`.
+//! - Timing. A motion's joints move in step on one profile (the path keeps its shape), the
+//!   fastest under every joint's caps scaled by `speed` (a `toolwright::Speed` parameter,
+//!   0 < speed <= 1: velocity caps times `speed`, acceleration caps times `speed²`): trapezoidal
+//!   with acceleration caps, a constant rate without. Its duration is never shorter than the
+//!   slowest joint's velocity cap allows. The body gets the checked motion from
+//!   `Context::motion()` (its `from`, `to`, `duration()` and `at(t)`), and runs exactly that.
+//! - A refusal names the link, the keep-out, allow shape or other link, how far along the motion
+//!   and the joint values there, the clearance, and a way around (through the home
+//!   configuration, when both of its motions pass the same check); nothing moves and the user is
+//!   not asked.
+//! - Published in each moving tool's `_meta["io.toolwright/robot"]`: `{"resource", "source":
+//!   {"file", "sha256"}, "tip": {"link", "offset"?}, "joints": [{"name", "type", "unit", "lower",
+//!   "upper", "maxVelocity", "maxAcceleration"?, "maxDeceleration"?, "from", "parent", "child",
+//!   "origin", "axis"}], "positions"?, "links": [{"name", "capsules": [{"a", "b", "radius"}],
+//!   "frame", "swept"?}], "unit", "tolerance", "robot", "base", "home": {"joints", "from",
+//!   "capsules"}}` (capsules in each link's frame, lengths in the envelope's unit), with the
+//!   envelope's `_meta["io.toolwright/envelope"]` (without `target` for a joint-space tool). An
+//!   operator's narrowing (`serve --envelope`) applies to every link.
+//! - Not checked: dynamics (torques, payloads, stopping distances under load), moving
+//!   obstacles, the meshes themselves (their bounding capsules are, which are larger), jerk.
 //!
 //! Every call runs in a `tracing` span `tool_call` with the tool name, a trace id, the outcome and
 //! the duration; the trace id is also returned in the result's `_meta["io.toolwright/traceId"]`

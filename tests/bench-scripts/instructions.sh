@@ -34,6 +34,7 @@ iters_for() {
         list_40_*) echo 40 ;;
         first_list_* | build_and_first_list_*) echo 20 ;;
         validate_*) echo 20000 ;;
+        robot_*) echo 2000 ;;
         *) echo 100 ;;
     esac
 }
@@ -41,7 +42,7 @@ iters_for() {
 declare -A ir
 results="$out/results.tsv"
 : >"$results"
-for bench in protocol validate; do
+for bench in protocol validate robot; do
     bin="$root/$(exe "$bench")"
     [[ -x "$bin" ]] || bin="$(exe "$bench")"
     mapfile -t names < <(TOOLWRIGHT_BENCH_SCENARIOS=1 "$bin")
@@ -112,6 +113,8 @@ for t in 4 40; do
         ratio "${p}_${t}_tools/rmcp_macros" "${p}_${t}_tools/rmcp_router" ""
     done
 done
+ratio "robot_check/swept_7_joints" "robot_check/forward_kinematics" ""
+ratio "robot_check/swept_7_joints" "robot_check/one_configuration" ""
 for g in validate_grasp validate_plan_10; do
     ratio "$g/toolwright" "$g/serde" 1.3
     ratio "$g/toolwright" "$g/jsonschema_serde" 0.2

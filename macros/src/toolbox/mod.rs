@@ -20,6 +20,8 @@ use resources::resources;
 
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let (p, k) = (crate::runtime::private(), crate::runtime::krate());
+    // `resource(.., robot(..))`: taken out before darling reads the rest (robot/resource.rs).
+    let (args, robots) = crate::robot_hook::take(args);
     let cx = Ctxt::new();
     let toolbox_attr = match NestedMeta::parse_meta_list(args) {
         Ok(list) => crate::attr::parse_lenient(&cx, &list),
@@ -51,6 +53,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             return quote!(#errors #item);
         }
     };
+    let robots = crate::robot_hook::expand(&cx, robots, &mut item);
     // Whether a `ToolSet` impl can be generated for the type at all.
     let mut impl_ok = true;
     if let Some((path, _)) = &item.trait_ {
@@ -194,6 +197,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let state = quote!(Self);
+        let robots_fn = &robots.robots_fn;
         let defs = models
             .iter()
             .zip(&checks_of)
@@ -223,15 +227,18 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                 fn resources() -> #p::Vec<#p::ResourceDef<Self>> {
                     #p::Vec::from([#(#resources),*])
                 }
+                #robots_fn
             }
         }
     });
     let envelope_items = impl_ok.then_some(envelope_items);
     let envelope_checks = if impl_ok { envelope_checks } else { Vec::new() };
+    let robot_items = impl_ok.then_some(robots.items);
     quote! {
         #errors
         #printed
         #tool_set
+        #robot_items
         #envelope_items
         #(#checks)*
         #(#envelope_checks)*

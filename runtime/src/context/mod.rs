@@ -125,6 +125,8 @@ struct Inner {
     reason: AtomicU8,
     /// The task the call runs as, whose status message its progress becomes.
     task: OnceLock<Arc<crate::tasks::Record>>,
+    /// What the checks at the call's turn settled for the body (a robot's checked motion).
+    plan: OnceLock<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Why a call was told to stop (see [`Context::cancel_reason`]).
@@ -237,8 +239,24 @@ impl Context {
                 round,
                 reason: AtomicU8::new(0),
                 task: OnceLock::new(),
+                plan: OnceLock::new(),
             }),
         }
+    }
+
+    /// Hands the body what the checks at its turn settled (once).
+    pub(crate) fn set_plan(&self, plan: Arc<dyn std::any::Any + Send + Sync>) {
+        let _ = self.inner.plan.set(plan);
+    }
+
+    /// The motion toolwright checked for this call, when the tool moves a robot resource
+    /// (`resource(.., robot(..))`, with a `target` or `positions`): from where the joints were
+    /// at the call's turn to the target, with its timing. The body runs exactly this motion;
+    /// `None` for other tools.
+    #[cfg(feature = "robot")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "robot")))]
+    pub fn motion(&self) -> Option<&crate::robot::Motion> {
+        self.inner.plan.get()?.downcast_ref()
     }
 
     /// A context for a call made in-process (no client): no progress, no deadline, never

@@ -49,3 +49,10 @@ pub const TRACE_ID_META: &str = "io.toolwright/traceId";
 /// the target (`target`: JSON pointers to x, y and z) or the path (`path`: the array and the
 /// pointers into one of its items).
 pub const ENVELOPE_META: &str = "io.toolwright/envelope";
+
+/// `_meta` key of a tool that moves a robot resource (`resource(.., robot(..))`): the robot as
+/// its URDF describes it and as it is checked: the source file and its SHA-256, the tip, each
+/// moving joint with its enforced range and caps (and where each came from), the JSON pointer
+/// to the tool's joint positions (`positions`), and each link's capsules (in the link's frame,
+/// in the envelope's unit). See `toolwright::reference`, "Robots".
+pub const ROBOT_META: &str = "io.toolwright/robot";

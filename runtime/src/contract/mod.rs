@@ -25,8 +25,8 @@ mod options;
 
 pub use meta::{
     CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
-    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, SCOPES_META, STOP_FOR_META,
-    TRACE_ID_META, TRUNCATED_META,
+    RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, ROBOT_META, SCOPES_META,
+    STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
 };
 pub use options::{OverBudget, ResultOptions};
 
@@ -85,6 +85,10 @@ pub struct ToolMeta {
     /// where the tool moves its resource, checked against the resource's envelope before the
     /// user is asked and again when the call gets its turn.
     pub target: Option<TargetDecl>,
+    /// `speed = speed`: on a robot resource, the number parameter (0 < speed <= 1) that
+    /// scales the joints' caps for the motion's timing; without one, the motion is timed at
+    /// full speed.
+    pub speed: Option<&'static str>,
 }
 
 /// Which arguments of a tool say where it moves its resource (`#[tool(target = ..)]`,
@@ -99,6 +103,11 @@ pub enum TargetDecl {
     /// A list parameter of such points, in order: the waypoints of a path, each straight
     /// segment checked, the first from where the resource is.
     Path(&'static str),
+    /// On a robot resource: one parameter holding the joint positions the arm moves to, an
+    /// object with one number per moving joint, named as in the URDF (the generated
+    /// joint-position type). The motion from the current joint positions is checked link by
+    /// link.
+    Joints(&'static str),
 }
 
 impl ToolMeta {
@@ -315,6 +324,35 @@ pub type Check<S> = fn(&S, &serde_json::Map<String, serde_json::Value>) -> Check
 /// the check says something.
 pub type CheckResult = Result<Option<String>, String>;
 
+/// Where a robot resource's joints are now (`#[toolbox(resource(.., robot(..), position =
+/// joints))]`), one value per moving joint in the order of the robot's joint-position type;
+/// `None` when it does not know.
+#[cfg(feature = "robot")]
+pub type Joints<S> = fn(&S) -> Option<Vec<f64>>;
+
+/// A resource that is a robot described by its URDF (`resource(name = "arm", robot(..),
+/// envelope(..))`): the robot as read at compile time and where its joints are.
+#[cfg(feature = "robot")]
+pub struct RobotResource<S> {
+    /// The resource's name (declared with its envelope in `ResourceDef`).
+    pub resource: &'static str,
+    /// The robot, as constant data.
+    pub robot: &'static crate::robot::RobotDef,
+    /// Where its joints are now.
+    pub joints: Joints<S>,
+}
+
+#[cfg(feature = "robot")]
+impl<S> Clone for RobotResource<S> {
+    fn clone(&self) -> Self {
+        RobotResource {
+            resource: self.resource,
+            robot: self.robot,
+            joints: self.joints,
+        }
+    }
+}
+
 /// A resource as `#[toolbox(resource(..))]` declares it.
 pub struct ResourceDef<S> {
     /// The name tools use in `resource = ".."`.
@@ -415,6 +453,12 @@ pub trait ToolSet: Send + Sync + Sized + 'static {
 
     /// The resources declared on `#[toolbox(resource(..))]`: queue limits and safe stops.
     fn resources() -> Vec<ResourceDef<Self>> {
+        Vec::new()
+    }
+
+    /// The resources declared with `robot(..)`: their robots and joint positions.
+    #[cfg(feature = "robot")]
+    fn robots() -> Vec<RobotResource<Self>> {
         Vec::new()
     }
 }

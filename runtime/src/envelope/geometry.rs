@@ -309,6 +309,33 @@ impl Solid {
         }
     }
 
+    /// The solid with every coordinate and length multiplied by `k` (`k > 0`): the same solid
+    /// in another unit.
+    #[cfg(feature = "robot")]
+    pub(crate) fn scaled(&self, k: f64) -> Solid {
+        match *self {
+            Solid::Box { min, max } => Solid::Box {
+                min: scale(min, k),
+                max: scale(max, k),
+            },
+            Solid::Sphere { center, radius } => Solid::Sphere {
+                center: scale(center, k),
+                radius: radius * k,
+            },
+            Solid::Cylinder {
+                center,
+                radius,
+                z_min,
+                z_max,
+            } => Solid::Cylinder {
+                center: [center[0] * k, center[1] * k],
+                radius: radius * k,
+                z_min: z_min * k,
+                z_max: z_max * k,
+            },
+        }
+    }
+
     /// The height of the solid's top.
     pub(crate) fn top(&self) -> f64 {
         self.aabb().1[2]

@@ -43,6 +43,8 @@ pub(crate) use narrow::narrow_file;
 #[cfg(test)]
 pub(crate) use refusal::ProblemKind;
 pub(crate) use refusal::Refusal;
+#[cfg(feature = "robot")]
+pub(crate) use refusal::clean;
 
 /// A point (or vector) in the envelope's frame and unit: `[x, y, z]`.
 pub(crate) type Point = [f64; 3];

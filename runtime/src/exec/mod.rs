@@ -110,11 +110,20 @@ pub(crate) struct Call<'a, S> {
     pub turn: Option<Box<dyn Turn<S> + 'a>>,
 }
 
+/// What the checks at a call's turn settled for its body (a robot's checked motion), handed to
+/// it through its `Context`.
+pub(crate) type Plan = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// A check a call passes once it has its turn, before its body starts: `Err` with the
 /// outcome's name and what the model is told; the call then ends there, and nothing ran.
 pub(crate) trait Turn<S>: Send + Sync {
-    /// Checks the call's arguments (those the body gets) against `state` as it is now.
-    fn check(&self, state: &S, args: &Map<String, Value>) -> Result<(), (&'static str, String)>;
+    /// Checks the call's arguments (those the body gets) against `state` as it is now, and
+    /// says what it settled for the body.
+    fn check(
+        &self,
+        state: &S,
+        args: &Map<String, Value>,
+    ) -> Result<Option<Plan>, (&'static str, String)>;
 }
 
 /// How a call ended.
@@ -461,17 +470,21 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
 
         // Its turn: checked again from where the resource is now (its places are given back
         // as `admitted` drops; the body never started).
-        if let Some(turn) = &turn
-            && let Err((outcome, text)) = turn.check(state, &args)
-        {
-            return (
-                outcome,
-                Outcome::Error {
-                    text,
-                    retryable: false,
-                    stopped_by: None,
-                },
-            );
+        let mut plan = None;
+        if let Some(turn) = &turn {
+            match turn.check(state, &args) {
+                Ok(settled) => plan = settled,
+                Err((outcome, text)) => {
+                    return (
+                        outcome,
+                        Outcome::Error {
+                            text,
+                            retryable: false,
+                            stopped_by: None,
+                        },
+                    );
+                }
+            }
         }
 
         // 2. The body, until it returns or is told to stop.
@@ -488,6 +501,9 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         );
         if let Some(task) = &task {
             context.in_task(Arc::clone(task));
+        }
+        if let Some(plan) = plan {
+            context.set_plan(plan);
         }
         if let Some(round) = &round {
             round.restart();

@@ -68,6 +68,18 @@ pub(crate) struct Resource<S> {
     pub position: Option<Position<S>>,
     /// Where it may go, as checked (the declared envelope, narrowed by the operator).
     pub envelope: Option<Arc<Envelope>>,
+    /// The robot it is, when declared with `robot(..)`.
+    #[cfg(feature = "robot")]
+    pub robot: Option<Arc<Arm<S>>>,
+}
+
+/// A robot resource, built: the robot, its envelope in metres (the checked one), and where its
+/// joints are.
+#[cfg(feature = "robot")]
+pub(crate) struct Arm<S> {
+    pub robot: crate::robot::Robot,
+    pub space: crate::robot::Space,
+    pub joints: crate::contract::Joints<S>,
 }
 
 /// "3 s", "250 ms", "1.5 s", "2 min".

@@ -261,6 +261,9 @@ fn render_tool(s: &mut String, tool: &Tool) {
     if let Some(envelope) = super::tool_envelope_words(tool) {
         let _ = writeln!(s, "**Where it may move:** {envelope}\n");
     }
+    if let Some(robot) = super::tool_robot_words(tool) {
+        let _ = writeln!(s, "**Robot:** {robot}\n");
+    }
 
     s.push_str("### Parameters\n\n");
     let added = result_arguments(tool);

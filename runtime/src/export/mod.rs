@@ -369,11 +369,60 @@ pub(crate) fn dialect_description(tool: &Tool) -> Option<String> {
         tool.description.as_deref().map(|d| d.trim_end().to_owned()),
         content_words(tool).map(str::to_owned),
         tool_envelope_words(tool),
+        tool_robot_words(tool),
     ]
     .into_iter()
     .flatten()
     .collect();
     (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// The robot a tool moves, in words (`_meta["io.toolwright/robot"]`): which robot and from
+/// what file, each joint's enforced range and velocity cap, what is checked and the bound.
+/// `None` for a tool that moves none.
+pub(crate) fn tool_robot_words(tool: &Tool) -> Option<String> {
+    let robot = tool.meta.as_ref()?.0.get(crate::contract::ROBOT_META)?;
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("?").to_owned();
+    let joints: Vec<String> = robot
+        .get("joints")
+        .and_then(Value::as_array)
+        .map(|js| {
+            js.iter()
+                .map(|j| {
+                    let n = |k: &str| j.get(k).map_or_else(|| "?".to_owned(), words::value);
+                    let unit = text(j, "unit");
+                    format!(
+                        "`{}` {}..{} {unit} (at most {} {unit}/s)",
+                        text(j, "name"),
+                        n("lower"),
+                        n("upper"),
+                        n("maxVelocity")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let positions = robot
+        .get("positions")
+        .and_then(Value::as_str)
+        .map(|p| format!(" The joint positions are `{}`.", p.trim_start_matches('/')))
+        .unwrap_or_default();
+    Some(format!(
+        "Moves robot `{}` (resource `{}`, described by `{}`): joints {}. Every link is checked \
+         along the whole motion, before anything moves: inside the envelope, clear of its \
+         keep-outs and of the robot's other links; a motion that would touch is refused, one \
+         that stays more than {} {} clear is accepted.{positions}",
+        text(robot, "robot"),
+        text(robot, "resource"),
+        robot
+            .get("source")
+            .map_or_else(|| "?".to_owned(), |s| text(s, "file")),
+        joints.join(", "),
+        robot
+            .get("tolerance")
+            .map_or_else(|| "?".to_owned(), words::value),
+        text(robot, "unit"),
+    ))
 }
 
 /// The envelope a tool's motions are checked against (`_meta["io.toolwright/envelope"]`), if

@@ -18,6 +18,7 @@
 //! | [`UNIT_NORM_KEY`] | `geometry/` (quaternions), `ros/` (`Quaternion`) | `validate/compile.rs`, `adapt.rs` |
 //! | [`COMPLEX_KEY`] | `geometry/` (angles of `UnitComplex`) | `adapt.rs` |
 //! | [`ROS_KEY`] | `ros/` (each message's root) | `ros/` (the depth check of `toolbox/build.rs`) |
+//! | [`SPEED_KEY`] | `robot/speed.rs` (`Speed`) | `toolbox/build.rs` (the tool's speed argument) |
 
 use serde_json::{Map, Value};
 
@@ -62,6 +63,11 @@ pub(crate) const COMPLEX_KEY: &str = "x-toolwright-complex";
 /// Marks the root of a ROS message's schema (which counts its real depth).
 #[cfg_attr(not(feature = "ros"), allow(dead_code))]
 pub(crate) const ROS_KEY: &str = "x-toolwright-ros";
+
+/// Marks a robot motion's speed parameter ([`Speed`](crate::robot::Speed)): the toolbox times
+/// the checked motion at its value.
+#[cfg_attr(not(feature = "robot"), allow(dead_code))]
+pub(crate) const SPEED_KEY: &str = "x-toolwright-speed";
 
 /// Removes the private keywords (every `x-toolwright-*` key) from a schema before it is
 /// published; returns whether there were any. Property names and values (`default`, `enum`, ..)

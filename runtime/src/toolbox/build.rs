@@ -164,6 +164,15 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         Adapter::compile(&input).map_err(|e| vec![format!("tool `{name}`: input: {e}")])?;
     // Before the private keywords are stripped: the validator checks `x-toolwright-unit-norm`.
     let validator = Validator::compile(&input).map_err(|e| vec![format!("tool `{name}`: {e}")])?;
+    #[cfg(feature = "robot")]
+    let speed = input
+        .get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| {
+            p.iter()
+                .find(|(_, s)| s.get(keys::SPEED_KEY).is_some())
+                .map(|(n, _)| n.clone())
+        });
     keys::strip(&mut input);
     let Value::Object(input) = input else {
         return Err(vec![format!(
@@ -242,6 +251,8 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
         meta: def.meta,
         policy: Policy::default(),
         target: None,
+        #[cfg(feature = "robot")]
+        speed,
     })
 }
 
@@ -287,6 +298,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let defaults = S::defaults();
         let mut builder = ToolboxBuilder::new(state).with_server_info(name, version);
         builder.resources = S::resources();
+        #[cfg(feature = "robot")]
+        {
+            builder.robots = S::robots();
+        }
         builder.tools = S::tools();
         let settings = &mut builder.settings;
         settings.default_timeout = defaults.timeout_ms.map(Duration::from_millis);
@@ -338,9 +353,25 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         ToolboxBuilder {
             state,
             resources: Vec::new(),
+            #[cfg(feature = "robot")]
+            robots: Vec::new(),
             tools: Vec::new(),
             settings: Settings::default(),
         }
+    }
+
+    /// Declares resource `robot.resource` a robot (what `resource(.., robot(..))` on a
+    /// `#[toolbox]` declares): the robot read from its URDF and where its joints are. The
+    /// resource must be declared with an envelope; its tools' `target`s and `positions` are
+    /// then checked link by link.
+    #[cfg(feature = "robot")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "robot")))]
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_robot(mut self, robot: crate::contract::RobotResource<S>) -> Self {
+        self.robots.retain(|r| r.resource != robot.resource);
+        self.robots.push(robot);
+        self
     }
 
     /// Adds the resources the state's `#[toolbox(resource(..))]` declares (their safe stops,
@@ -354,6 +385,12 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         for def in S::resources() {
             if !self.resources.iter().any(|r| r.name == def.name) {
                 self.resources.push(def);
+            }
+        }
+        #[cfg(feature = "robot")]
+        for robot in S::robots() {
+            if !self.robots.iter().any(|r| r.resource == robot.resource) {
+                self.robots.push(robot);
             }
         }
         self
@@ -386,6 +423,8 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
         let ToolboxBuilder {
             state,
             resources: declared,
+            #[cfg(feature = "robot")]
+            robots,
             tools,
             mut settings,
         } = self;
@@ -442,10 +481,29 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                         .map(|p| format!("resource `{}`: envelope: {p}", def.name)),
                 ),
             }
-            if def.position.is_none() {
+            #[cfg(feature = "robot")]
+            let is_robot = robots.iter().any(|r| r.resource == def.name);
+            #[cfg(not(feature = "robot"))]
+            let is_robot = false;
+            if def.position.is_none() && !is_robot {
                 problems.push(format!(
                     "resource `{}`: an envelope needs a `position` (where the resource is now):                      a motion's first straight segment starts there",
                     def.name
+                ));
+            }
+        }
+        #[cfg(feature = "robot")]
+        for robot in &robots {
+            if !declared.iter().any(|d| d.name == robot.resource) {
+                problems.push(format!(
+                    "robot resource `{}` is not declared: declare it with its envelope",
+                    robot.resource
+                ));
+            } else if !envelopes.contains_key(robot.resource) {
+                problems.push(format!(
+                    "resource `{}`: a robot needs an envelope (`envelope(frame = \"..\", unit = \
+                     \"mm\", allow(..), keep_out(..))`): its links are checked against it",
+                    robot.resource
                 ));
             }
         }
@@ -464,15 +522,35 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
                 .copied()
                 .unwrap_or(DEFAULT_MAX_WAITING);
             let queue = ResourceQueue::new(Arc::clone(&name), max_waiting);
+            let envelope = checked.get(def.name).cloned().map(Arc::new);
+            #[cfg(feature = "robot")]
+            let robot = match robots.iter().find(|r| r.resource == def.name) {
+                None => None,
+                Some(r) => match arm(r, envelope.as_deref()) {
+                    Ok(arm) => Some(Arc::new(arm)),
+                    Err(p) => {
+                        problems.extend(
+                            p.into_iter()
+                                .map(|p| format!("resource `{}`: robot: {p}", def.name)),
+                        );
+                        None
+                    }
+                },
+            };
             inner.resources.insert(
                 Arc::clone(&name),
                 Arc::new(Resource {
                     queue: Arc::new(queue),
                     safe_stop: def.safe_stop,
                     position: def.position,
-                    envelope: checked.get(def.name).cloned().map(Arc::new),
+                    envelope,
+                    #[cfg(feature = "robot")]
+                    robot,
                 }),
             );
+        }
+        if !problems.is_empty() {
+            return Err(BuildError::Tools { problems });
         }
         inner.add(tools, &envelopes)?;
         if let Some((resource, _)) = max_waiting
@@ -568,6 +646,18 @@ impl<S: Send + Sync + 'static> Inner<S> {
                                 let published = target.publish();
                                 let mut meta = entry.tool.meta.take().unwrap_or_default();
                                 meta.0.insert(ENVELOPE_META.to_owned(), published);
+                                #[cfg(feature = "robot")]
+                                if let Some(arm) = &target.resource.robot {
+                                    meta.0.insert(
+                                        crate::contract::ROBOT_META.to_owned(),
+                                        arm.robot.to_json(
+                                            target.resource.queue.name(),
+                                            &arm.space.unit,
+                                            arm.space.per_metre,
+                                            target.positions_pointer(),
+                                        ),
+                                    );
+                                }
                                 entry.tool.meta = Some(meta);
                                 entry.target = Some(target);
                             }
@@ -670,8 +760,30 @@ impl<S: Send + Sync + 'static> Inner<S> {
             .collect()
     }
 
-    /// The target of `entry` in the envelope of the one resource it uses that has one.
+    /// The target of `entry` in the envelope of the one resource it uses that has one (with its
+    /// speed argument, on a robot resource).
     fn target(
+        &self,
+        entry: &Entry<S>,
+        decl: crate::contract::TargetDecl,
+        declared: &std::collections::BTreeMap<String, crate::envelope::Envelope>,
+    ) -> Result<Target<S>, Vec<String>> {
+        let target = self.envelope_target(entry, decl, declared)?;
+        #[cfg(feature = "robot")]
+        if let Some(speed) = entry.meta.speed.or(entry.speed.as_deref()) {
+            if target.resource.robot.is_none() {
+                return Err(vec![format!(
+                    "`speed = {speed}` times a robot's motion by its joints' caps, and the tool's \
+                     resource is not a robot"
+                )]);
+            }
+            return target.with_speed(speed, &entry.tool.input_schema);
+        }
+        Ok(target)
+    }
+
+    /// The target of `entry` in the envelope of the one resource it uses that has one.
+    fn envelope_target(
         &self,
         entry: &Entry<S>,
         decl: crate::contract::TargetDecl,
@@ -736,6 +848,26 @@ fn unconfirmed(meta: &crate::contract::ToolMeta) -> Option<String> {
         ),
         _ => None,
     }
+}
+
+/// The robot of `def`, and its envelope (as checked) in metres, or what is wrong: the robot's
+/// def, an envelope not in a length unit, a link no joint moves outside an allow shape or in a
+/// keep-out.
+#[cfg(feature = "robot")]
+fn arm<S>(
+    def: &crate::contract::RobotResource<S>,
+    envelope: Option<&crate::envelope::Envelope>,
+) -> Result<crate::exec::policy::Arm<S>, Vec<String>> {
+    let robot = crate::robot::Robot::new(def.robot).map_err(|e| vec![e])?;
+    let Some(envelope) = envelope else {
+        return Err(vec!["it needs an envelope".to_owned()]);
+    };
+    let space = crate::robot::Space::new(&robot, envelope)?;
+    Ok(crate::exec::policy::Arm {
+        robot,
+        space,
+        joints: def.joints,
+    })
 }
 
 #[cfg(test)]

@@ -408,10 +408,11 @@ impl<S: Send + Sync + 'static> exec::Turn<S> for AtTurn<'_, S> {
         &self,
         state: &S,
         args: &serde_json::Map<String, Value>,
-    ) -> Result<(), (&'static str, String)> {
+    ) -> Result<Option<exec::Plan>, (&'static str, String)> {
         let entry = self.entry;
+        let mut plan = None;
         if let (Some(target), Some(points)) = (&entry.target, self.points.as_deref()) {
-            target.check(state, points).map_err(|refused| {
+            plan = target.check(state, points, args).map_err(|refused| {
                 let text = super::gates::envelope_refusal(entry, Some(refused), true);
                 ("outside_envelope", text)
             })?;
@@ -424,7 +425,7 @@ impl<S: Send + Sync + 'static> exec::Turn<S> for AtTurn<'_, S> {
                 )
             })?;
         }
-        Ok(())
+        Ok(plan)
     }
 }
 

@@ -101,6 +101,8 @@ pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         meta,
         policy: Policy::default(),
         target: None,
+        #[cfg(feature = "robot")]
+        speed: None,
     }
 }
 

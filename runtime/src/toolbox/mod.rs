@@ -97,6 +97,9 @@ struct Entry<S> {
     policy: Policy<S>,
     /// Where it moves its resource, in that resource's envelope (`target`, `path`).
     target: Option<target::Target<S>>,
+    /// Its parameter of type [`Speed`](crate::Speed), a robot motion's speed.
+    #[cfg(feature = "robot")]
+    speed: Option<String>,
 }
 
 /// What the clones of a [`Toolbox`] share.
@@ -194,6 +197,9 @@ pub struct ToolboxBuilder<S = ()> {
     state: S,
     /// The resources `#[toolbox(resource(..))]` declares.
     resources: Vec<crate::contract::ResourceDef<S>>,
+    /// The robots `resource(.., robot(..))` declares.
+    #[cfg(feature = "robot")]
+    robots: Vec<crate::contract::RobotResource<S>>,
     tools: Vec<crate::contract::ToolDef<S>>,
     settings: Settings,
 }

@@ -273,6 +273,7 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
     }
     confirmation(old, new, &mut d);
     envelope(old, new, &mut d);
+    robot(old, new, &mut d);
     let old_in = Value::Object((*old.input_schema).clone());
     let new_in = Value::Object((*new.input_schema).clone());
     schema(&old_in, &new_in, "", Side::Input, &mut d);
@@ -348,6 +349,96 @@ fn confirmation(old: &Tool, new: &Tool, d: &mut Diff<'_>) {
                 );
             }
         }
+    }
+}
+
+/// The robot a tool moves (`_meta["io.toolwright/robot"]`): a joint added, removed or with any
+/// limit changed (its range, its caps), other links or capsules, another tip, another tolerance
+/// is breaking (motions that ran may be refused, or run differently); a new source file with
+/// none of those changed is compatible.
+fn robot(old: &Tool, new: &Tool, d: &mut Diff<'_>) {
+    let read = |tool: &Tool| -> Option<Value> {
+        tool.meta
+            .as_ref()?
+            .0
+            .get(crate::contract::ROBOT_META)
+            .cloned()
+    };
+    let (a, b) = match (read(old), read(new)) {
+        (None, None) => return,
+        (None, Some(_)) => {
+            return d.breaking(
+                "",
+                "it now moves a robot whose every link is checked: some motions that ran are \
+                 refused."
+                    .to_owned(),
+            );
+        }
+        (Some(_), None) => {
+            return d.compatible(
+                "",
+                "its motions are no longer checked as a robot's.".to_owned(),
+            );
+        }
+        (Some(a), Some(b)) => (a, b),
+    };
+    let joints = |v: &Value| -> Vec<(String, Vec<Value>)> {
+        v.get("joints")
+            .and_then(Value::as_array)
+            .map(|js| {
+                js.iter()
+                    .map(|j| {
+                        let name = j.get("name").and_then(Value::as_str).unwrap_or("?");
+                        let limits = [
+                            "type",
+                            "unit",
+                            "lower",
+                            "upper",
+                            "maxVelocity",
+                            "maxAcceleration",
+                            "maxDeceleration",
+                        ]
+                        .iter()
+                        .map(|k| j.get(*k).cloned().unwrap_or(Value::Null))
+                        .collect();
+                        (name.to_owned(), limits)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (ja, jb) = (joints(&a), joints(&b));
+    let before = d.changes.len();
+    for (name, limits) in &ja {
+        match jb.iter().find(|(n, _)| n == name) {
+            None => d.breaking(
+                "",
+                format!("robot: joint `{name}` is no longer a parameter."),
+            ),
+            Some((_, new_limits)) if new_limits != limits => d.breaking(
+                "",
+                format!(
+                    "robot: joint `{name}`'s limits changed (its range or caps): motions that \
+                     ran may be refused or take longer."
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (name, _) in jb.iter().filter(|(n, _)| !ja.iter().any(|(o, _)| o == n)) {
+        d.breaking("", format!("robot: joint `{name}` added."));
+    }
+    for key in ["tip", "links", "tolerance", "positions", "unit", "resource"] {
+        if a.get(key) != b.get(key) {
+            d.breaking("", format!("robot: its `{key}` changed."));
+        }
+    }
+    if a.get("source") != b.get("source") && d.changes.len() == before {
+        d.compatible(
+            "",
+            "robot: its description's file changed, with the same joints, limits and links."
+                .to_owned(),
+        );
     }
 }
 

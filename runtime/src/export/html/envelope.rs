@@ -2,7 +2,10 @@
 //! region inside every allow shape is shaded (nested clip paths: their intersection), each
 //! allow shape outlined, each keep-out hatched and labelled with its name. A view is a
 //! projection: a sphere is a circle in both, a vertical cylinder a circle from above and a
-//! rectangle from the side, a box a rectangle in both.
+//! rectangle from the side, a box a rectangle in both. A robot resource's arm is drawn at its
+//! home configuration, each link's capsules as rounded strokes (`_meta["io.toolwright/robot"]`'s
+//! `home.capsules`), and its joints listed under the views with their ranges as bars (home
+//! marked) and caps, each with an anchor `:joint.RESOURCE.JOINT`.
 
 use std::fmt::Write as _;
 
@@ -20,6 +23,8 @@ pub(super) struct Drawn {
     pub tools: Vec<String>,
     /// Which of the envelopes of this resource (0 unless tools publish different ones).
     nth: usize,
+    /// The robot the resource is (`_meta["io.toolwright/robot"]` of its first tool), if any.
+    robot: Option<Value>,
 }
 
 fn shape_of(e: &Value) -> Value {
@@ -59,8 +64,18 @@ pub(super) fn collect(tools: &[Tool]) -> Vec<Drawn> {
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_owned();
+        let robot = tool
+            .meta
+            .as_ref()
+            .and_then(|m| m.0.get(crate::contract::ROBOT_META))
+            .cloned();
         match out.iter_mut().find(|d| d.matches(e)) {
-            Some(d) => d.tools.push(tool.name.to_string()),
+            Some(d) => {
+                d.tools.push(tool.name.to_string());
+                if d.robot.is_none() {
+                    d.robot = robot;
+                }
+            }
             None => {
                 let nth = out.iter().filter(|d| d.resource == resource).count();
                 out.push(Drawn {
@@ -68,6 +83,7 @@ pub(super) fn collect(tools: &[Tool]) -> Vec<Drawn> {
                     envelope: shape_of(e),
                     tools: vec![tool.name.to_string()],
                     nth,
+                    robot,
                 });
             }
         }
@@ -201,8 +217,38 @@ fn shapes(envelope: &Value, key: &str, view: View) -> Vec<Named> {
         .unwrap_or_default()
 }
 
+/// The home capsules of a published robot in a view: `(u0, v0, u1, v1, radius, link)`.
+fn capsules(robot: Option<&Value>, view: View) -> Vec<(f64, f64, f64, f64, f64, String)> {
+    let second = |p: &[f64]| if view == View::Top { p[1] } else { p[2] };
+    robot
+        .and_then(|r| r.get("home"))
+        .and_then(|h| h.get("capsules"))
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|c| {
+                    let (a, b) = (point(c.get("a"))?, point(c.get("b"))?);
+                    (a.len() == 3 && b.len() == 3).then(|| {
+                        (
+                            a[0],
+                            second(&a),
+                            b[0],
+                            second(&b),
+                            num(c.get("radius")).unwrap_or(0.0),
+                            c.get("link")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_owned(),
+                        )
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// One view as an SVG.
-fn svg(s: &mut String, figure: usize, envelope: &Value, view: View) {
+fn svg(s: &mut String, figure: usize, envelope: &Value, robot: Option<&Value>, view: View) {
     let unit = envelope.get("unit").and_then(Value::as_str).unwrap_or("");
     const WIDTH: f64 = 320.0;
     let allow = shapes(envelope, "allow", view);
@@ -352,6 +398,20 @@ fn svg(s: &mut String, figure: usize, envelope: &Value, view: View) {
     for k in &keep_out {
         s.push_str(&element(k.flat, "ko"));
     }
+    // The arm at home: each capsule a stroke as wide as the capsule, with round ends.
+    for (a, b, c, d, r, link) in capsules(robot, view) {
+        let _ = write!(
+            s,
+            "<line class=\"ln\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" \
+             stroke-width=\"{}\"><title>{}</title></line>",
+            x(a),
+            y(b),
+            x(c),
+            y(d),
+            px((2.0 * r * scale).max(1.0)),
+            esc(&link)
+        );
+    }
     // Labels: keep-outs at their centre, allow shapes at their top left.
     for k in &keep_out {
         let (a, b, c, d) = k.flat.bounds();
@@ -403,20 +463,90 @@ pub(super) fn figure(s: &mut String, i: usize, d: &Drawn) {
         d.id(),
         esc(&d.resource)
     );
-    svg(s, i, &d.envelope, View::Top);
-    svg(s, i, &d.envelope, View::Side);
+    svg(s, i, &d.envelope, d.robot.as_ref(), View::Top);
+    svg(s, i, &d.envelope, d.robot.as_ref(), View::Side);
     let mut published = d.envelope.clone();
     if let Some(map) = published.as_object_mut() {
         map.insert("resource".to_owned(), Value::String(d.resource.clone()));
     }
     let links: Vec<String> = d.tools.iter().map(|t| tool_link(t)).collect();
-    let _ = writeln!(
+    let arm = match &d.robot {
+        Some(r) => format!(
+            " The arm of robot <code>{}</code> is drawn at its home configuration ({}).",
+            esc(r.get("robot").and_then(Value::as_str).unwrap_or("?")),
+            esc(r
+                .get("home")
+                .and_then(|h| h.get("from"))
+                .and_then(Value::as_str)
+                .unwrap_or("?"))
+        ),
+        None => String::new(),
+    };
+    let _ = write!(
         s,
-        "</div><figcaption>{} Coordinates in {}. Moved by {}.</figcaption></figure>",
+        "</div><figcaption>{} Coordinates in {}. Moved by {}.{arm}</figcaption>",
         inline(&super::super::envelope_words(&published)),
         esc(unit),
         links.join(", ")
     );
+    if let Some(robot) = &d.robot {
+        joint_table(s, &d.resource, robot);
+    }
+    s.push_str("</figure>\n");
+}
+
+/// The joints of a published robot: name (with its anchor), type, range as a bar with home
+/// marked, velocity and acceleration caps, where the range came from.
+fn joint_table(s: &mut String, resource: &str, robot: &Value) {
+    let Some(joints) = robot.get("joints").and_then(Value::as_array) else {
+        return;
+    };
+    let home = robot.get("home").and_then(|h| h.get("joints"));
+    s.push_str(
+        "<table class=\"joints\"><thead><tr><th>joint</th><th>type</th><th>range</th>\
+         <th>max velocity</th><th>max acceleration</th><th>from</th></tr></thead><tbody>",
+    );
+    for j in joints {
+        let text = |k: &str| j.get(k).and_then(Value::as_str).unwrap_or("?");
+        let n = |k: &str| num(j.get(k));
+        let name = text("name");
+        let unit = text("unit");
+        let (lo, hi) = (n("lower").unwrap_or(0.0), n("upper").unwrap_or(0.0));
+        let marker = home
+            .and_then(|h| num(h.get(name)))
+            .filter(|_| hi > lo)
+            .map(|h| {
+                format!(
+                    "<i style=\"left:{}%\" title=\"home {}\"></i>",
+                    px(((h - lo) / (hi - lo) * 100.0).clamp(0.0, 100.0)),
+                    label(h)
+                )
+            })
+            .unwrap_or_default();
+        let cap = |k: &str, per: &str| {
+            n(k).map_or_else(|| "–".to_owned(), |v| format!("{} {unit}/{per}", label(v)))
+        };
+        let from = j
+            .get("from")
+            .and_then(|f| f.get("range"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let _ = write!(
+            s,
+            "<tr id=\"{}\"><td><code>{}</code></td><td>{}</td><td>{} .. {} {}<span \
+             class=\"bar\">{marker}</span></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            super::anchor::reserved(&["joint", resource, name]),
+            esc(name),
+            esc(text("type")),
+            label(lo),
+            label(hi),
+            esc(unit),
+            cap("maxVelocity", "s"),
+            cap("maxAcceleration", "s²"),
+            esc(from)
+        );
+    }
+    s.push_str("</tbody></table>");
 }
 
 #[cfg(test)]

@@ -9,8 +9,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
 use super::Stop;
-use crate::envelope::Refusal;
-use crate::toolbox::target::Points;
+use crate::toolbox::target::{Points, Refused};
 use crate::toolbox::{Entry, Inner};
 
 /// The call's points when the tool has a target, or its refusal.
@@ -26,8 +25,10 @@ pub(super) fn within<S: Send + Sync + 'static>(
     let Some(points) = target.points(value) else {
         return Err(refusal(entry, None));
     };
-    match target.check(&inner.state, &points) {
-        Ok(()) => Ok(Some(points)),
+    let empty = serde_json::Map::new();
+    match target.check(&inner.state, &points, value.as_object().unwrap_or(&empty)) {
+        // What the check settles for the body is settled again at the call's turn.
+        Ok(_) => Ok(Some(points)),
         Err(refused) => Err(refusal(entry, Some(refused))),
     }
 }
@@ -35,7 +36,7 @@ pub(super) fn within<S: Send + Sync + 'static>(
 /// The answer to a motion the envelope refuses (or whose points cannot be read: the validator
 /// lets no such arguments through).
 #[cold]
-fn refusal<S>(entry: &Entry<S>, refusal: Option<Refusal>) -> Stop {
+fn refusal<S>(entry: &Entry<S>, refusal: Option<Refused>) -> Stop {
     (
         "outside_envelope",
         CallToolResult::error(vec![ContentBlock::text(refusal_text(
@@ -51,11 +52,35 @@ fn refusal<S>(entry: &Entry<S>, refusal: Option<Refusal>) -> Stop {
 /// the user may have been asked).
 pub(in crate::toolbox) fn refusal_text<S>(
     entry: &Entry<S>,
-    refusal: Option<Refusal>,
+    refusal: Option<Refused>,
     at_turn: bool,
 ) -> String {
     match refusal {
-        Some(refusal) => {
+        #[cfg(feature = "robot")]
+        Some(Refused::Robot { resource, refusal }) => {
+            tracing::info!(
+                tool = &*entry.name,
+                problem = refusal.code,
+                at_turn,
+                "refused by the robot's check"
+            );
+            let footer = if at_turn {
+                format!(
+                    "`{}` did not run: this was found when its turn came, from where the arm was \
+                     then (the motions before it moved it). Nothing moved. Change the motion as \
+                     above and call it again.",
+                    entry.name
+                )
+            } else {
+                format!(
+                    "`{}` did not run: nothing moved, and the user was not asked. Change the \
+                     motion as above and call it again.",
+                    entry.name
+                )
+            };
+            format!("Robot `{resource}`: {refusal}\n\n{footer}")
+        }
+        Some(Refused::Envelope(refusal)) => {
             let codes: Vec<&str> = refusal.problems().iter().map(|p| p.kind().code()).collect();
             tracing::info!(tool = &*entry.name, problems = ?codes, at_turn, "refused by the envelope");
             let footer = if at_turn {
