@@ -136,7 +136,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         broken: &broken,
     };
     let resources = resources(&cx, &toolbox_attr.resources, &models, &imp);
-    let checks_of: Vec<Option<TokenStream>> = models
+    let checks_of: Vec<Option<tool::CheckDef>> = models
         .iter()
         .map(|m| m.check().and_then(|path| check_fn(&cx, path, m, &imp)))
         .collect();
@@ -200,7 +200,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             .filter(|(m, _)| m.servable())
             .map(|(m, check)| {
                 let ident = m.fn_ident();
-                m.def_expr(&state, &quote!(Self::#ident), Some(self_ty), check.clone())
+                m.def_expr(&state, &quote!(Self::#ident), Some(self_ty), check.as_ref())
             });
         quote! {
             #[allow(unused_qualifications, clippy::all)]

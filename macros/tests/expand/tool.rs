@@ -390,4 +390,18 @@ const _: () = {
             ::core::panic!("{}", __TW_MSG.as_str())
         }
     };
+    const _: () = <::toolwright::__private::Holds<
+        {
+            <::toolwright::__private::Probe<
+                ::toolwright::__private::Id<__TwT0>,
+            >>::PUBLISHED
+        },
+    > as ::toolwright::__private::AnArgument>::CHECK;
+    const _: () = <::toolwright::__private::Holds<
+        {
+            <::toolwright::__private::Probe<
+                ::toolwright::__private::Id<__TwT0>,
+            >>::PUBLISHED
+        },
+    > as ::toolwright::__private::AnArgument>::CHECK;
 };
