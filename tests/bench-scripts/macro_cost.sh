@@ -11,6 +11,7 @@
 #      warm check, one body touched, checked again (median of 3).
 #
 #   tests/bench-scripts/macro_cost.sh [tools]
+#   MACRO_COST_PARTS="lines check" tests/bench-scripts/macro_cost.sh   # some of the three
 #
 # Crates and their target directory are generated under target/bench-scripts/macro_cost/ (not in
 # git), each with the workspace's Cargo.lock.
@@ -198,13 +199,18 @@ expanded_lines() { # generator name
     done
     echo $(((lines[1] - lines[0]) / 10))
 }
-tw_lines=$(expanded_lines gen_toolwright toolwright)
-rm_lines=$(expanded_lines gen_rmcp rmcp)
-echo "expanded lines per tool: toolwright $tw_lines, rmcp $rm_lines" >&2
+parts="${MACRO_COST_PARTS:-lines timings check}"
+tw_lines=- rm_lines=- tw_own=- tw_share=- rm_own=- rm_share=- tw_check=- rm_check=-
+if [[ $parts == *lines* ]]; then
+    tw_lines=$(expanded_lines gen_toolwright toolwright)
+    rm_lines=$(expanded_lines gen_rmcp rmcp)
+    echo "expanded lines per tool: toolwright $tw_lines, rmcp $rm_lines" >&2
+fi
 
 # 2. The macros crate in a clean build of a 40-tool crate (`--timings`' JSON units).
 macro_time() { # generator name macros-crate
-    local gen="$1" name="$2" crate="$3" dir="$work/${name}_timings"
+    local gen="$1" name="$2" crate="$3"
+    local dir="$work/${name}_timings"
     "$gen" "$dir" 40
     cp "$root/Cargo.lock" "$dir/Cargo.lock"
     local target="$work/timings_$name"
@@ -220,13 +226,16 @@ own = sum(u["duration"] for u in units if u["name"] == sys.argv[2])
 print(f"{own:.2f} {total:.2f} {100 * own / total:.1f}")
 PY
 }
-read -r tw_own tw_total tw_share <<<"$(macro_time gen_toolwright toolwright toolwright-macros)"
-read -r rm_own rm_total rm_share <<<"$(macro_time gen_rmcp rmcp rmcp-macros)"
-echo "macros crate: toolwright-macros $tw_own s of $tw_total s ($tw_share %), rmcp-macros $rm_own s of $rm_total s ($rm_share %)" >&2
+if [[ $parts == *timings* ]]; then
+    read -r tw_own tw_total tw_share <<<"$(macro_time gen_toolwright toolwright toolwright-macros)"
+    read -r rm_own rm_total rm_share <<<"$(macro_time gen_rmcp rmcp rmcp-macros)"
+    echo "macros crate: toolwright-macros $tw_own s of $tw_total s ($tw_share %), rmcp-macros $rm_own s of $rm_total s ($rm_share %)" >&2
+fi
 
 # 3. `cargo check` after editing one tool body, N tools.
 edit_check() { # generator name
-    local gen="$1" name="$2" dir="$work/${name}_$n" times=()
+    local gen="$1" name="$2"
+    local dir="$work/${name}_$n" times=()
     "$gen" "$dir" "$n"
     cp "$root/Cargo.lock" "$dir/Cargo.lock"
     (cd "$dir" && cargo check --quiet)
@@ -239,11 +248,13 @@ edit_check() { # generator name
     done
     printf '%s\n' "${times[@]}" | median
 }
-tw_check=$(edit_check gen_toolwright toolwright)
-rm_check=$(edit_check gen_rmcp rmcp)
-echo "cargo check after one body edit, $n tools: toolwright $tw_check s, rmcp $rm_check s" >&2
+if [[ $parts == *check* ]]; then
+    tw_check=$(edit_check gen_toolwright toolwright)
+    rm_check=$(edit_check gen_rmcp rmcp)
+    echo "cargo check after one body edit, $n tools: toolwright $tw_check s, rmcp $rm_check s" >&2
+fi
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }'; }
 echo "| figure | toolwright | rmcp twin | ratio |"
 echo "|---|---|---|---|"
 echo "| expanded lines per tool | $tw_lines | $rm_lines | $(ratio "$tw_lines" "$rm_lines")× |"
