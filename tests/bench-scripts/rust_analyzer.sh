@@ -19,6 +19,16 @@ if [ ! -x "$ra" ]; then
         --root "$root/target/ra/install" --target-dir "$root/target/ra/build"
 fi
 srv="$(rustc +1.95.0 --print sysroot)/libexec/rust-analyzer-proc-macro-srv"
+# rust-analyzer adds the toolchain's `rust-src` when it is missing; with it rustc prints core's
+# source in some errors, and the UI tests' .stderr files (written without it) would differ. It
+# is removed again when this script added it.
+had_src=$(rustup component list --installed --toolchain 1.95.0 | grep -c '^rust-src' || true)
+restore_src() {
+    if [ "$had_src" = 0 ]; then
+        rustup component remove rust-src --toolchain 1.95.0 >/dev/null 2>&1 || true
+    fi
+}
+trap restore_src EXIT
 work="$root/target/bench-scripts/ra"
 mkdir -p "$work"
 # One target directory for the crates' dependencies, which rust-analyzer's own `cargo check`
