@@ -20,6 +20,9 @@ pub const PARAM_DESCRIPTION_BYTES: usize = 300;
 /// The longest tool name every client accepts: the OpenAI and Anthropic APIs (and so Claude
 /// Code and VS Code Copilot) take `^[a-zA-Z0-9_-]{1,64}$`, Gemini at most 64 characters.
 pub const TOOL_NAME_CHARS: usize = 64;
+/// What the runtime writes between a tool's description and its check's doc comment
+/// (`runtime/src/contract/meta.rs`, `CHECK_PREFIX`, after a blank line): counted in the budget.
+pub const CHECK_SEPARATOR: &str = "\n\nBefore it runs: ";
 /// The most parameters a tool takes unless `allow(many_params)`.
 pub const MAX_PARAMS: usize = 5;
 /// The deepest nesting of a tool's input unless `allow(deep_nesting)`.

@@ -695,6 +695,37 @@ fn robot_cases() -> Vec<(
             "now needs scope `arm:admin`: tokens without it are refused",
         ),
         (
+            "a check added (with its words at the end of the description)",
+            |t| {
+                let tool = tool_mut(t, "move_arm_to_pose");
+                let words = "Below 100 mm the speed is at most 0.5.";
+                tool["_meta"]["io.toolwright/check"] = json!(words);
+                let description = tool["description"].as_str().unwrap().to_owned();
+                tool["description"] = json!(format!("{description}\n\nBefore it runs: {words}"));
+            },
+            Breaking,
+            "move_arm_to_pose",
+            "",
+            "now runs a check before each call, which may refuse calls that passed: Below 100 mm",
+        ),
+        (
+            "a check dropped (and its words)",
+            |t| {
+                let tool = tool_mut(t, "release_object");
+                tool["_meta"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("io.toolwright/check");
+                let description = tool["description"].as_str().unwrap().to_owned();
+                let own = description.split("\n\nBefore it runs: ").next().unwrap();
+                tool["description"] = json!(own);
+            },
+            Compatible,
+            "release_object",
+            "",
+            "no longer runs its check",
+        ),
+        (
             "a scope dropped",
             |t| {
                 tool_mut(t, "get_arm_state")["_meta"]["io.toolwright/scopes"] = json!([]);

@@ -2,7 +2,10 @@
 //! `[dependencies]` are exactly those lines (toolwright itself patched to this checkout, since
 //! it is not on crates.io yet) and whose `src/main.rs` is the README's first example, plus a
 //! tool taking a uom quantity (the lines' `uom` feature and crate). Its binary then answers the
-//! "Try it" commands: `tools --format markdown` and `call`.
+//! "Try it" commands: `tools --format markdown` and `call`. And every robot-arm command line of
+//! "Try it" runs as written.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -109,4 +112,101 @@ fn quantities() -> Vec<toolwright::ToolDef<()>> {
     );
     let _ = std::fs::remove_file(&bin);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The words of a shell line (`a 'b c' d`), with single quotes as the README writes them.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut started) = (false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                started = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    out.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        out.push(word);
+    }
+    out
+}
+
+/// Every `cargo run --example robot_arm ...` line of "Try it" runs as written (with the robot
+/// arm built once; `docs/` is a scratch folder; `serve --http` must be up and serving after a
+/// second, then it is stopped).
+#[test]
+fn the_try_it_commands_run_as_written() {
+    let text = readme();
+    let section = &text[text.find("## Try it").unwrap()..];
+    let section = &section[..section[3..].find("\n## ").unwrap() + 3];
+    let mut lines: Vec<String> = Vec::new();
+    let mut rest = section;
+    while let Some(at) = rest.find("```sh\n") {
+        let block = &rest[at + "```sh\n".len()..];
+        let end = block.find("```").unwrap();
+        lines.extend(
+            block[..end]
+                .lines()
+                .map(|l| l.split(" #").next().unwrap().trim().to_owned())
+                .filter(|l| l.starts_with("cargo run --example robot_arm")),
+        );
+        rest = &block[end..];
+    }
+    assert!(lines.len() >= 7, "{lines:?}");
+    let bin = common::robot_arm_binary();
+    let scratch = std::env::temp_dir().join(format!("toolwright-try-it-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    for line in &lines {
+        let args: Vec<String> = words(line)
+            .into_iter()
+            .skip(4) // cargo run --example robot_arm
+            .skip_while(|w| w == "--")
+            .map(|w| w.replace("docs/", &format!("{}/", scratch.display())))
+            .collect();
+        if args.first().map(String::as_str) == Some("serve") {
+            let mut server = Command::new(&bin)
+                .args(&args)
+                .stdin(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            let addr = args.iter().skip_while(|a| *a != "--http").nth(1).unwrap();
+            let reached = std::net::TcpStream::connect(addr.as_str()).is_ok();
+            let early_exit = server.try_wait().unwrap();
+            let _ = server.kill();
+            let _ = server.wait();
+            assert!(
+                early_exit.is_none() && reached,
+                "`{line}` is not serving on {addr}"
+            );
+            continue;
+        }
+        let out = Command::new(&bin)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "`{line}` failed ({:?}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(scratch.join("index.html").exists());
+    let _ = std::fs::remove_dir_all(&scratch);
 }

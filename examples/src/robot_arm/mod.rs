@@ -450,8 +450,7 @@ impl RobotArm {
         self.position()
     }
 
-    /// The check of `grasp_object_force_control`: the gripper must be empty, or nothing is
-    /// asked and nothing moves.
+    /// The gripper must be empty: holding something, nothing is asked and nothing moves.
     fn gripper_empty(&self) -> Result<(), String> {
         match self.state().gripper.held_object {
             Some(object) => Err(format!(
@@ -461,7 +460,7 @@ impl RobotArm {
         }
     }
 
-    /// The check of `release_object`: the gripper must hold something.
+    /// The gripper must hold something.
     fn gripper_holds_something(&self) -> Result<(), String> {
         match self.state().gripper.held_object {
             Some(_) => Ok(()),
@@ -616,8 +615,8 @@ impl RobotArm {
         self.read_ft(filter, axes.as_deref().unwrap_or(&Axis::ALL))
     }
 
-    /// The check of `follow_trajectory`: what the user is told of the motion when asked to
-    /// confirm it (waypoints, length from where the arm is, estimated duration).
+    /// The user is told the motion's waypoints, its length from where the arm is and its
+    /// estimated duration when asked to confirm it.
     fn trajectory_details(
         &self,
         waypoints: Vec<Point3<f64>>,

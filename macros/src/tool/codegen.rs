@@ -14,14 +14,14 @@ use super::model::{Receiver, ToolModel};
 
 impl ToolModel {
     /// A `ToolDef<#state>` expression; `callee` is the path that calls the fn; `self_ty` is the
-    /// type of a `#[toolbox]` impl (it replaces `Self` in the types); `check` is the `Check`
-    /// expression of its `check = ..` (made by the `#[toolbox]`, which sees the method).
+    /// type of a `#[toolbox]` impl (it replaces `Self` in the types); `check` is its
+    /// `check = ..` (made by the `#[toolbox]`, which sees the method).
     pub fn def_expr(
         &self,
         state: &TokenStream,
         callee: &TokenStream,
         self_ty: Option<&Type>,
-        check: Option<TokenStream>,
+        check: Option<&super::CheckDef>,
     ) -> TokenStream {
         let p = crate::runtime::private();
         // Each type is named once, by an alias (`type __TwT0 = ..;`), and the code below uses the
@@ -99,7 +99,12 @@ impl ToolModel {
                 quote!(target: #p::Some(#p::TargetDecl::Path(#name)),)
             }
         });
-        let check = match check {
+        // What the check refuses, published with the tool (only when declared).
+        let check_doc = check.map(|c| {
+            let doc = c.doc.to_tokens();
+            quote!(check: #p::Some(#doc),)
+        });
+        let check = match check.map(|c| &c.call) {
             Some(check) => quote!(#p::Some(#check)),
             None => quote!(#p::None),
         };
@@ -214,6 +219,7 @@ impl ToolModel {
                         rate_limit: #rate_limit,
                         #confirm
                         #confirm_not_needed
+                        #check_doc
                         #stop_for
                         #task
                         #target

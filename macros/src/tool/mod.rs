@@ -23,6 +23,14 @@ use crate::ctxt::Ctxt;
 
 pub use model::{TargetModel, ToolModel};
 
+/// A tool's `check = ..`, as the `#[toolbox]` makes it from the method.
+pub struct CheckDef {
+    /// The `Check` expression: reads the arguments, calls the method, words its refusal.
+    pub call: TokenStream,
+    /// The method's doc comment: what it refuses, published with the tool.
+    pub doc: crate::doc::Doc,
+}
+
 /// Where the fn is declared.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Site {

@@ -83,6 +83,8 @@ pub struct ToolModel {
     pub(super) target: Option<TargetModel>,
     /// `check = ..`: its own check, a method of its `#[toolbox]` impl.
     pub(super) check: Option<syn::Path>,
+    /// The description's budget, in bytes.
+    pub(super) description_limit: usize,
 }
 
 /// Which arguments say where a tool moves its resource.
@@ -390,6 +392,7 @@ impl ToolModel {
             checks,
             target,
             check: attr.check.clone(),
+            description_limit: settings.max_description_bytes,
         }
     }
 
@@ -430,6 +433,19 @@ impl ToolModel {
             Some(TargetModel::Params(names)) => names.iter().map(String::as_str).collect(),
             Some(TargetModel::Point(name) | TargetModel::Path(name)) => vec![name.as_str()],
         }
+    }
+
+    /// The description, when the macro can read it.
+    pub fn description_text(&self) -> Option<&str> {
+        match &self.description {
+            Some(Doc::Text(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The description's budget, in bytes.
+    pub fn description_limit(&self) -> usize {
+        self.description_limit
     }
 
     /// `check = ..`.

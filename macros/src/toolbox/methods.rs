@@ -8,8 +8,9 @@ use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, ReturnType};
 
 use crate::ctxt::Ctxt;
+use crate::doc::Doc;
 use crate::item::Broken;
-use crate::tool::ToolModel;
+use crate::tool::{CheckDef, ToolModel};
 
 /// The impl block as read: its items, and those that could not be read.
 pub(super) struct Impl<'a> {
@@ -163,7 +164,7 @@ pub(super) fn check_fn(
     path: &syn::Path,
     model: &ToolModel,
     imp: &Impl,
-) -> Option<TokenStream> {
+) -> Option<CheckDef> {
     let p = crate::runtime::private();
     let method = method(cx, path, imp, &CHECK)?;
     let sig = &method.sig;
@@ -263,13 +264,54 @@ pub(super) fn check_fn(
             <_ as #at::CheckOutput>::into_refusal(Self::#ident(__tw_state, #(#idents),*))
         )
     };
-    Some(quote! {
-        |__tw_state: &Self, __tw_map: &#p::serde_json::Map<#p::String, #p::serde_json::Value>| -> #p::CheckResult {
-            let _ = __tw_map;
-            #(#reads)*
-            #call
-        }
+    let doc = check_doc(cx, method, model)?;
+    Some(CheckDef {
+        call: quote! {
+            |__tw_state: &Self, __tw_map: &#p::serde_json::Map<#p::String, #p::serde_json::Value>| -> #p::CheckResult {
+                let _ = __tw_map;
+                #(#reads)*
+                #call
+            }
+        },
+        doc,
     })
+}
+
+/// A check's doc comment: what it refuses, published at the end of its tool's description
+/// (`Before it runs: ..`), so it is required and counts in the description's budget.
+fn check_doc(cx: &Ctxt, method: &ImplItemFn, model: &ToolModel) -> Option<Doc> {
+    let Some(doc) = crate::doc::from_attrs(&method.attrs) else {
+        cx.error_spanned_by(
+            &method.sig.ident,
+            format!(
+                "the check `{}` has no doc comment: say what it refuses (`/// Below 100 mm the \
+                 speed is at most 0.5.`); it ends the description of the tool `{}`, so the model \
+                 knows before it calls",
+                method.sig.ident,
+                model.name()
+            ),
+        );
+        return None;
+    };
+    if let (Doc::Text(text), Some(own)) = (&doc, model.description_text()) {
+        let bytes = own.trim().len() + crate::check::CHECK_SEPARATOR.len() + text.trim().len();
+        let limit = model.description_limit();
+        if bytes > limit
+            && let Some(at) = crate::doc::span_tokens(&method.attrs)
+        {
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "the description of tool `{}` ends with its check's doc comment, and together \
+                     they are {bytes} bytes, over the budget of {limit} bytes: the model reads both \
+                     on every turn; shorten them, or raise the budget with \
+                     `#[tool(max_description_bytes = ..)]` (or on the `#[toolbox]`)",
+                    model.name()
+                ),
+            );
+        }
+    }
+    Some(doc)
 }
 
 /// The safe stop `path` names: a method of the impl taking only `&self`, sync (run on the

@@ -3,7 +3,7 @@
 
 use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 use syn::{FnArg, ImplItem};
 
 use crate::attr::ToolboxAttr;
@@ -139,7 +139,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         broken: &broken,
     };
     let resources = resources(&cx, &toolbox_attr.resources, &models, &imp);
-    let checks_of: Vec<Option<TokenStream>> = models
+    let checks_of: Vec<Option<tool::CheckDef>> = models
         .iter()
         .map(|m| m.check().and_then(|path| check_fn(&cx, path, m, &imp)))
         .collect();
@@ -198,19 +198,43 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         };
         let state = quote!(Self);
         let robots_fn = &robots.robots_fn;
-        let defs = models
+        // One hidden fn per tool, spanned at its method: editing one tool's body leaves the
+        // others' definitions as they were for rustc's incremental type checking (one fn holding
+        // every definition was checked again whole after any edit above its end).
+        let (def_fns, def_calls): (Vec<TokenStream>, Vec<TokenStream>) = models
             .iter()
             .zip(&checks_of)
             .filter(|(m, _)| m.servable())
             .map(|(m, check)| {
                 let ident = m.fn_ident();
-                m.def_expr(&state, &quote!(Self::#ident), Some(self_ty), check.clone())
-            });
+                let def = m.def_expr(&state, &quote!(Self::#ident), Some(self_ty), check.as_ref());
+                let name = ident.to_string();
+                let def_ident = syn::Ident::new(
+                    &format!("__tw_def_{}", name.trim_start_matches("r#")),
+                    ident.span(),
+                );
+                let span = ident.span();
+                (
+                    quote_spanned! {span=>
+                        #[doc(hidden)]
+                        #[allow(non_snake_case, unused_qualifications, clippy::all)]
+                        fn #def_ident() -> #p::ToolDef<Self> {
+                            #def
+                        }
+                    },
+                    quote!(Self::#def_ident()),
+                )
+            })
+            .unzip();
         quote! {
+            #[allow(unused_qualifications, clippy::all)]
+            impl #self_ty {
+                #(#def_fns)*
+            }
             #[allow(unused_qualifications, clippy::all)]
             impl #k::ToolSet for #self_ty {
                 fn tools() -> #p::Vec<#p::ToolDef<Self>> {
-                    #p::Vec::from([#(#defs),*])
+                    #p::Vec::from([#(#def_calls),*])
                 }
                 fn server_info() -> (&'static str, &'static str) {
                     (::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))

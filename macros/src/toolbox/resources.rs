@@ -115,8 +115,12 @@ pub(super) fn resources(
             continue;
         }
         if !used.contains(&name.as_str()) {
-            if imp.broken.any {
-                // A tool that uses it may be the item being typed.
+            // A tool that uses it may be the item being typed, or name it misspelt (that error,
+            // with its did-you-mean, says it all).
+            let misspelt = used.iter().any(|u| {
+                !declared.contains(u) && crate::util::closest(u, [name.as_str()]).is_some()
+            });
+            if imp.broken.any || misspelt {
                 continue;
             }
             cx.error_at(

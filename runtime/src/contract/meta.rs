@@ -23,6 +23,16 @@ pub const CONFIRM_NOT_NEEDED_META: &str = "io.toolwright/confirmNotNeeded";
 /// them.
 pub const RESOURCES_META: &str = "io.toolwright/resources";
 
+/// The `_meta` key, on a tool definition, of what its check refuses (`#[tool(check = ..)]`:
+/// the check method's doc comment). The check runs before the user is asked and again when the
+/// call gets its turn; the same words end the tool's description (`Before it runs: ..`), so the
+/// model reads them before it calls.
+pub const CHECK_META: &str = "io.toolwright/check";
+
+/// What comes between a tool's own description and its check's doc comment in the published
+/// description (the macros count it in the description's budget: `macros/src/check.rs`).
+pub(crate) const CHECK_PREFIX: &str = "Before it runs: ";
+
 /// The `_meta` key, on a tool definition, of the resources a stop tool stops
 /// (`#[tool(stop_for = "arm")]`): each call of it cancels every call waiting for them and stops
 /// the one using them; it is never queued, rate-limited or confirmed.

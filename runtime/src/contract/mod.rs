@@ -23,8 +23,9 @@ use crate::validate::Violation;
 mod meta;
 mod options;
 
+pub(crate) use meta::CHECK_PREFIX;
 pub use meta::{
-    CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
+    CHECK_META, CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
     RESULT_ARGUMENTS_META, RETRY_AFTER_META, RETRYABLE_META, ROBOT_META, SCOPES_META,
     STOP_FOR_META, TRACE_ID_META, TRUNCATED_META,
 };
@@ -70,6 +71,9 @@ pub struct ToolMeta {
     /// holds a resource and is not `read_only` (published in `_meta`; such a tool declares one
     /// of the two, or the toolbox is not built).
     pub confirm_not_needed: Option<&'static str>,
+    /// `check = ..`: what the tool's check refuses, its doc comment (published at the end of
+    /// the description and in `_meta["io.toolwright/check"]`).
+    pub check: Option<&'static str>,
     /// `stop_for = "arm"` / `stop_for = ["arm", "gripper"]`: a stop tool. It is never queued,
     /// rate-limited or confirmed; each call stops every call waiting for or using those
     /// resources, then runs their safe stops after its body.

@@ -26,6 +26,7 @@
 mod check;
 mod declare;
 mod def;
+mod example;
 mod geometry;
 mod json;
 mod narrow;
@@ -38,6 +39,7 @@ pub use def::{
     TargetBound, ValidSolid, allow_shapes_overlap, envelope_bounds, envelope_numbers_valid,
     keep_out_meets_the_envelope, solid_valid, target_bound_message, target_bound_outside,
 };
+pub(crate) use example::Bounds;
 pub(crate) use json::suggest as closest_name;
 pub(crate) use narrow::narrow_file;
 #[cfg(test)]

@@ -888,7 +888,7 @@ impl<'a> Words<'a> {
 
 /// The point along the ray from `p` in direction `dir` where the distance to `solid` first
 /// reaches `want` (within 64 steps, each the shortfall: the distance is 1-Lipschitz).
-fn push_out(solid: &Solid, p: Point, dir: Point, want: f64) -> Option<Point> {
+pub(super) fn push_out(solid: &Solid, p: Point, dir: Point, want: f64) -> Option<Point> {
     let mut lambda = (want - solid.distance(p)).max(0.0);
     for _ in 0..64 {
         let w = add(p, scale(dir, lambda));
@@ -925,7 +925,7 @@ fn across(v: Point, along: Option<Point>) -> Option<Point> {
 /// The point nearest `p` in the intersection of convex `sets` (Dykstra's alternating
 /// projections, which converge to the projection onto the intersection; not exact, which is why
 /// the caller shrinks the sets by a margin and checks the result).
-fn project(p: Point, sets: &[Solid]) -> Point {
+pub(super) fn project(p: Point, sets: &[Solid]) -> Point {
     if let [only] = sets {
         return only.closest_point(p);
     }

@@ -361,7 +361,7 @@ fn render_tool(s: &mut String, tool: &Tool) {
     }
 
     s.push_str("### Example call\n\n```json\n");
-    let call = json!({"name": tool.name, "arguments": example(&input)});
+    let call = json!({"name": tool.name, "arguments": super::example_arguments(tool, &input)});
     s.push_str(&serde_json::to_string_pretty(&call).expect("JSON values serialize"));
     s.push_str("\n```\n");
 }

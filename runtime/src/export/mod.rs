@@ -425,6 +425,92 @@ pub(crate) fn tool_robot_words(tool: &Tool) -> Option<String> {
     ))
 }
 
+/// The arguments of a tool's example call: a value valid against `input` (its input schema,
+/// [`markdown::example`]) whose target, or each waypoint of whose path, the tool's envelope
+/// allows (the nearest allowed point to the middle of the published ranges), so that the call
+/// runs as written. `tests/tests/examples_run.rs` makes every example call of the robot arm.
+pub(crate) fn example_arguments(tool: &Tool, input: &Value) -> Value {
+    let mut arguments = markdown::example(input);
+    if let Some(published) = envelope_of(tool) {
+        fit_envelope(&mut arguments, input, published);
+    }
+    arguments
+}
+
+/// Moves the target (or each waypoint) of `arguments` to a point the envelope allows.
+fn fit_envelope(arguments: &mut Value, input: &Value, published: &Value) {
+    let Some(own) = published.as_object() else {
+        return;
+    };
+    let own: serde_json::Map<String, Value> = own
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "resource" | "target" | "path"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let Ok(envelope) = crate::envelope::Envelope::from_json(&Value::Object(own)) else {
+        return;
+    };
+    let pointers = |v: Option<&Value>| -> Option<[String; 3]> {
+        let list: Vec<String> = v?
+            .as_array()?
+            .iter()
+            .filter_map(|p| p.as_str().map(str::to_owned))
+            .collect();
+        list.try_into().ok()
+    };
+    let fit = |point: &mut Value, schema: &Value, pointers: &[String; 3]| {
+        let mut p = [0.0; 3];
+        let mut bounds: crate::envelope::Bounds = [(None, None); 3];
+        for (i, pointer) in pointers.iter().enumerate() {
+            let Some(c) = point.pointer(pointer).and_then(Value::as_f64) else {
+                return;
+            };
+            p[i] = c;
+            if let Some(s) = schema_at(schema, pointer) {
+                bounds[i] = (
+                    s.get("minimum").and_then(Value::as_f64),
+                    s.get("maximum").and_then(Value::as_f64),
+                );
+            }
+        }
+        let Some(q) = envelope.example_point(p, &bounds) else {
+            return;
+        };
+        for (pointer, c) in pointers.iter().zip(q) {
+            if let Some(slot) = point.pointer_mut(pointer) {
+                *slot = Value::from(c);
+            }
+        }
+    };
+    if let Some(target) = pointers(published.get("target")) {
+        fit(arguments, input, &target);
+    } else if let Some(path) = published.get("path") {
+        let (Some(array), Some(point)) = (
+            path.get("array").and_then(Value::as_str),
+            pointers(path.get("point")),
+        ) else {
+            return;
+        };
+        let Some(items) = schema_at(input, array).and_then(|a| a.get("items")) else {
+            return;
+        };
+        if let Some(Value::Array(waypoints)) = arguments.pointer_mut(array) {
+            for waypoint in waypoints {
+                fit(waypoint, items, &point);
+            }
+        }
+    }
+}
+
+/// The schema of the property a JSON pointer into an instance names (`/target/x`: the `x` of
+/// the `target` of the top object), through `properties`.
+fn schema_at<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
+    pointer
+        .split('/')
+        .skip(1)
+        .try_fold(schema, |s, key| s.get("properties")?.get(key))
+}
+
 /// The envelope a tool's motions are checked against (`_meta["io.toolwright/envelope"]`), if
 /// it has one.
 pub(crate) fn envelope_of(tool: &Tool) -> Option<&Value> {
@@ -648,6 +734,26 @@ pub(crate) fn resource_uses<'a>(
         }
     }
     uses
+}
+
+/// What a tool's check refuses (`#[tool(check = ..)]`'s doc comment), if it declares one.
+pub(crate) fn check(tool: &rmcp::model::Tool) -> Option<&str> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::contract::CHECK_META))
+        .and_then(serde_json::Value::as_str)
+}
+
+/// A tool's description without its check's words (which end it: `Before it runs: ..`).
+pub(crate) fn own_description(tool: &rmcp::model::Tool) -> &str {
+    let description = tool.description.as_deref().unwrap_or("");
+    match check(tool) {
+        Some(check) => description
+            .strip_suffix(check)
+            .and_then(|d| d.strip_suffix(crate::contract::CHECK_PREFIX))
+            .map_or(description, str::trim_end),
+        None => description,
+    }
 }
 
 /// The resources a stop tool stops (`#[tool(stop_for = "..")]`).

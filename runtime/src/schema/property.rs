@@ -113,8 +113,7 @@ pub(crate) fn property_schema(
         if let Some(d) = spec.description {
             wrapper.insert("description".into(), d.into());
         }
-        let required = !info.optional && spec.default.is_none() && !spec.serde_default;
-        return Ok((Value::Object(wrapper), required));
+        return Ok((Value::Object(wrapper), required(spec, info, serialize)));
     };
 
     // A quantity (with the `uom` feature) is published in its SI unit unless one is declared.
@@ -215,8 +214,19 @@ pub(crate) fn property_schema(
     if let Some(header) = spec.header {
         mirror_in_header(obj, header);
     }
-    let required = !info.optional && spec.default.is_none() && !spec.serde_default;
-    Ok((schema, required))
+    Ok((schema, required(spec, info, serialize)))
+}
+
+/// Whether a property is in its object's `required`. An input's is unless it is an `Option` or
+/// has a default. An output's is unless serde may leave it out (`skip_serializing_if`): serde
+/// writes an `Option` field as `null` when it is `None`, so it is always there (its schema
+/// allows `null`), and a page must not call it optional.
+fn required(spec: &FieldSpec, info: TypeInfo, serialize: bool) -> bool {
+    if serialize {
+        !spec.skip_serializing_if
+    } else {
+        !info.optional && spec.default.is_none() && !spec.serde_default
+    }
 }
 
 /// The largest integer a header may carry: MCP bounds integers mirrored into `Mcp-Param-*`

@@ -134,14 +134,27 @@ fn recursive_types_are_refused() {
     assert!(err.message.contains("refers to itself"), "{err}");
 }
 
+/// serde writes an `Option` output field as `null` when it is `None`: it is always there, its
+/// schema allows `null`. Only `skip_serializing_if` may leave it out.
 #[test]
-fn output_options_are_nullable() {
+fn output_options_are_nullable_and_always_present() {
     let mut g = generator(Contract::Serialize);
     let spec = FieldSpec {
         name: "held",
         ..FieldSpec::default()
     };
     let (s, required) = property_schema(&mut g, &spec, TypeInfo::of::<String>(true)).unwrap();
-    assert!(!required);
+    assert!(required);
     assert_eq!(s, json!({"type": ["string", "null"]}));
+    let skipped = FieldSpec {
+        skip_serializing_if: true,
+        ..spec
+    };
+    let (s, required) = property_schema(&mut g, &skipped, TypeInfo::of::<String>(true)).unwrap();
+    assert!(!required);
+    assert_eq!(s, json!({"type": "string"}));
+    // An input's `Option` is optional.
+    let mut g = generator(Contract::Deserialize);
+    let (_, required) = property_schema(&mut g, &spec, TypeInfo::of::<String>(true)).unwrap();
+    assert!(!required);
 }

@@ -18,10 +18,10 @@ use super::target::Target;
 use super::{Entry, Inner, Toolbox, ToolboxBuilder};
 use crate::adapt::Adapter;
 use crate::contract::{
-    CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
+    CHECK_META, CONFIRM_META, CONFIRM_NOT_NEEDED_META, CONTENT_META, ENVELOPE_META, RESOURCES_META,
     RESULT_ARGUMENTS_META, SCOPES_META, STOP_FOR_META,
 };
-use crate::contract::{Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
+use crate::contract::{CHECK_PREFIX, Params, ResourceDef, ToolDef, ToolMeta, ToolSet};
 use crate::exec::policy::{Policy, Resource};
 use crate::exec::queue::{DEFAULT_MAX_WAITING, ResourceQueue};
 use crate::output::{OutputMode, Results, SharedOutput};
@@ -179,11 +179,17 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
             "tool `{name}`: input schema is not an object"
         )]);
     };
-    let mut tool = Tool::new(
-        name,
-        def.meta.description.trim().to_owned(),
-        Arc::new(input),
-    );
+    // A check's doc comment ends the description: the model learns what is refused before it
+    // calls, not from a refusal.
+    let description = match def.meta.check {
+        Some(check) => format!(
+            "{}\n\n{CHECK_PREFIX}{}",
+            def.meta.description.trim(),
+            check.trim()
+        ),
+        None => def.meta.description.trim().to_owned(),
+    };
+    let mut tool = Tool::new(name, description, Arc::new(input));
     if let Some(title) = def.meta.title {
         tool = tool.with_title(title);
     }
@@ -213,6 +219,10 @@ fn build_entry<S>(def: ToolDef<S>) -> Result<Entry<S>, Vec<String>> {
     if let Some(because) = def.meta.confirm_not_needed {
         meta.0
             .insert(CONFIRM_NOT_NEEDED_META.to_owned(), Value::from(because));
+    }
+    if let Some(check) = def.meta.check {
+        meta.0
+            .insert(CHECK_META.to_owned(), Value::from(check.trim()));
     }
     if !def.meta.stop_for.is_empty() {
         meta.0.insert(

@@ -1,7 +1,8 @@
 //! The envelope's tests, by topic: `geometry.rs` (distances, exact cases), `check.rs` (the
 //! rules and their boundaries), `messages.rs` (what a refusal says, and that what it suggests
 //! passes), `declare.rs` (validation, bounding box), `def.rs` (the compile-time checks of a
-//! declaration: solids apart, keep-outs met, target bounds), `json.rs` (the published form),
+//! declaration: solids apart, keep-outs met, target bounds), `example.rs` (the point an example
+//! call moves to), `json.rs` (the published form),
 //! `narrow.rs` (the operator's file) and `properties.rs` (exact distances against dense
 //! sampling, checks and their suggestions against the rules).
 
@@ -10,6 +11,7 @@ use super::{Envelope, Point, Shape, Solid};
 mod check;
 mod declare;
 mod def;
+mod example;
 mod geometry;
 mod json;
 mod messages;

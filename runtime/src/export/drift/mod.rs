@@ -233,8 +233,22 @@ fn compare_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         tool: &old.name,
         changes: Vec::new(),
     };
-    if old.description != new.description {
+    if super::own_description(old) != super::own_description(new) {
         d.compatible("", "description changed (text only).".to_owned());
+    }
+    // A check that may refuse what passed before is breaking; its words are text.
+    match (super::check(old), super::check(new)) {
+        (None, Some(check)) => d.breaking(
+            "",
+            format!(
+                "now runs a check before each call, which may refuse calls that passed: {check}"
+            ),
+        ),
+        (Some(_), None) => d.compatible("", "no longer runs its check.".to_owned()),
+        (Some(a), Some(b)) if a != b => {
+            d.compatible("", format!("its check now says: {b} (text only)."));
+        }
+        _ => {}
     }
     if old.title != new.title {
         d.compatible("", "title changed (text only).".to_owned());

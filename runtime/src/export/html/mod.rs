@@ -554,7 +554,8 @@ fn render_tool(
 
     dialects(s, tool, declared);
 
-    let call = serde_json::json!({"name": tool.name, "arguments": markdown::example(&input)});
+    let call =
+        serde_json::json!({"name": tool.name, "arguments": super::example_arguments(tool, &input)});
     let _ = write!(
         s,
         "<h3>Example call</h3>\n<pre class=\"ex\" id=\"{}\"><code>{}</code></pre>\n</section>\n",
