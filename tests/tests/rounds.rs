@@ -1025,7 +1025,8 @@ async fn an_approval_given_before_a_stop_no_longer_counts() {
 // come without a sealed state, or for a key the state does not name, are ignored; the user is
 // asked, and nothing runs before the answer.
 
-/// `inputResponses` with no `requestState`: the call asks, whatever the arguments, however often.
+/// `inputResponses` with no `requestState`: a confirmation is asked, whatever the arguments,
+/// however often; a body's own question may take an answer offered up front.
 #[tokio::test]
 async fn an_answer_to_no_question_is_ignored_and_the_user_is_asked() {
     let toolbox = rig();
@@ -1043,66 +1044,59 @@ async fn an_answer_to_no_question_is_ignored_and_the_user_is_asked() {
         assert!(questions.contains_key("confirm"), "{questions:?}");
         assert!(first.request_state.is_some());
     }
-    // A body's own question is not answered by an unsolicited answer either.
-    let unsolicited = params("confirm_move", json!({"target": 30}))
-        .with_input_responses(answers(&[("confirmation", accept(json!({"ok": true})))]));
-    let first = asked(once(&client, unsolicited).await);
-    assert!(first.input_requests.unwrap().contains_key("confirmation"));
     assert!(state.moves.lock().unwrap().is_empty(), "nothing moved");
-    assert_eq!(
-        state.starts.load(Ordering::SeqCst),
-        1,
-        "only confirm_move's body started, to ask its question"
-    );
+    assert_eq!(state.starts.load(Ordering::SeqCst), 0, "no body started");
+    // A body's own question is data the client could give when asked: an answer offered up
+    // front stands for it (SEP-2322: a server uses what it recognises). The declared
+    // confirmation is the approval; `confirm_move` declares none, and says why.
+    let offered = params("confirm_move", json!({"target": 30}))
+        .with_input_responses(answers(&[("confirmation", accept(json!({"ok": true})))]));
+    let done = completed(once(&client, offered).await);
+    assert_eq!(text(&done), "moved to 30 mm");
+    assert_eq!(*state.moves.lock().unwrap(), [30.0]);
 }
 
-/// A sealed state answers only the questions it names: an answer under another key is ignored
-/// (and cannot stand in for a question the body asks later).
+/// Answers offered up front stand for a body's own questions, with a state or without one
+/// (the answer the state names wins); a confirmation's never does.
 #[tokio::test]
-async fn a_state_answers_only_the_questions_it_names() {
+async fn answers_offered_up_front_stand_for_a_bodys_questions_never_for_an_approval() {
     let toolbox = rig();
     let state = std::sync::Arc::clone(toolbox.state());
     let client = connect(toolbox, Operator::new(true)).await;
-    // `two_steps` asks `colour`, then a second `colour` (key `colour_2`).
-    let first = asked(once(&client, params("two_steps", json!({}))).await);
-    assert!(
-        first
-            .input_requests
-            .as_ref()
-            .unwrap()
-            .contains_key("colour")
+    // `two_steps` asks `colour`, then a second `colour` (key `colour_2`): both offered at once.
+    let done = completed(
+        once(
+            &client,
+            params("two_steps", json!({})).with_input_responses(answers(&[
+                ("colour", accept(json!({"name": "teal"}))),
+                ("colour_2", accept(json!({"name": "plum"}))),
+            ])),
+        )
+        .await,
     );
-    let second = asked(
+    assert_eq!(text(&done), "Some(\"teal\") then Some(\"plum\")");
+    // With a state: its answer to `colour` is kept, `colour_2` offered with it is used.
+    let first = asked(once(&client, params("two_steps", json!({}))).await);
+    let done = completed(
         once(
             &client,
             params("two_steps", json!({}))
                 .with_input_responses(answers(&[
-                    ("colour", accept(json!({"name": "teal"}))),
-                    // Not asked yet: ignored, so the second question is still asked.
-                    ("colour_2", accept(json!({"name": "plum"}))),
+                    ("colour", accept(json!({"name": "sage"}))),
+                    ("colour_2", accept(json!({"name": "rust"}))),
                 ]))
                 .with_request_state(first.request_state.unwrap()),
         )
         .await,
     );
-    assert!(
-        second
-            .input_requests
-            .as_ref()
-            .unwrap()
-            .contains_key("colour_2"),
-        "{second:?}"
-    );
-    let done = completed(
-        once(
-            &client,
-            params("two_steps", json!({}))
-                .with_input_responses(answers(&[("colour_2", accept(json!({"name": "sage"})))]))
-                .with_request_state(second.request_state.unwrap()),
-        )
-        .await,
-    );
-    assert_eq!(text(&done), "Some(\"teal\") then Some(\"sage\")");
+    assert_eq!(text(&done), "Some(\"sage\") then Some(\"rust\")");
+    // A confirmation offered up front is never an approval: the user is asked.
+    let unasked = params("confirmed_move", json!({"target": 40})).with_input_responses(answers(&[
+        ("confirm", json!({"action": "accept"})),
+        ("confirm_2", json!({"action": "accept"})),
+    ]));
+    let first = asked(once(&client, unasked).await);
+    assert!(first.input_requests.unwrap().contains_key("confirm"));
     assert!(state.moves.lock().unwrap().is_empty());
 }
 

@@ -56,7 +56,11 @@ impl Context {
     /// declare form elicitation, or when the call is told to stop before the user answers. On
     /// protocol 2026-07-28 the question goes out with the call's result and the body runs again
     /// with the answer (see [`Context`]); its key in `inputRequests` is `T`'s name in snake case
-    /// (`Grip` → `grip`, a second one `grip_2`).
+    /// (`Grip` → `grip`, a second one `grip_2`). A client may answer it up front, in the
+    /// call's first `inputResponses` under that key: the answer is data the client gives, as
+    /// it would when asked, never proof that a person saw the question. To have a call
+    /// approved, declare `confirm` on the tool: its answer counts only as the answer to a
+    /// question this server asked.
     ///
     /// ```rust,no_run
     /// # use toolwright::{Context, Elicitation, ToolError, ToolSchema, tool};

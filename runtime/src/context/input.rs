@@ -184,6 +184,15 @@ impl StateRefused {
     }
 }
 
+/// Whether a question key is a confirmation's ([`Context::confirm`](super::Context), key
+/// `confirm`, `confirm_2`, ..): its answer is an approval.
+fn is_approval(key: &str) -> bool {
+    key == "confirm"
+        || key
+            .strip_prefix("confirm_")
+            .is_some_and(|n| n.parse::<usize>().is_ok())
+}
+
 /// An answer, with the fingerprint of the question it answers (`None` only in states sealed
 /// before answers were bound to their questions: such a state no longer opens an answer, see
 /// [`Round::answer`]).
@@ -228,6 +237,9 @@ pub(crate) struct Round {
     bound_to: Vec<u8>,
     /// Everything answered so far.
     answers: BTreeMap<String, Answer>,
+    /// Answers to no question asked yet, offered up front: a body's own questions may use
+    /// them; a confirmation never does.
+    offered: BTreeMap<String, Value>,
     run: Mutex<Run>,
     asked: Notify,
     /// A capability a question needed that the client did not declare (the first one).
@@ -269,18 +281,25 @@ impl Round {
                     StateRefused
                 })?,
         };
-        // An answer counts only as the answer to a question this server asked: one the sealed
-        // state names, and it is tied to that question's fingerprint. Anything else (answers
-        // sent without a state, or to keys the state does not name) is ignored and logged: a
-        // client cannot approve what nobody was asked.
+        // An approval counts only as the answer to a question this server asked: one the sealed
+        // state names, tied to that question's fingerprint. An answer the state does not name
+        // (sent without a state, or under a key the state does not name) is an answer offered
+        // up front: it may stand for a body's own question (data the client could give when
+        // asked; SEP-2322 servers use what they recognise), never for a confirmation, which is
+        // asked and whose offered answer is ignored and logged: a client cannot approve what
+        // nobody was asked.
         let mut ignored: Vec<String> = Vec::new();
+        let mut offered: BTreeMap<String, Value> = BTreeMap::new();
         for (key, answer) in returned.input_responses.into_iter().flatten() {
             match sealed.asked.get(&key) {
                 Some(question) => {
                     let question = Some(question.clone());
                     sealed.answers.insert(key, Answer { question, answer });
                 }
-                None => ignored.push(key),
+                None if is_approval(&key) => ignored.push(key),
+                None => {
+                    offered.insert(key, answer);
+                }
             }
         }
         if !ignored.is_empty() {
@@ -288,7 +307,7 @@ impl Round {
                 tool,
                 keys = ?ignored,
                 with_state = returned.request_state.is_some(),
-                "inputResponses ignored: they answer no question this server asked in this call"
+                "inputResponses ignored: an approval counts only as the answer to a question this server asked in this call"
             );
         }
         // A first round: its id is drawn when first needed ([`Round::call_id`]).
@@ -306,6 +325,7 @@ impl Round {
             born: sealed.born,
             bound_to,
             answers: sealed.answers,
+            offered,
             run: Mutex::new(Run::default()),
             asked: Notify::new(),
             missing: Mutex::new(None),
@@ -335,6 +355,7 @@ impl Round {
                     (key, Answer { question, answer })
                 })
                 .collect(),
+            offered: BTreeMap::new(),
             run: Mutex::new(Run::default()),
             asked: Notify::new(),
             missing: Mutex::new(None),
@@ -400,10 +421,14 @@ impl Round {
         } else {
             format!("{kind}_{n}")
         };
-        if let Some(answer) = self.answers.get(&key)
-            && answer.question.as_ref() == Some(&fingerprint)
-        {
-            let value = answer.answer.clone();
+        let bound = self
+            .answers
+            .get(&key)
+            .filter(|answer| answer.question.as_ref() == Some(&fingerprint))
+            .map(|answer| &answer.answer);
+        let offered = || self.offered.get(&key).filter(|_| !is_approval(kind));
+        if let Some(value) = bound.or_else(offered) {
+            let value = value.clone();
             run.used.insert(
                 key.clone(),
                 Answer {
