@@ -786,3 +786,121 @@ async fn the_owner_travels_with_the_session_between_replicas() {
     one.shutdown().await.unwrap();
     two.shutdown().await.unwrap();
 }
+
+/// Issue 43: a `scope` claim is split on the space (U+0020) alone (RFC 6749 §3.3): a no-break
+/// space or a tab joins two names into one opaque scope, which grants neither.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scopes_are_separated_by_spaces_only() {
+    let issuer = Issuer::start(key(9, Some("k9"))).await;
+    let server = serve(&issuer).await;
+    let post = reqwest::Method::POST;
+    let with_scope = |scope: &str| issuer.token(json!({"sub": "carol", "scope": scope}));
+    for joined in [
+        "arm:read\u{a0}arm:move",
+        "arm:read\tarm:move",
+        "arm:read\u{3000}arm:move",
+    ] {
+        let token = with_scope(joined);
+        // The handshake needs no scope; each tool call needs its own.
+        let session = open_session(&server, &token).await;
+        for (id, tool, scope) in [
+            (1, "get_arm_state", "arm:read"),
+            (2, "move_arm_to_pose", "arm:move"),
+        ] {
+            let answer = send(
+                &server,
+                post.clone(),
+                &token,
+                Some(&session),
+                &[],
+                Some(&call(id, tool)),
+            )
+            .await;
+            assert_eq!(
+                answer.status, 403,
+                "{joined:?} granted {scope} for {tool}: {}",
+                answer.body
+            );
+            let challenge = answer.header("www-authenticate").unwrap_or_default();
+            assert!(challenge.contains("insufficient_scope"), "{challenge}");
+            assert!(
+                challenge.contains(&format!("scope=\"{scope}\"")),
+                "{challenge}"
+            );
+        }
+    }
+    // Spaces, runs of them too, separate.
+    let token = with_scope("  arm:read   arm:move ");
+    let session = open_session(&server, &token).await;
+    let answer = send(
+        &server,
+        post,
+        &token,
+        Some(&session),
+        &[],
+        Some(&call(3, "get_arm_state")),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(sse_message(&answer.body)["result"]["isError"], false);
+    server.shutdown().await.unwrap();
+}
+
+/// Issue 43: an empty `sub` names nobody, exactly as a missing one: refused unless the token
+/// names a client (then the client is the principal), and an empty `client_id` names nobody too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_subject_is_no_subject() {
+    let issuer = Issuer::start(key(10, Some("k10"))).await;
+    let server = serve(&issuer).await;
+    let post = reqwest::Method::POST;
+    for claims in [
+        json!({"sub": "", "scope": "arm:read"}),
+        json!({"sub": "", "client_id": "", "scope": "arm:read"}),
+        json!({"client_id": "", "scope": "arm:read"}),
+    ] {
+        let answer = send(
+            &server,
+            post.clone(),
+            &issuer.token(claims.clone()),
+            None,
+            &[],
+            Some(&initialize()),
+        )
+        .await;
+        assert_eq!(answer.status, 401, "{claims}: {}", answer.body);
+        assert!(
+            answer
+                .body
+                .contains("names no subject (`sub`) and no client (`client_id`)"),
+            "{claims}: {}",
+            answer.body
+        );
+        let challenge = answer.header("www-authenticate").unwrap_or_default();
+        assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
+    }
+    // With a client named, the client is the principal: its session is not another's.
+    let robot = issuer.token(json!({"sub": "", "client_id": "robot-7", "scope": "arm:read"}));
+    let session = open_session(&server, &robot).await;
+    let other = issuer.token(json!({"sub": "", "client_id": "robot-8", "scope": "arm:read"}));
+    let answer = send(
+        &server,
+        post.clone(),
+        &other,
+        Some(&session),
+        &[],
+        Some(&call(1, "get_arm_state")),
+    )
+    .await;
+    assert_eq!(answer.status, 404, "{}", answer.body);
+    let answer = send(
+        &server,
+        post,
+        &robot,
+        Some(&session),
+        &[],
+        Some(&call(2, "get_arm_state")),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    server.shutdown().await.unwrap();
+}
