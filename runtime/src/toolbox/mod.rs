@@ -134,6 +134,9 @@ struct Inner<S> {
     listeners: std::sync::Mutex<Listeners>,
     /// The `describe_tool` meta tool, when enabled.
     describe: Option<Entry<S>>,
+    /// `describe_tool`'s validator for the tools served now (its `name` enum names them alone),
+    /// made with the listed tools ([`Inner::refresh_listed`]).
+    describe_now: std::sync::RwLock<Option<Arc<crate::validate::Validator>>>,
     /// Approvals of `confirm` tools already used (protocol 2026-07-28).
     approvals: confirm::Approvals,
     /// Ask the user before tools declared with `confirm` run

@@ -20,7 +20,11 @@ pub(super) fn validated<S>(
     let mut value = Value::Object(arguments.unwrap_or_default());
     // The audit line records the arguments as sent (only a call with a receipt keeps a copy).
     let sent = receipt.is_some().then(|| value.clone());
-    let checked = entry.validator.validate(&mut value, inner.config.coercion);
+    // `describe_tool`'s names follow the tools served (groups, read-only): checked against
+    // those it lists now.
+    let served = inner.validator_of(entry);
+    let validator = served.as_deref().unwrap_or(&entry.validator);
+    let checked = validator.validate(&mut value, inner.config.coercion);
     if let (Some(receipt), Some(sent)) = (receipt, sent) {
         receipt.arguments(sent, checked.is_ok().then_some(&value));
     }
