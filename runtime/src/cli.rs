@@ -685,11 +685,10 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             }
         }
         if let Some(path) = &args.envelope {
+            // Strictly: a repeated key would silently drop the operator's first value.
             let read = std::fs::read(path)
                 .map_err(|e| e.to_string())
-                .and_then(|bytes| {
-                    serde_json::from_slice::<serde_json::Value>(&bytes).map_err(|e| e.to_string())
-                });
+                .and_then(|bytes| crate::envelope::parse_strict(&bytes));
             match read {
                 Ok(narrowing) => builder = builder.with_envelopes(narrowing),
                 Err(e) => {

@@ -40,6 +40,7 @@ pub use def::{
     keep_out_meets_the_envelope, solid_valid, target_bound_message, target_bound_outside,
 };
 pub(crate) use example::Bounds;
+pub(crate) use json::parse_strict;
 pub(crate) use json::suggest as closest_name;
 pub(crate) use narrow::narrow_file;
 #[cfg(test)]
