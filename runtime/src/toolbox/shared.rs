@@ -8,20 +8,21 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::rate::{Limited, Rate};
+use crate::rate::{Denied, Rate};
 
-/// A store shared by the replicas; a store that cannot be reached lets calls through (rate
-/// limits) or runs nothing (approvals), as each method says.
+/// A store shared by the replicas; a store that cannot be reached says so (rate limits: the
+/// rate gate then refuses what is not read-only) or runs nothing (approvals), as each method
+/// says.
 pub(crate) trait SharedStore: Send + Sync {
-    /// Counts a call of `client` to `tool` against the tool's and the client's limits; a store
-    /// that cannot be reached lets the call through.
+    /// Counts a call of `client` to `tool` against the tool's and the client's limits:
+    /// `Denied::Over` past one, `Denied::Unreachable` when the store cannot say.
     fn check<'a>(
         &'a self,
         client: &'a str,
         tool: &'a str,
         tool_rate: Option<Rate>,
         client_rate: Option<Rate>,
-    ) -> BoxFuture<'a, Result<(), Limited>>;
+    ) -> BoxFuture<'a, Result<(), Denied>>;
 
     /// Claims approval `id` for one call, for `ttl`: `false` when another call has it.
     fn claim_approval<'a>(
