@@ -106,6 +106,7 @@ impl Envelope {
 /// object is refused, naming the key and its line, where a plain parse would keep the last
 /// value and silently drop the first (`{"arm": {"allow": [..]}, "arm": {}}` would lose the
 /// narrowing). Anything else serde_json refuses is refused with its line and column.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn parse_strict(bytes: &[u8]) -> Result<Value, String> {
     serde_json::from_slice::<Strict>(bytes)
         .map(|strict| strict.0)
@@ -113,6 +114,7 @@ pub(crate) fn parse_strict(bytes: &[u8]) -> Result<Value, String> {
 }
 
 /// A JSON value whose objects have no repeated key ([`parse_strict`]).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 struct Strict(Value);
 
 impl<'de> serde::Deserialize<'de> for Strict {
@@ -121,6 +123,7 @@ impl<'de> serde::Deserialize<'de> for Strict {
     }
 }
 
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 struct StrictVisitor;
 
 impl<'de> serde::de::Visitor<'de> for StrictVisitor {
