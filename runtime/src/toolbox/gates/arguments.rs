@@ -32,10 +32,16 @@ pub(super) fn validated<S>(
         Ok(()) => Ok(value),
         Err(violations) => {
             tracing::info!(problems = violations.len(), "refused: invalid arguments");
-            Err((
-                "invalid_arguments",
-                invalid_arguments(&entry.name, &violations).into(),
-            ))
+            let mut text = crate::validate::invalid_arguments_text(&entry.name, &violations);
+            if served.is_some() && inner.config.read_only {
+                text.push_str(
+                    "\ndescribe_tool names the tools served: this server is read-only, and \
+                     serves only the tools that change nothing.",
+                );
+            }
+            let refusal =
+                rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]);
+            Err(("invalid_arguments", refusal.into()))
         }
     }
 }
