@@ -904,3 +904,93 @@ async fn an_empty_subject_is_no_subject() {
     assert_eq!(answer.status, 200, "{}", answer.body);
     server.shutdown().await.unwrap();
 }
+
+/// One request on protocol 2026-07-28 (stateless, the tasks extension declared) with `token`:
+/// the JSON-RPC message that answers it.
+async fn send_2026(
+    server: &HttpServer,
+    token: &str,
+    method: &str,
+    name: &str,
+    params: Value,
+) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let text = reqwest::Client::new()
+        .post(server.url())
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method)
+        .header("mcp-name", name)
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("the server answers")
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| sse_message(&text))
+}
+
+/// Issue 43: a task's cancel passed to the replica that runs it keeps the owner check: another
+/// principal is told there is no such task through either replica (and the motion goes on),
+/// its owner cancels it through the replica that does not run it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_owner_alone_cancels_it_through_any_replica() {
+    let redis = common::redis::RedisServer::start()
+        .await
+        .expect("redis-server on the PATH (.ci/run installs it before the tests)");
+    let issuer = Issuer::start(key(11, Some("k11"))).await;
+    let replica = || async {
+        let arm = Toolbox::builder(RobotArm::new(SimConfig {
+            time_scale: 0.2,
+            ..SimConfig::default()
+        }))
+        .with_confirmation(false)
+        .with_task_limits(
+            toolwright::TaskLimits::default().with_promote_after(Duration::from_millis(20)),
+        )
+        .build()
+        .unwrap();
+        let options = HttpOptions::new("127.0.0.1:0".parse().unwrap())
+            .oauth(OAuthConfig::new(&issuer.url, RESOURCE))
+            .redis(&redis.url);
+        arm.serve_http_with(options).await.expect("serves")
+    };
+    let (a, b) = (replica().await, replica().await);
+    let (owner, other) = (issuer.token(alice()), issuer.token(bob()));
+    let move_up = json!({"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 800, "speed": 0.1}});
+    let created = send_2026(&a, &owner, "tools/call", "move_arm_to_pose", move_up).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let task = json!({"taskId": id});
+    for server in [&b, &a] {
+        for method in ["tasks/get", "tasks/cancel"] {
+            let refused = send_2026(server, &other, method, &id, task.clone()).await;
+            assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
+        }
+    }
+    let working = send_2026(&b, &owner, "tasks/get", &id, task.clone()).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    let cancelled = send_2026(&b, &owner, "tasks/cancel", &id, task.clone()).await;
+    assert!(cancelled.get("result").is_some(), "{cancelled}");
+    let mut status = Value::Null;
+    for _ in 0..500 {
+        status =
+            send_2026(&b, &owner, "tasks/get", &id, task.clone()).await["result"]["status"].clone();
+        if status != "working" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(status, "cancelled");
+    a.shutdown().await.unwrap();
+    b.shutdown().await.unwrap();
+}

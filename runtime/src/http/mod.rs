@@ -499,7 +499,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             shared = Some(Arc::clone(&redis));
             config.session_store = Some(Arc::new(self::redis::RedisSessions(Arc::clone(&redis))));
             table.share(Arc::clone(&redis));
-            self.share_limits(redis);
+            self.share(redis);
             if self.uses_resources() {
                 tracing::warn!(
                     "sharing state through Redis with a toolbox whose tools use resources (devices): resource queues are per process, so run it as one replica only"

@@ -26,9 +26,12 @@ use crate::tasks::Stopping;
 use crate::telemetry::mcp::{Ending, NoteValue, Request, RequestSpan, Transport};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// Counts rate limits in `redis`, shared with the other replicas, from now on.
+    /// Shares state with the other replicas through `redis` from now on: rate limits,
+    /// approvals and tasks; requests for this replica's tasks passed on by the others are
+    /// answered here.
     #[cfg(feature = "redis")]
-    pub(crate) fn share_limits(&self, redis: Arc<dyn super::SharedStore>) {
+    pub(crate) fn share(&self, redis: Arc<dyn super::SharedStore>) {
+        redis.answer_tasks(self.remote_tasks());
         let _ = self.inner.shared.set(redis);
     }
 
@@ -558,7 +561,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let traced = request_span(&context, "tasks/update", None, None);
         ended(
             traced,
-            async { self.update_task_now(request, &context) }.await,
+            async { Box::pin(self.update_task_now(request, &context)).await }.await,
         )
     }
 
@@ -571,7 +574,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let traced = request_span(&context, "tasks/cancel", None, None);
         ended(
             traced,
-            async { self.cancel_task_now(&request, &context) }.await,
+            async { Box::pin(self.cancel_task_now(&request, &context)).await }.await,
         )
     }
 

@@ -17,10 +17,11 @@ use rmcp::transport::streamable_http_server::session::{
 };
 
 mod limits;
+mod tasks;
 
 use super::Principal;
 use crate::rate::{Denied, Rate};
-use crate::toolbox::SharedStore;
+use crate::toolbox::{Forwarded, RemoteTask, SharedStore, StoredTask, TaskHandler};
 
 /// The field of a stored session naming its owner ([`Principal::as_str`]; absent: a session
 /// created without authentication).
@@ -36,6 +37,8 @@ pub(crate) struct Redis {
     prefix: String,
     /// The rate limits and quotas counted here (`limits.rs`).
     limits: limits::Limits,
+    /// Task requests passed to the replica that runs the task (`tasks.rs`).
+    router: tasks::Router,
 }
 
 impl std::fmt::Debug for Redis {
@@ -76,7 +79,7 @@ impl Redis {
             .set_response_timeout(Some(Duration::from_secs(2)));
         let connection = tokio::time::timeout(
             Duration::from_secs(10),
-            ConnectionManager::new_with_config(client, config),
+            ConnectionManager::new_with_config(client.clone(), config),
         )
         .await
         .map_err(|_| format!("--redis {url}: no answer within 10 s"))?
@@ -85,9 +88,15 @@ impl Redis {
         let redis = Arc::new(Self {
             connection,
             limits: limits::Limits::new(&prefix),
+            router: tasks::Router::new(&prefix),
             prefix,
         });
         limits::Limits::watch(Arc::downgrade(&redis));
+        tasks::Router::listen(Arc::downgrade(&redis), client)
+            .await
+            .map_err(|e| {
+                format!("--redis {url}: cannot subscribe to the replicas' channel: {e}")
+            })?;
         Ok(redis)
     }
 
@@ -242,7 +251,9 @@ impl Redis {
         ttl: Duration,
     ) {
         let mut connection = self.connection.clone();
-        let stored = serde_json::json!({ "owner": owner, "task": task });
+        let stored = serde_json::json!({
+            "owner": owner, "task": task, "replica": self.router.replica(),
+        });
         let r: redis::RedisResult<()> = redis::cmd("SET")
             .arg(self.key(&["task", id]))
             .arg(stored.to_string())
@@ -255,8 +266,9 @@ impl Redis {
         }
     }
 
-    /// A task another replica stored: its owner (`None`: whoever has its id) and the task.
-    pub(crate) async fn get_task(&self, id: &str) -> Option<(Option<String>, serde_json::Value)> {
+    /// A task a replica stored: its owner (`None`: whoever has its id), the task, and the
+    /// replica that runs it.
+    pub(crate) async fn get_task(&self, id: &str) -> Option<StoredTask> {
         let mut connection = self.connection.clone();
         let json: Option<String> = redis::cmd("GET")
             .arg(self.key(&["task", id]))
@@ -265,11 +277,18 @@ impl Redis {
             .map_err(|e| tracing::error!(error = %e, task = id, "task not read: Redis failed"))
             .ok()?;
         let mut stored: serde_json::Value = serde_json::from_str(&json?).ok()?;
-        let owner = stored
-            .get("owner")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        Some((owner, stored.get_mut("task")?.take()))
+        let text = |key: &str| {
+            stored
+                .get(key)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        };
+        let (owner, replica) = (text("owner"), text("replica"));
+        Some(StoredTask {
+            owner,
+            replica,
+            task: stored.get_mut("task")?.take(),
+        })
     }
 }
 
@@ -357,11 +376,24 @@ impl SharedStore for Redis {
         Box::pin(Redis::put_task(self, id, owner, task, ttl))
     }
 
-    fn get_task<'a>(
-        &'a self,
-        id: &'a str,
-    ) -> futures::future::BoxFuture<'a, Option<(Option<String>, serde_json::Value)>> {
+    fn get_task<'a>(&'a self, id: &'a str) -> futures::future::BoxFuture<'a, Option<StoredTask>> {
         Box::pin(Redis::get_task(self, id))
+    }
+
+    fn replica(&self) -> &str {
+        self.router.replica()
+    }
+
+    fn ask_task<'a>(
+        &'a self,
+        runner: &'a str,
+        ask: RemoteTask,
+    ) -> futures::future::BoxFuture<'a, Result<serde_json::Value, Forwarded>> {
+        Box::pin(self.router.ask(&self.connection, runner, ask))
+    }
+
+    fn answer_tasks(&self, handler: TaskHandler) {
+        self.router.answer_with(handler);
     }
 }
 
