@@ -627,7 +627,7 @@ pub(super) enum Client {
 /// IPv6 one as IPv4), an IPv6 address's /64 (one host's subnet: a client holding one has
 /// 2^64 addresses to hop between).
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
-pub(super) fn address_key(ip: std::net::IpAddr) -> String {
+pub(crate) fn address_key(ip: std::net::IpAddr) -> String {
     use std::net::IpAddr;
     match ip {
         IpAddr::V4(v4) => v4.to_string(),

@@ -62,6 +62,8 @@ use crate::rate::Limiter;
 use crate::validate::Validator;
 
 pub use build::BuildError;
+#[cfg(feature = "http")]
+pub(crate) use call::address_key;
 #[cfg(feature = "cli")]
 pub(crate) use compose::MakeHandler;
 pub use compose::{WithHandler, WithHandlerBuilder};

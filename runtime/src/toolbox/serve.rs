@@ -54,6 +54,40 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
     }
 
+    /// The stop tools (`stop_for`), by name: what a reserve connection serves.
+    #[cfg(feature = "http")]
+    pub(crate) fn stop_tools(&self) -> Vec<String> {
+        self.inner
+            .entries
+            .iter()
+            .filter(|e| !e.policy.stops.is_empty())
+            .map(|e| e.name.to_string())
+            .collect()
+    }
+
+    /// The tools that ask for confirmation when it is on (`confirm = ".."`; a stop tool never
+    /// asks), by name.
+    #[cfg(feature = "http")]
+    pub(crate) fn confirming_tools(&self) -> Vec<String> {
+        self.inner
+            .entries
+            .iter()
+            .filter(|e| e.meta.confirm.is_some() && e.policy.stops.is_empty())
+            .map(|e| e.name.to_string())
+            .collect()
+    }
+
+    /// Whether confirmation is on now, read at each call ([`Toolbox::set_confirmation`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn confirmation_switch(&self) -> Arc<dyn Fn() -> bool + Send + Sync> {
+        let inner = Arc::downgrade(&self.inner);
+        Arc::new(move || {
+            inner
+                .upgrade()
+                .is_some_and(|inner| inner.confirm.load(std::sync::atomic::Ordering::Relaxed))
+        })
+    }
+
     /// Whether any tool uses a resource (a device that one process must own).
     #[cfg(feature = "redis")]
     pub(crate) fn uses_resources(&self) -> bool {
