@@ -537,8 +537,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         if let Some(on) = options.confirm {
             self.set_confirmation(on);
         }
-        let listener = tokio::net::TcpListener::bind(options.addr)
-            .await
+        let listener = listen(options.addr)
             .map_err(|e| ServeError::new(format!("cannot listen on {}: {e}", options.addr)))?;
         let addr = listener
             .local_addr()
@@ -665,6 +664,26 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             })
             .collect()
     }
+}
+
+/// The most connections the kernel queues for the accept loop (capped by the system's
+/// `net.core.somaxconn`, 4096 on current Linux). The standard library's and tokio's 128 were
+/// overflowed by a flood of 300 reconnecting clients: the kernel then drops new connections'
+/// SYNs, and a stop's connection waited out TCP's 1 s retransmission (issue 43's bench).
+const ACCEPT_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with an accept queue of [`ACCEPT_BACKLOG`] (`SO_REUSEADDR` set, as
+/// tokio's `bind` does).
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(ACCEPT_BACKLOG)
 }
 
 /// The Protected Resource Metadata (RFC 9728) and the paths it is served at, with OAuth.
