@@ -136,9 +136,23 @@ struct ServeArgs {
     /// The largest request body (default: the argument limit plus 64 KiB).
     #[arg(long, value_name = "BYTES", requires = "http")]
     max_body_bytes: Option<usize>,
-    /// The most connections open at once (default 256).
+    /// The most connections open at once (default 256). At the cap a new connection still
+    /// gets in: the oldest one without a request in flight is closed to make room (those not
+    /// authenticated first); when every one is busy, 16 more serve only a stop tool's call.
     #[arg(long, value_name = "N", requires = "http")]
     max_connections: Option<usize>,
+    /// The most connections one address may hold without a request in flight (default 64).
+    #[arg(long, value_name = "N", requires = "http")]
+    max_connections_per_peer: Option<usize>,
+    /// The most calls waiting for their user's confirmation in one session (default 16; a
+    /// client, over all its sessions, four times as many).
+    #[arg(long, value_name = "N", requires = "http")]
+    max_pending_confirmations: Option<usize>,
+    /// How long a call waits for its user to answer a confirmation on its event stream
+    /// (protocol 2025-11-25), e.g. 45s (default 2min): past it the call is cancelled, nothing
+    /// having run.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "http")]
+    confirmation_timeout: Option<std::time::Duration>,
     /// The most MCP sessions open at once (default 256).
     #[arg(long, value_name = "N", requires = "http")]
     max_sessions: Option<usize>,
@@ -300,6 +314,15 @@ impl ServeArgs {
         }
         if let Some(n) = self.max_connections {
             options = options.max_connections(n);
+        }
+        if let Some(n) = self.max_connections_per_peer {
+            options = options.max_connections_per_peer(n);
+        }
+        if let Some(n) = self.max_pending_confirmations {
+            options = options.max_pending_confirmations(n, n.saturating_mul(4));
+        }
+        if let Some(timeout) = self.confirmation_timeout {
+            options = options.confirmation_timeout(timeout);
         }
         if let Some(n) = self.max_sessions {
             options = options.max_sessions(n, std::time::Duration::from_secs(10));
@@ -685,11 +708,10 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             }
         }
         if let Some(path) = &args.envelope {
+            // Strictly: a repeated key would silently drop the operator's first value.
             let read = std::fs::read(path)
                 .map_err(|e| e.to_string())
-                .and_then(|bytes| {
-                    serde_json::from_slice::<serde_json::Value>(&bytes).map_err(|e| e.to_string())
-                });
+                .and_then(|bytes| crate::envelope::parse_strict(&bytes));
             match read {
                 Ok(narrowing) => builder = builder.with_envelopes(narrowing),
                 Err(e) => {

@@ -57,7 +57,10 @@ pub use error::ToolError;
 #[cfg(feature = "oauth")]
 pub use http::OAuthConfig;
 #[cfg(feature = "http")]
-pub use http::{DEFAULT_RESUME_WINDOW, HttpOptions, HttpServer, MCP_PATH};
+pub use http::{
+    DEFAULT_CONFIRMATION_TIMEOUT, DEFAULT_RESUME_WINDOW, HttpOptions, HttpServer, MCP_PATH,
+    STOP_RESERVE,
+};
 pub use rate::Rate;
 #[cfg(feature = "robot")]
 pub use robot::{Motion, Speed};

@@ -21,8 +21,8 @@
 //! | `blocking` | `blocking = false` | sync fns only: run the body on the async runtime instead of tokio's blocking pool; only for bodies that never block (read memory, no I/O, no locks held long) |
 //! | `retry` | `retry = 2` | extra attempts after a timeout or an error marked [`ToolError::retryable`](crate::ToolError::retryable); only on `read_only` or `idempotent` tools (a compile error otherwise: retrying a write can repeat it) |
 //! | `max_output_bytes` | `max_output_bytes = 65536` | a larger result is cut on structure (items of its largest array, never bytes inside a value), with a note saying what was cut and how to ask for the rest, and `_meta["io.toolwright/truncated"]` |
-//! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise) |
-//! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool, in bursts of up to that many; past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP (else its session, else its address), the connection over stdio |
+//! | `scopes` | `scopes = ["arm:move"]` | over HTTP with OAuth, an access token must grant these scopes to call the tool (else `403 insufficient_scope` naming them); published in the tool's `_meta["io.toolwright/scopes"]` and in `TOOLS.md`; each must be an RFC 6749 scope token (a compile error otherwise). A token's `scope` claim is split on spaces (U+0020) only: any other character, a no-break space or a tab too, is part of a scope, so `"arm:read\u{a0}arm:move"` grants neither |
+//! | `rate_limit` | `rate_limit = "10/min"` (`/s`, `/min`, `/h`, `/day`) | calls one client may make to this tool: at most that many in any window of the period, however they are spread (`4/min` never grants a fifth call within 60 s; see *Limits and quotas*); past it a retryable `isError` says how long to wait (`_meta["io.toolwright/retryAfterMs"]`). A client is the authenticated principal over HTTP, else its address; the connection over stdio |
 //! | `confirm` | `confirm = "Move the arm to ({x}, {y}, {z}) at {speed} of full speed?"`; `confirm = false, because = ".."` | the user confirms each call before the body runs, asked with the question filled in from the validated arguments: numbers with their units, booleans as yes or no, enum values as words, and a string as what the model wrote, in quotes (“A-17”), on one line, its line breaks, control characters, bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and quotes shown escaped, never rendered, and cut after 200 characters with its length; `{check}` shows what the tool's `check` says of the call (its waypoints, length and duration, say). Elicitation on protocol 2025-11-25; an `input_required` round on 2026-07-28, whose approval is sealed to the tool, the arguments, the caller and an expiry, and runs one call: a replay is refused, on every replica sharing `--redis`. An approval is only ever the answer to a question this server asked: a confirmation's answer in `inputResponses` without a sealed `requestState`, or under a key the state does not name, is ignored (logged) and the question is asked (a body's own question, `ctx.elicit`, may take an answer offered up front, as SEP-2322 lets a server use what it recognises: it is data the client gives, not an approval, so ask for approval with `confirm`); a request's protocol revision is its session's (a session that began with `initialize` takes no 2026-07-28 round or approval). Decline, cancel or a client that cannot be asked is an `isError` saying nothing ran. **The rule:** a tool that holds a resource, is not `read_only` and is no stop tool declares the question, or says why no one needs to confirm it: `confirm = false, because = "the gripper is limited to 5 N"` (published in `_meta["io.toolwright/confirmNotNeeded"]`, on the page, in `TOOLS.md` and `SKILL.md`, which list per resource the tools that change it after asking, those that change it without asking and why, those that only read it and its stop tools); leaving both out is a compile error on the tool's name (for tools built any other way, `build()` refuses it). There is no flag-dependent confirmation (ask only when `execute` is true): a tool that moves only sometimes is two tools, one that plans (`read_only`) and one that moves (`confirm`). Placeholders must name parameters (`{{`/`}}` for braces), and `confirm` on a `read_only` tool is a compile error. On by default; `ToolboxBuilder::with_confirmation(false)` or `serve --confirm=off` for a simulation or a test rig. `check --against` reports a confirmation removed or added as breaking |
 //! | `stop_for` | `stop_for = "arm"` or `stop_for = ["arm", "gripper"]` | a stop tool: never queued, rate-limited, confirmed or held by `max_concurrency`. Each call refuses every call waiting for those resources ("cancelled by `stop_arm`: … did not run"), runs its body, then runs each resource's safe stop itself and stops the call using each resource (told to stop, its grace period; the stop tool's safe stop is that call's, which does not run twice; its answer is an `isError` naming the stop tool, whatever its body returned); a call that was waiting for its user's confirmation when the stop came is refused too, and so is an approval given (on protocol 2026-07-28) in a call whose first round began before the stop. Published as `_meta["io.toolwright/stopFor"]`. Compile errors: a resource the `#[toolbox]` does not declare (with the nearest declared name), on a free fn, with `resource`, `confirm`, `rate_limit` or `read_only` |
 //! | `task` | `task = "optional"`, `task = "required"` (default: never a task) | a call may (must) run as an MCP task: the client gets a task id at once and polls `tasks/get` for the status, the progress the body reports (its status message) and finally the result, and may `tasks/cancel` it (protocol 2026-07-28's `io.modelcontextprotocol/tasks` extension, advertised in the server's capabilities; the tool's `_meta["io.toolwright/taskSupport"]` says which). A call of an `optional` tool from a client without the extension is a plain call; of a `required` one, refused with `-32021`. A task is a call: see "Tasks" below for what it keeps. `required` with `over_budget = "envelope"` is a compile error (a task stores its result; the envelope asks to call again) |
@@ -30,7 +30,7 @@
 //! | `path` | `path = waypoints` (a list of such points) | the same for every waypoint and every straight segment between them, the first from where the resource is; a path that cannot run is refused even when the tool only plans |
 //! | `check` | `check = drive_limits` | a method of the `#[toolbox]` impl taking `&self` and any of the tool's parameters by name, each with the tool's type (or a type with `From` it), returning `Result<(), E>` (`E: Display`), or `Result<String, E>` whose text the confirmation question shows as `{check}` (a question that shows `{check}` needs such a check: a compile error otherwise): the limits no schema says (across arguments, `abs(v) + k * abs(w) <= ..`, or from the state). It runs before the user is asked and again at the call's turn; its `Err` is the model-facing refusal, and nothing ran. Its doc comment (required) says what it refuses: it is published at the end of the tool's description (`Before it runs: ..`, counted in the description's budget) and in `_meta["io.toolwright/check"]`, so `TOOLS.md`, `index.html` and `SKILL.md` show it and the model reads it before it calls; the drift gate reports a new check as breaking. Compile errors: a method the impl does not have (with the nearest name), no doc comment on it, a parameter the tool does not have (with the nearest name), a parameter of another type than the tool's (`z: u32` or `z: f32` for the tool's `z: f64`), an `async` or `&mut self` method (the error gives the signature to write, from the tool's parameters), a return that is not a `Result`, on a free fn |
 //! | `group` | `group = "arm"` | tools of a group are served, listed and enabled together ([`ToolboxBuilder::only_groups`](crate::ToolboxBuilder::only_groups), [`Toolbox::enable_group`](crate::Toolbox::enable_group)) |
-//! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, or that could repeat the result more than 64 times (multi-selects chained through pipes), gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run); one that fails on the result gets the same envelope after it ran, without `isError` (the call worked, its projection did not). Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
+//! | `projection` | `projection`, `projection = false` | the tool takes an optional `jmespath` argument (a string of at most 512 characters): a JMESPath expression applied to the result on the server after the tool ran, answered as `{"projection": value}` (the text block is the value). An expression that does not parse, that could repeat the result more than 64 times (multi-selects chained through pipes), or that cannot apply to any result the tool's output schema allows (a function the runtime lacks, the wrong number of arguments, an argument of a type the function never takes there: `abs(segments)` where `segments` is a list; the types are over-approximated from the schema, so a refusal is certain) gets `{"_jmespath_error": .., "expression": .., "original_keys": [..], "hint": ..}` with `isError` (a refused argument: the tool did not run). One that fails on the result itself: on a `read_only` tool, the same envelope after it ran, without `isError`; on any other tool, the tool's own result (cut to its budget) with a text block beside it giving the error and saying not to call again to see it (that would run it again), never "call again". Expressions are parsed and evaluated on threads of their own (a large stack, at most 4 at once), never on the async runtime, and the answer does not wait for them past the call's deadline (`timeout`): an evaluation not done by then gets the envelope as failed on the result. `false` opts a tool out of its toolbox's `projection` |
 //! | `summary` | `summary` | the tool takes `summary: true`: each list at the top of the result as `{"count": n, "samples": [first, middle, last]}`, the other values kept, answered as `{"summary": ..}`; not with `jmespath` in the same call. The result must have a list at its top (else the toolbox does not build) |
 //! | `over_budget` | `over_budget = "envelope"` (or `"cut"`, the default) | with `max_output_bytes`: a larger result is answered `{"_budget_exceeded": true, "budget_bytes": .., "actual_bytes": .., "hint": ..}` (the hint names `jmespath`/`summary` when the tool takes them) instead of being cut; only on `read_only` or `idempotent` tools (a compile error otherwise: the result of a write would be lost) |
 //! | `allow(..)` | `allow(many_params, deep_nesting)` | lifts a compile-time limit: more than 5 parameters, input nested deeper than 3 levels (also the build's check of ROS messages). A tool name outside `^[a-zA-Z0-9_-]{1,64}$` is always a compile error: every client refuses it (what only some clients refuse, `check --clients` reports) |
@@ -105,7 +105,9 @@
 //!   `{"arm": {"allow": [..], "keepOut": [..], "maxStep": 400, "toolRadius": 20}}`, in the
 //!   published unit and frame, adding shapes, lowering `maxStep`, raising `toolRadius`. A file
 //!   that would widen it, names a resource without an envelope, or gives another unit or frame
-//!   stops `serve`, naming the limit. The narrowed envelope is what `tools/list` publishes.
+//!   stops `serve`, naming the limit; so does a key written twice in one object (a JSON parser
+//!   would keep the last and silently drop the first: `{"arm": {"allow": [..]}, "arm": {}}`),
+//!   named with its line. The narrowed envelope is what `tools/list` publishes.
 //! - Compile errors, each at its token: a shape's `min` above its `max`, a negative radius, a
 //!   keep-out without a name, a keep-out that lies outside an allow shape (the tool never
 //!   reaches it, so it protects nothing: almost always a typo in its coordinates), an envelope
@@ -348,9 +350,16 @@
 //! not exist. On the stateless wire without authentication there is no one to bind to, and the
 //! unguessable id is the only key.
 //!
-//! With replicas (`serve --http .. --redis ..`, tools without resources), a task is in Redis
-//! before its client hears of it and is kept there as it changes: any replica answers
-//! `tasks/get` for it; `tasks/cancel` and `tasks/update` go to the replica that runs it.
+//! With replicas (`serve --http .. --redis ..`), a task is in Redis before its client hears of
+//! it, with the replica that runs it, and is kept there as it changes. Each replica listens on a
+//! Redis channel of its own: a `tasks/get`, `tasks/update` or `tasks/cancel` that reaches
+//! another replica is passed to the one that runs the task and answered by it within 3 s, the
+//! owner checked again there (another principal gets "no task" through any replica). A cancel
+//! stops the task where it runs (its grace period, then its resources' safe stops); a
+//! `tasks/get` renews its lease there. A runner that cannot be reached (stopped, or cut off
+//! from Redis: Redis says at once that no one listens) makes `tasks/cancel` and `tasks/update`
+//! a retryable error saying the task was not told (never a silent success), and `tasks/get`
+//! answer the task as the runner last stored it.
 //!
 //! Protocol 2025-11-25's experimental tasks are served over stdio (`serve_stdio`, `serve`
 //! without `--http`): the tool's `execution.taskSupport` and the `tasks` capability are
@@ -715,6 +724,37 @@
 //! [`ToolboxBuilder::with_max_argument_bytes`](crate::ToolboxBuilder::with_max_argument_bytes)) are
 //! refused with an `isError` result before validation.
 //!
+//! ## Limits and quotas
+//!
+//! A limit (`rate_limit = "10/min"` on a tool, `client_rate_limit` on the toolbox or
+//! `serve --client-rate-limit`) grants at most that many calls in any window of its period,
+//! whatever its start: `4/min` never lets a fifth call through within 60 s, however the calls
+//! are spread, and a refused call is told when the oldest call counted leaves the window. (It
+//! was a burst of 4 then one every 15 s: 7 calls in a minute, 39 a day for `20/day`.) Up to 64
+//! calls a period are counted to the microsecond; a larger limit counts its period in 64 slices,
+//! each counted whole while any of it is in the window, so a call may be refused up to one slice
+//! early, never let through late. A refusal charges nothing. Stop tools and `describe_tool` are
+//! never limited.
+//!
+//! Who a client is:
+//!
+//! | served | a client is |
+//! |---|---|
+//! | HTTP with OAuth | the token's principal: its issuer and `sub`, else its `client_id` (an empty one is none: the token is refused) |
+//! | HTTP with `--bearer-token-env` | whoever holds the token: every holder is one client |
+//! | HTTP without authentication | the peer's address (an IPv6 address by its /64), whatever sessions it opens; behind a proxy, the proxy's |
+//! | stdio, in-process | the one local client |
+//!
+//! With replicas (`--redis`) the counts are kept in Redis, in one Lua script per call with
+//! Redis's clock, so N replicas grant what one would. While Redis does not answer (2 s at
+//! most), a call of a tool that is not `read_only` is refused, saying the limits cannot be
+//! counted and that nothing was done; a `read_only` tool goes on uncounted (logged at `warn`).
+//! Each replica remembers the calls it was granted in the windows still open; when Redis comes
+//! back without the counts (restarted without persistence, or flushed), the first replica to
+//! notice starts a new epoch, every replica adds its calls back within 250 ms, and limited calls
+//! wait the 2 s this takes before they are counted: the counts survive, less the calls of
+//! replicas that stopped meanwhile.
+//!
 //! ## Talking to the client
 //!
 //! A [`Context`](crate::Context) parameter talks back to the client that made the call:
@@ -812,6 +852,25 @@
 //!   person was shown and the id of the elicitation or round that answered it; a line that says
 //!   `accepted` without them does not verify. Arguments are recorded exactly as sent, with what
 //!   validation filled in under `defaults`.
+//! - **The door.** Every HTTP connection is fresh (its request's headers not all in),
+//!   receiving (its body coming), busy (its request handed on and answered or streamed) or idle.
+//!   At the cap (`--max-connections`, 256) a new connection gets in and the connection waiting
+//!   longest without a request in flight is closed: first those not authenticated (a connection
+//!   accepted less than 250 ms ago only once no older one is left), the idle authenticated ones
+//!   last; a busy one never. One address holds at most `--max-connections-per-peer` (64)
+//!   connections that are not busy, closing its own oldest; with a token or OAuth, connections
+//!   not yet authenticated hold at most three quarters of the slots. A new connection's header
+//!   deadline shortens from the header timeout to 1 s as connections without a request in flight
+//!   fill more than half the slots. When every slot is busy, 16 reserve connections
+//!   ([`STOP_RESERVE`](crate::STOP_RESERVE)) serve a stop tool's call (and a new session's
+//!   `initialize` and `notifications/initialized`) and answer anything else `503` with
+//!   `Connection: close`: a stop is never refused for capacity. A body of 8 KiB or less is read
+//!   without waiting for one of the 64 places of the bodies read at once. Calls of tools that
+//!   ask for confirmation are counted from when they are read until their answer has been sent:
+//!   16 a session and 64 a client (`--max-pending-confirmations`); one more is answered at once
+//!   with an `isError` saying nothing ran. A confirmation asked on a call's event stream
+//!   (protocol 2025-11-25) and not answered within `--confirmation-timeout` (2 min) is answered
+//!   as dismissed: the call says nothing ran, and its stream ends.
 //! - **Health.** `serve --http` answers `GET /healthz` (`200` while the process serves) and
 //!   `GET /readyz` (`200` when ready; `503` with the reason while Redis does not answer or while
 //!   stopping), without authentication and saying nothing but the status.

@@ -314,3 +314,33 @@ fn help_lists_the_commands() {
     let o = run(&["serve", "--help"]);
     assert!(stdout(&o).contains("--audit-log <PATH>"), "{}", stdout(&o));
 }
+
+/// Issue 43: `serve --envelope FILE` with a key written twice stops, naming the key and its line
+/// (a plain parse kept the second `arm`, `{}`, and served without the operator's box).
+#[test]
+fn serve_stops_on_a_repeated_key_in_the_envelope_file() {
+    let dir = temp_dir("repeated-key");
+    let file = dir.join("envelope.json");
+    std::fs::write(
+        &file,
+        "{\"arm\": {\"allow\": [{\"box\": {\"min\": [0, -300, 0], \"max\": [400, 300, 500]}}]},\n \"arm\": {}}",
+    )
+    .unwrap();
+    // stdin closed: a server that started would serve stdio and end at once with 0.
+    let o = Command::new(common::robot_arm_binary())
+        .args(["serve", "--envelope", file.to_str().unwrap()])
+        .env("ROBOT_ARM_TIME_SCALE", "0")
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the key `arm` appears twice in one object")
+            && stderr.contains("at line 2"),
+        "{stderr}"
+    );
+    assert!(o.stdout.is_empty(), "nothing served");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,6 +69,93 @@ async fn describe_tool_returns_a_definition_exactly_as_listed() {
     client.cancel().await.unwrap();
 }
 
+/// Issue 43: hidden means hidden. Under `with_read_only` and with groups off, `describe_tool`
+/// names only the tools served: in its `name` enum as listed, and in what it answers to a
+/// hidden or unknown name; when the groups change, its enum follows.
+#[tokio::test]
+async fn describe_tool_names_only_the_tools_served() {
+    let enum_of = |tools: &[rmcp::model::Tool]| -> Vec<String> {
+        let describe = tools
+            .iter()
+            .find(|t| t.name == "describe_tool")
+            .expect("listed");
+        describe.input_schema["properties"]["name"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Read-only: `home` is not read-only, so it is neither served nor named.
+    let client = common::connect(
+        grouped()
+            .with_describe_tool()
+            .with_read_only(true)
+            .build()
+            .unwrap(),
+    )
+    .await;
+    let listed = client.list_all_tools().await.unwrap();
+    assert_eq!(enum_of(&listed), ["snapshot", "battery"]);
+    for hidden in ["home", "hom", "nothing"] {
+        let r = call(&client, "describe_tool", json!({"name": hidden})).await;
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        let said = text(&r);
+        // The caller's own word is echoed; the tools named are the served ones alone.
+        assert!(
+            said.contains(&format!(
+                "must be one of \"snapshot\", \"battery\", got \"{hidden}\""
+            )),
+            "{hidden}: {said}"
+        );
+        assert!(!said.contains("did you mean \"home\""), "{hidden}: {said}");
+    }
+    let r = call(&client, "describe_tool", json!({})).await;
+    assert!(!text(&r).contains("home"), "{}", text(&r));
+    let r = call(&client, "describe_tool", json!({"name": "battery"})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    client.cancel().await.unwrap();
+
+    // Groups: the enum is the tools served now, through every change.
+    let toolbox = grouped()
+        .with_describe_tool()
+        .only_groups(["sensors"])
+        .build()
+        .unwrap();
+    let handle = toolbox.clone();
+    let client = common::connect(toolbox).await;
+    assert_eq!(
+        enum_of(&client.list_all_tools().await.unwrap()),
+        ["snapshot", "battery"]
+    );
+    let r = call(&client, "describe_tool", json!({"name": "home"})).await;
+    assert!(
+        text(&r).contains("must be one of \"snapshot\", \"battery\", got \"home\""),
+        "{}",
+        text(&r)
+    );
+    assert!(handle.enable_group("arm").await);
+    assert_eq!(
+        enum_of(&client.list_all_tools().await.unwrap()),
+        ["home", "snapshot", "battery"]
+    );
+    let r = call(&client, "describe_tool", json!({"name": "home"})).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert!(handle.disable_group("sensors").await);
+    assert_eq!(
+        enum_of(&client.list_all_tools().await.unwrap()),
+        ["home", "battery"]
+    );
+    let r = call(&client, "describe_tool", json!({"name": "snapshot"})).await;
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    assert!(
+        text(&r).contains("must be one of \"home\", \"battery\", got \"snapshot\""),
+        "{}",
+        text(&r)
+    );
+    client.cancel().await.unwrap();
+}
+
 #[derive(Clone, Default)]
 struct ListChanges(Arc<AtomicUsize>);
 

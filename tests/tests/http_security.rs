@@ -588,14 +588,34 @@ async fn stalled_connections_are_closed_and_the_connection_cap_holds() {
     let mut silent = tokio::net::TcpStream::connect(at).await.unwrap();
     let mut fourth = tokio::net::TcpStream::connect(at).await.unwrap();
     fourth.write_all(b"GET /").await.unwrap();
-    // The cap: a fifth connection is closed at once.
+    // The cap (issue 43): a fifth connection gets in, and the one waiting longest without a
+    // request in flight (the partial headers) is closed at once to make room.
     let mut over = tokio::net::TcpStream::connect(at).await.unwrap();
     assert!(
-        closed_within(&mut over, Duration::from_millis(200)).await,
-        "over the cap"
+        closed_within(&mut partial, Duration::from_millis(500)).await,
+        "the oldest stalled connection makes room"
+    );
+    let request = initialize().to_string();
+    over.write_all(
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n{request}",
+            request.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let mut answer = [0u8; 64];
+    let n = tokio::time::timeout(Duration::from_secs(2), over.read(&mut answer))
+        .await
+        .expect("the newcomer is answered")
+        .unwrap();
+    assert!(
+        answer[..n].starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&answer[..n])
     );
     for (name, stream) in [
-        ("partial headers", &mut partial),
         ("slow body", &mut slow),
         ("silent", &mut silent),
         ("partial request line", &mut fourth),
@@ -685,14 +705,15 @@ async fn rate_limits_answer_with_the_wait_and_spare_describe_tool() {
     assert!(
         text.starts_with(
             "Tool `ping_controller` was not run: the limit of `ping_controller` for each client \
-             is 3 calls per second and has been reached. Call it again in 0."
+             is 3 calls per second and has been reached. Call it again in 1.0 s."
         ),
         "{text}"
     );
+    // At most 3 in any second: the first leaves the window a second after it came.
     let meta = r.meta.unwrap().0;
     assert_eq!(meta["io.toolwright/retryable"], json!(true));
     let wait = meta["io.toolwright/retryAfterMs"].as_u64().unwrap();
-    assert!((1..=334).contains(&wait), "{wait}");
+    assert!((900..=1000).contains(&wait), "{wait}");
     assert_eq!(
         CALLS.load(std::sync::atomic::Ordering::SeqCst),
         3,
@@ -737,15 +758,29 @@ async fn rate_limits_answer_with_the_wait_and_spare_describe_tool() {
     );
 }
 
+/// Without a token a client is its address (issue 43): two sessions from one address share its
+/// limits (a client hopping sessions got a fresh quota with each), and another address has its
+/// own (127.0.0.2 is loopback too).
 #[tokio::test]
-async fn over_http_each_client_has_its_own_limits() {
+async fn over_http_without_a_token_each_address_has_its_own_limits() {
     let toolbox = Toolbox::from_tools((), tool_defs![ping_over_http]);
     let server = toolbox
         .serve_http_with(HttpOptions::new(addr("127.0.0.1:0")))
         .await
         .unwrap();
-    let first = ().serve(StreamableHttpClientTransport::from_uri(server.url())).await.unwrap();
-    let second = ().serve(StreamableHttpClientTransport::from_uri(server.url())).await.unwrap();
+    let client_from = |ip: &str| {
+        let http = reqwest::Client::builder()
+            .local_address(ip.parse::<std::net::IpAddr>().unwrap())
+            .build()
+            .unwrap();
+        StreamableHttpClientTransport::with_client(
+            http,
+            StreamableHttpClientTransportConfig::with_uri(server.url()),
+        )
+    };
+    let first = ().serve(client_from("127.0.0.1")).await.unwrap();
+    let second = ().serve(client_from("127.0.0.1")).await.unwrap();
+    let elsewhere = ().serve(client_from("127.0.0.2")).await.unwrap();
     let call = |c: &rmcp::service::RunningService<rmcp::RoleClient, ()>| {
         let c = c.peer().clone();
         async move {
@@ -758,12 +793,17 @@ async fn over_http_each_client_has_its_own_limits() {
     for _ in 0..3 {
         assert_eq!(call(&first).await, Some(false));
     }
+    assert_eq!(call(&first).await, Some(true), "the address is limited");
     assert_eq!(
-        call(&first).await,
+        call(&second).await,
         Some(true),
-        "the first client is limited"
+        "a new session from the same address is the same client"
     );
-    assert_eq!(call(&second).await, Some(false), "the second is not");
+    assert_eq!(
+        call(&elsewhere).await,
+        Some(false),
+        "another address is not"
+    );
 }
 
 /// Take its time, without a word in between.

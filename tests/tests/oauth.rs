@@ -786,3 +786,211 @@ async fn the_owner_travels_with_the_session_between_replicas() {
     one.shutdown().await.unwrap();
     two.shutdown().await.unwrap();
 }
+
+/// Issue 43: a `scope` claim is split on the space (U+0020) alone (RFC 6749 §3.3): a no-break
+/// space or a tab joins two names into one opaque scope, which grants neither.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scopes_are_separated_by_spaces_only() {
+    let issuer = Issuer::start(key(9, Some("k9"))).await;
+    let server = serve(&issuer).await;
+    let post = reqwest::Method::POST;
+    let with_scope = |scope: &str| issuer.token(json!({"sub": "carol", "scope": scope}));
+    for joined in [
+        "arm:read\u{a0}arm:move",
+        "arm:read\tarm:move",
+        "arm:read\u{3000}arm:move",
+    ] {
+        let token = with_scope(joined);
+        // The handshake needs no scope; each tool call needs its own.
+        let session = open_session(&server, &token).await;
+        for (id, tool, scope) in [
+            (1, "get_arm_state", "arm:read"),
+            (2, "move_arm_to_pose", "arm:move"),
+        ] {
+            let answer = send(
+                &server,
+                post.clone(),
+                &token,
+                Some(&session),
+                &[],
+                Some(&call(id, tool)),
+            )
+            .await;
+            assert_eq!(
+                answer.status, 403,
+                "{joined:?} granted {scope} for {tool}: {}",
+                answer.body
+            );
+            let challenge = answer.header("www-authenticate").unwrap_or_default();
+            assert!(challenge.contains("insufficient_scope"), "{challenge}");
+            assert!(
+                challenge.contains(&format!("scope=\"{scope}\"")),
+                "{challenge}"
+            );
+        }
+    }
+    // Spaces, runs of them too, separate.
+    let token = with_scope("  arm:read   arm:move ");
+    let session = open_session(&server, &token).await;
+    let answer = send(
+        &server,
+        post,
+        &token,
+        Some(&session),
+        &[],
+        Some(&call(3, "get_arm_state")),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(sse_message(&answer.body)["result"]["isError"], false);
+    server.shutdown().await.unwrap();
+}
+
+/// Issue 43: an empty `sub` names nobody, exactly as a missing one: refused unless the token
+/// names a client (then the client is the principal), and an empty `client_id` names nobody too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_subject_is_no_subject() {
+    let issuer = Issuer::start(key(10, Some("k10"))).await;
+    let server = serve(&issuer).await;
+    let post = reqwest::Method::POST;
+    for claims in [
+        json!({"sub": "", "scope": "arm:read"}),
+        json!({"sub": "", "client_id": "", "scope": "arm:read"}),
+        json!({"client_id": "", "scope": "arm:read"}),
+    ] {
+        let answer = send(
+            &server,
+            post.clone(),
+            &issuer.token(claims.clone()),
+            None,
+            &[],
+            Some(&initialize()),
+        )
+        .await;
+        assert_eq!(answer.status, 401, "{claims}: {}", answer.body);
+        assert!(
+            answer
+                .body
+                .contains("names no subject (`sub`) and no client (`client_id`)"),
+            "{claims}: {}",
+            answer.body
+        );
+        let challenge = answer.header("www-authenticate").unwrap_or_default();
+        assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
+    }
+    // With a client named, the client is the principal: its session is not another's.
+    let robot = issuer.token(json!({"sub": "", "client_id": "robot-7", "scope": "arm:read"}));
+    let session = open_session(&server, &robot).await;
+    let other = issuer.token(json!({"sub": "", "client_id": "robot-8", "scope": "arm:read"}));
+    let answer = send(
+        &server,
+        post.clone(),
+        &other,
+        Some(&session),
+        &[],
+        Some(&call(1, "get_arm_state")),
+    )
+    .await;
+    assert_eq!(answer.status, 404, "{}", answer.body);
+    let answer = send(
+        &server,
+        post,
+        &robot,
+        Some(&session),
+        &[],
+        Some(&call(2, "get_arm_state")),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    server.shutdown().await.unwrap();
+}
+
+/// One request on protocol 2026-07-28 (stateless, the tasks extension declared) with `token`:
+/// the JSON-RPC message that answers it.
+async fn send_2026(
+    server: &HttpServer,
+    token: &str,
+    method: &str,
+    name: &str,
+    params: Value,
+) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let text = reqwest::Client::new()
+        .post(server.url())
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method)
+        .header("mcp-name", name)
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("the server answers")
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| sse_message(&text))
+}
+
+/// Issue 43: a task's cancel passed to the replica that runs it keeps the owner check: another
+/// principal is told there is no such task through either replica (and the motion goes on),
+/// its owner cancels it through the replica that does not run it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_owner_alone_cancels_it_through_any_replica() {
+    let redis = common::redis::RedisServer::start()
+        .await
+        .expect("redis-server on the PATH (.ci/run installs it before the tests)");
+    let issuer = Issuer::start(key(11, Some("k11"))).await;
+    let replica = || async {
+        let arm = Toolbox::builder(RobotArm::new(SimConfig {
+            time_scale: 0.2,
+            ..SimConfig::default()
+        }))
+        .with_confirmation(false)
+        .with_task_limits(
+            toolwright::TaskLimits::default().with_promote_after(Duration::from_millis(20)),
+        )
+        .build()
+        .unwrap();
+        let options = HttpOptions::new("127.0.0.1:0".parse().unwrap())
+            .oauth(OAuthConfig::new(&issuer.url, RESOURCE))
+            .redis(&redis.url);
+        arm.serve_http_with(options).await.expect("serves")
+    };
+    let (a, b) = (replica().await, replica().await);
+    let (owner, other) = (issuer.token(alice()), issuer.token(bob()));
+    let move_up = json!({"name": "move_arm_to_pose", "arguments": {"x": 300, "y": 0, "z": 800, "speed": 0.1}});
+    let created = send_2026(&a, &owner, "tools/call", "move_arm_to_pose", move_up).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let task = json!({"taskId": id});
+    for server in [&b, &a] {
+        for method in ["tasks/get", "tasks/cancel"] {
+            let refused = send_2026(server, &other, method, &id, task.clone()).await;
+            assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
+        }
+    }
+    let working = send_2026(&b, &owner, "tasks/get", &id, task.clone()).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    let cancelled = send_2026(&b, &owner, "tasks/cancel", &id, task.clone()).await;
+    assert!(cancelled.get("result").is_some(), "{cancelled}");
+    let mut status = Value::Null;
+    for _ in 0..500 {
+        status =
+            send_2026(&b, &owner, "tasks/get", &id, task.clone()).await["result"]["status"].clone();
+        if status != "working" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(status, "cancelled");
+    a.shutdown().await.unwrap();
+    b.shutdown().await.unwrap();
+}

@@ -226,12 +226,38 @@ async fn an_expression_that_does_not_parse_is_answered_before_the_tool_runs() {
         "{e}"
     );
 
-    // Evaluated after the tool ran: a type error gives the envelope with the result's keys.
+    // Wrong for every result the schema allows (`filter` is a string): refused before the
+    // tool runs (issue 43), naming the function and the type.
     let r = ask(
         &client,
         &toolbox,
         "read_sensor",
         json!({"count": 2, "jmespath": "abs(filter)"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    let e = r.structured_content.unwrap();
+    assert!(
+        e["_jmespath_error"].as_str().unwrap().contains(
+            "cannot apply to any result of this tool: `abs` takes a number as its argument 1, \
+             and it is always a string here"
+        ),
+        "{e}"
+    );
+    assert!(
+        e["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("The tool did not run.")
+    );
+
+    // Wrong for this result only (`to_number` of the filter's name is null): evaluated after the
+    // read-only tool ran, the envelope with the result's keys replaces it.
+    let r = ask(
+        &client,
+        &toolbox,
+        "read_sensor",
+        json!({"count": 2, "jmespath": "abs(to_number(filter))"}),
     )
     .await;
     assert_eq!(r.is_error, Some(false));
@@ -243,7 +269,12 @@ async fn an_expression_that_does_not_parse_is_answered_before_the_tool_runs() {
             .contains("expects type number"),
         "{e}"
     );
-    assert!(e["hint"].as_str().unwrap().starts_with("The tool ran"));
+    assert!(
+        e["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("The tool ran (it is read-only")
+    );
 
     // An expression that could multiply the result (2^85 copies here) is refused before it runs.
     let r = call(
@@ -709,4 +740,97 @@ fn options_the_result_cannot_honour_stop_the_build() {
             "tool `clash`: a parameter is named `jmespath`, like the argument its result options add; rename the parameter",
         ]
     );
+}
+
+/// What a dispenser did: each call drops one part (a tool that changes the world).
+#[derive(Debug, Clone, Serialize, ToolSchema)]
+struct Dispensed {
+    /// Parts dropped so far.
+    total: u32,
+    /// The bin.
+    bin: String,
+}
+
+static DISPENSED: AtomicUsize = AtomicUsize::new(0);
+
+/// Drop one part from the bin.
+#[tool(projection)]
+fn dispense() -> Dispensed {
+    let total = DISPENSED.fetch_add(1, Ordering::SeqCst) as u32 + 1;
+    Dispensed {
+        total,
+        bin: "B-7".to_owned(),
+    }
+}
+
+/// Issue 43: a projection never causes a second run of a tool that changes the world. One that
+/// can be seen to fail from the output schema is refused before the tool runs; one that fails on
+/// the result is answered with the tool's whole result and the error beside it, never "call
+/// again" (the model called a motion a second time to see its result).
+#[tokio::test]
+async fn a_failing_projection_on_a_tool_that_changes_the_world_keeps_its_result() {
+    let toolbox = tools![dispense].build().unwrap();
+    let client = connect(toolbox.clone()).await;
+    let ran = || DISPENSED.load(Ordering::SeqCst);
+
+    // Refused before it runs: `bin` is a string in every result.
+    let r = ask(
+        &client,
+        &toolbox,
+        "dispense",
+        json!({"jmespath": "abs(bin)"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    assert_eq!(ran(), 0, "refused before the body ran");
+    let e = r.structured_content.clone().unwrap();
+    assert!(
+        e["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("The tool did not run."),
+        "{e}"
+    );
+
+    // Fails on the result only: the tool ran once; its whole result is the answer.
+    let r = ask(
+        &client,
+        &toolbox,
+        "dispense",
+        json!({"jmespath": "abs(to_number(bin))"}),
+    )
+    .await;
+    assert_eq!(ran(), 1);
+    assert_eq!(r.is_error, Some(false), "the tool ran and succeeded: {r:?}");
+    assert_eq!(
+        r.structured_content,
+        Some(json!({"total": 1, "bin": "B-7"})),
+        "the tool's own result"
+    );
+    let said: Vec<&str> = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(
+        serde_json::from_str::<Value>(said[0]).unwrap(),
+        json!({"total": 1, "bin": "B-7"})
+    );
+    let note = said[1];
+    assert!(
+        note.contains("could not be applied to the result"),
+        "{note}"
+    );
+    assert!(note.contains("expects type number"), "{note}");
+    assert!(note.contains("`dispense` ran once"), "{note}");
+    assert!(note.contains("Do not call `dispense` again"), "{note}");
+    assert!(!note.contains("and call again"), "{note}");
+    assert!(!note.contains("Fix the JMESPath expression"), "{note}");
+
+    // A projection that works still projects.
+    let r = ask(&client, &toolbox, "dispense", json!({"jmespath": "total"})).await;
+    assert_eq!(r.structured_content, Some(json!({"projection": 2})));
+    assert_eq!(ran(), 2);
+    client.cancel().await.unwrap();
 }

@@ -495,6 +495,29 @@ async fn reads_and_stop_answer_while_the_arm_moves() {
     );
 }
 
+/// Calls a toolbox in-process, as its local client.
+struct Local(Toolbox<RobotArm>);
+
+/// Anything that calls a tool: a client over a transport, or the toolbox in-process.
+trait Caller {
+    async fn call_tool(&self, tool: &str, args: Value) -> rmcp::model::CallToolResult;
+}
+
+impl Caller for Local {
+    async fn call_tool(&self, tool: &str, args: Value) -> rmcp::model::CallToolResult {
+        self.0
+            .call(tool, args.as_object().cloned())
+            .await
+            .expect("a known tool")
+    }
+}
+
+impl<H: rmcp::ClientHandler> Caller for rmcp::service::RunningService<rmcp::RoleClient, H> {
+    async fn call_tool(&self, tool: &str, args: Value) -> rmcp::model::CallToolResult {
+        call(self, tool, args).await
+    }
+}
+
 /// With 16 motions waiting for the arm and the client over its rate limit, `stop_arm`
 /// (`stop_for = "arm"`) gets through at once: it is never queued or rate-limited. It halts the
 /// moving one, every waiting motion is refused without running, and the arm then stays still.
@@ -511,7 +534,9 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
     .with_client_rate_limit(toolwright::Rate::parse("17/min").unwrap())
     .build()
     .unwrap();
-    // Over HTTP, each session is a client of its own for the rate limit.
+    // Over HTTP without a token, every session from one address is one client for the rate
+    // limit (issue 43): the observer calls in-process, a client of its own (the local one).
+    let local = toolbox.clone();
     let server = toolbox
         .serve_http("127.0.0.1:0".parse().unwrap())
         .await
@@ -525,7 +550,7 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
         .expect("connects")
     };
     let mover = std::sync::Arc::new(session().await);
-    let observer = session().await;
+    let observer = Local(local);
     let far = json!({"x": -600, "y": 0, "z": 300, "speed": 0.1});
     let motions: Vec<_> = (0..17)
         .map(|_| {
@@ -537,7 +562,8 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
     // motion is refused), and the client's next call is over its limit.
     let mut seen_moving = false;
     for _ in 0..200 {
-        let s = call(&observer, "get_arm_state", json!({}))
+        let s = observer
+            .call_tool("get_arm_state", json!({}))
             .await
             .structured_content
             .unwrap();
@@ -555,13 +581,14 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
         "{}",
         text(&limited)
     );
-    let full = call(&observer, "move_arm_to_pose", far.clone()).await;
+    let full = observer.call_tool("move_arm_to_pose", far.clone()).await;
     assert!(
         text(&full).contains("16 calls are already waiting for `arm`"),
         "{}",
         text(&full)
     );
-    let moving = call(&observer, "get_arm_state", json!({}))
+    let moving = observer
+        .call_tool("get_arm_state", json!({}))
         .await
         .structured_content
         .unwrap();
@@ -600,15 +627,16 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
     }
     assert_eq!((stopped, cancelled), (1, 16));
     // The arm stays where the stop left it.
-    let state = |c| async move {
-        call(c, "get_arm_state", json!({}))
+    let state = || async {
+        observer
+            .call_tool("get_arm_state", json!({}))
             .await
             .structured_content
             .unwrap()
     };
-    let first = state(&observer).await;
+    let first = state().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let later = state(&observer).await;
+    let later = state().await;
     assert_eq!(first["moving"], json!(false));
     assert_eq!(
         later["position"], first["position"],
@@ -619,12 +647,12 @@ async fn stop_arm_gets_through_and_stops_every_waiting_motion() {
         "stopped on the way"
     );
     // The arm is usable again: a motion that arrives after the stop runs.
-    let next = call(
-        &observer,
-        "move_arm_to_pose",
-        json!({"x": 300, "y": 0, "z": 400, "speed": 1.0}),
-    )
-    .await;
+    let next = observer
+        .call_tool(
+            "move_arm_to_pose",
+            json!({"x": 300, "y": 0, "z": 400, "speed": 1.0}),
+        )
+        .await;
     assert_eq!(next.is_error, Some(false), "{}", text(&next));
 }
 

@@ -243,7 +243,25 @@ impl RobotArm {
             }
             let t = i as f64 / steps as f64;
             let here = Point3::from(start.coords.lerp(&target.coords, t));
-            self.sim().position = here;
+            {
+                let mut sim = self.sim();
+                // Halted (the safe stop ran, under this lock) while this step was under way:
+                // not one step more. Without this a stop whose safe stop ran between the check
+                // of `ctx` above and this write let the arm take a last 50 ms step after it
+                // said "halted at" (issue 43's bench saw it once in 20 stops).
+                if !sim.moving {
+                    let at = sim.position;
+                    return Err(ToolError::new(format!(
+                        "motion halted at ({:.0}, {:.0}, {:.0}) mm, {:.0} mm short of the target",
+                        at.x,
+                        at.y,
+                        at.z,
+                        nalgebra::distance(&at, &target)
+                    ))
+                    .with_hint("call get_arm_state before moving again"));
+                }
+                sim.position = here;
+            }
             if self.stop.swap(false, Ordering::SeqCst) {
                 return Err(ToolError::new(format!(
                     "motion interrupted by stop_arm at ({:.0}, {:.0}, {:.0}) mm",

@@ -117,7 +117,8 @@ impl RequestStateKeys {
         use base64::Engine as _;
         let text = std::fs::read_to_string(path)
             .map_err(|e| KeyError(format!("cannot read {}: {e}", path.display())))?;
-        let mut keys = Vec::new();
+        let mut keys: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut lines: Vec<usize> = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -142,7 +143,18 @@ impl RequestStateKeys {
                         n + 1
                     ))
                 })?;
+            // A repeated id: which of its keys opens a state would depend on the order read.
+            if let Some(first) = keys.iter().position(|(seen, _)| seen == id) {
+                return Err(KeyError(format!(
+                    "{}:{}: the id `{id}` appears twice (first at line {}); give each key an id \
+                     of its own",
+                    path.display(),
+                    n + 1,
+                    lines[first]
+                )));
+            }
             keys.push((id.to_owned(), key));
+            lines.push(n + 1);
         }
         let Some(active) = keys.first().map(|(id, _)| id.clone()) else {
             return Err(KeyError(format!("{} holds no key", path.display())));
@@ -659,6 +671,12 @@ mod tests {
                 ":1: the key of `k` is not base64",
             ),
             ("short", "k AAAA\n".to_owned(), "too short"),
+            // Issue 43: an operator's file with a repeated id stops `serve`, naming both lines.
+            (
+                "repeated_id",
+                format!("a {}\n\nb {}\na {}\n", key(1), key(2), key(3)),
+                ":4: the id `a` appears twice (first at line 1)",
+            ),
         ];
         for (name, text, expected) in errors {
             let error = RequestStateKeys::from_file(&write(name, &text)).unwrap_err();

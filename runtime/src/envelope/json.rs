@@ -102,6 +102,91 @@ impl Envelope {
     }
 }
 
+/// An operator's file (`serve --envelope FILE`) as JSON, read strictly: a key repeated in one
+/// object is refused, naming the key and its line, where a plain parse would keep the last
+/// value and silently drop the first (`{"arm": {"allow": [..]}, "arm": {}}` would lose the
+/// narrowing). Anything else serde_json refuses is refused with its line and column.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) fn parse_strict(bytes: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice::<Strict>(bytes)
+        .map(|strict| strict.0)
+        .map_err(|e| e.to_string())
+}
+
+/// A JSON value whose objects have no repeated key ([`parse_strict`]).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = entries.next_key::<String>()? {
+            if map.contains_key(&key) {
+                // serde_json adds where: the line and column just past the repeated key.
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key {} appears twice in one object (a repeated key would silently \
+                     replace the first; write each key once)",
+                    crate::echo::echo(&key)
+                )));
+            }
+            let Strict(value) = entries.next_value()?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
 /// Reads JSON into the model, collecting every problem with its path.
 pub(super) struct Reader {
     /// Where the value read sits (`arm.` in a narrowing file), before each path.

@@ -40,6 +40,8 @@ pub use def::{
     keep_out_meets_the_envelope, solid_valid, target_bound_message, target_bound_outside,
 };
 pub(crate) use example::Bounds;
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
+pub(crate) use json::parse_strict;
 pub(crate) use json::suggest as closest_name;
 pub(crate) use narrow::narrow_file;
 #[cfg(test)]

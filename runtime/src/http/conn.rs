@@ -1,7 +1,9 @@
-//! Connections: at most `max_connections` open (one more is closed as soon as it is accepted),
-//! each served by hyper with a header read timeout, and closed when it stays silent: no first
-//! byte within the header timeout, or, with no request in flight (a response still being
-//! computed or streamed counts as in flight), no byte either way for the idle timeout.
+//! Connections: let in by the [`Door`](super::door::Door) (which sheds the oldest connection
+//! that is not busy to make room, and keeps a reserve for what a stop needs), each served by
+//! hyper with the header deadline the door gave it, and closed when it stays silent: no first
+//! byte within that deadline, or, with no request in flight (a response still being computed or
+//! streamed counts as in flight), no byte either way for the idle timeout; or at once when the
+//! door sheds it.
 
 use std::convert::Infallible;
 use std::io;
@@ -14,26 +16,68 @@ use std::time::Duration;
 use axum::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 use tokio_util::sync::CancellationToken;
 
+use super::door::{Door, Slot};
 use crate::toolbox::ServeError;
 
 /// What answers a connection's requests.
 pub(crate) trait Answer: Send + Sync + 'static {
-    /// The response to `request`, from the connection's peer `peer`.
+    /// The response to `request`, from the connection's peer `peer`, on the connection whose
+    /// place at the door `visit` tells how the request goes.
     fn answer(
         &self,
         request: hyper::Request<hyper::body::Incoming>,
         peer: std::net::SocketAddr,
+        visit: &Visit,
     ) -> impl Future<Output = axum::response::Response> + Send;
 }
 
 pub(crate) struct Limits {
-    pub connections: Arc<Semaphore>,
-    pub header_read_timeout: Duration,
+    pub door: Arc<Door>,
     pub idle_timeout: Duration,
+}
+
+/// One request on a connection, as the door sees it: its body being read, then handed on
+/// ([`Visit::delivered`]), until its response ends (dropped with the response's body).
+pub(crate) struct Visit {
+    slot: Arc<Slot>,
+    delivered: std::sync::atomic::AtomicBool,
+}
+
+impl Visit {
+    fn new(slot: &Arc<Slot>) -> Visit {
+        slot.receiving();
+        Visit {
+            slot: Arc::clone(slot),
+            delivered: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// The request was read and is handed on: the connection is busy (never shed) until its
+    /// response ends.
+    pub(crate) fn delivered(&self) {
+        if !self.delivered.swap(true, Ordering::SeqCst) {
+            self.slot.delivered();
+        }
+    }
+
+    /// The request was authenticated: its connection is one of those the door keeps room for.
+    pub(crate) fn authenticated(&self) {
+        self.slot.authenticated();
+    }
+
+    /// Whether the connection holds a reserve slot: only what a stop needs is served there.
+    pub(crate) fn on_reserve(&self) -> bool {
+        self.slot.is_reserve()
+    }
+}
+
+impl Drop for Visit {
+    fn drop(&mut self) {
+        self.slot.ended(self.delivered.load(Ordering::SeqCst));
+    }
 }
 
 /// Accepts connections up to the cap (one more is closed at once), each served by hyper with
@@ -64,30 +108,33 @@ pub(crate) async fn accept_loop<A: Answer>(
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!(error = %e, %peer, "could not set TCP_NODELAY");
         }
-        let Ok(permit) = Arc::clone(&limits.connections).try_acquire_owned() else {
-            tracing::warn!(%peer, "connection refused: too many open connections");
+        let Ok(slot) = limits.door.admit(peer.ip()) else {
+            tracing::warn!(%peer, "connection refused: every connection slot, and the stop's reserve, is busy");
             drop(stream);
             continue;
         };
+        let slot = Arc::new(slot);
         let endpoint = Arc::clone(&endpoint);
-        let header_read_timeout = limits.header_read_timeout;
+        let header_read_timeout = slot.header_timeout();
         let idle_timeout = limits.idle_timeout;
         let stop = stop.clone();
         open.spawn(async move {
-            let _permit = permit;
+            let shed = slot.shed().clone();
             let active = Arc::new(AtomicUsize::new(0));
             let in_service = Arc::clone(&active);
             let service = hyper::service::service_fn(
                 move |request: hyper::Request<hyper::body::Incoming>| {
                     let endpoint = Arc::clone(&endpoint);
                     let guard = InFlight::enter(&in_service);
+                    let visit = Visit::new(&slot);
                     async move {
-                        let response = endpoint.answer(request, peer).await;
+                        let response = endpoint.answer(request, peer, &visit).await;
                         // In flight until the response body (an SSE stream, say) is done.
                         // Served as it is: hyper takes any body (`Body::new` would box it again).
                         Ok::<_, Infallible>(response.map(|body| Tracked {
                             body,
                             _guard: guard,
+                            _visit: visit,
                         }))
                     }
                 },
@@ -112,6 +159,9 @@ pub(crate) async fn accept_loop<A: Answer>(
                         tracing::debug!(%peer, error = %e, "connection ended");
                     }
                 }
+                // Shed by the door for a newer connection: closed at once (it had no request in
+                // flight).
+                () = shed.cancelled() => {}
                 () = stop.cancelled() => {
                     connection.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(Duration::from_secs(5), connection).await;
@@ -144,6 +194,7 @@ impl Drop for InFlight {
 struct Tracked {
     body: Body,
     _guard: InFlight,
+    _visit: Visit,
 }
 
 impl http_body::Body for Tracked {

@@ -18,9 +18,11 @@
 mod auth;
 mod body;
 mod conn;
+mod door;
 mod event_ids;
 #[cfg(feature = "oauth")]
 mod oauth;
+mod pending;
 mod principal;
 #[cfg(feature = "redis")]
 mod redis;
@@ -57,6 +59,28 @@ pub(crate) use self::sessions::acting;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub const MCP_PATH: &str = "/mcp";
 
+/// How long a call waits for its user's answer to a confirmation (protocol 2025-11-25: an
+/// elicitation on the call's event stream) before it is cancelled, nothing having run:
+/// [`HttpOptions::confirmation_timeout`].
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub const DEFAULT_CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Connection slots beyond [`HttpOptions::max_connections`] kept for what a stop needs, used
+/// only when every other slot is busy: a stop tool's call, and a new session's `initialize`
+/// and `notifications/initialized`.
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub const STOP_RESERVE: usize = 16;
+
+/// The shortest time a new connection has to send its headers, when nearly every slot is held
+/// by connections that are not busy (the deadline shortens from the header timeout, past half
+/// the slots, to this).
+const MIN_HEADER_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// A body of at most this many bytes (by its `Content-Length`) is read without waiting for a
+/// place among the bodies read at once: a stop's call is never held up behind large or slow
+/// bodies, and these cost at most this much each.
+const SMALL_BODY: u64 = 8 * 1024;
+
 /// How long a call that holds a resource with a safe stop waits for its client to resume its
 /// dropped event stream (protocol 2025-11-25) before it is stopped: [`HttpOptions::resume_window`].
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
@@ -77,7 +101,10 @@ pub struct HttpOptions {
     body_read_timeout: Duration,
     idle_timeout: Duration,
     max_connections: usize,
+    max_connections_per_peer: usize,
     max_parsing: usize,
+    max_pending_confirmations: (usize, usize),
+    confirmation_timeout: Duration,
     max_sessions: usize,
     session_init_timeout: Duration,
     resume_window: Duration,
@@ -112,7 +139,10 @@ impl HttpOptions {
             body_read_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             max_connections: 256,
+            max_connections_per_peer: 64,
             max_parsing: 64,
+            max_pending_confirmations: (16, 64),
+            confirmation_timeout: DEFAULT_CONFIRMATION_TIMEOUT,
             max_sessions: 256,
             session_init_timeout: Duration::from_secs(10),
             resume_window: DEFAULT_RESUME_WINDOW,
@@ -256,11 +286,43 @@ impl HttpOptions {
         self
     }
 
-    /// The most connections open at once (default 256); one more is closed as soon as it is
-    /// accepted.
+    /// The most connections open at once (default 256). At the cap a new connection still
+    /// gets in: the oldest one that is not busy (one that has not sent its request yet, is
+    /// still sending its body, or is idle) is closed to make room, those not authenticated
+    /// first; with a token or OAuth, connections not yet authenticated hold at most three
+    /// quarters of the slots. When every slot is busy, [`STOP_RESERVE`] more serve only what a
+    /// stop needs. The more of them wait for their requests, the less time a new connection
+    /// has to send its headers (down to 1 s).
     #[must_use]
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.max(1);
+        self
+    }
+
+    /// The most connections one address may hold that are not busy (default 64): one more from
+    /// it closes its own oldest such connection, never another address's.
+    #[must_use]
+    pub fn max_connections_per_peer(mut self, connections: usize) -> Self {
+        self.max_connections_per_peer = connections.max(1);
+        self
+    }
+
+    /// The most calls of tools that ask for confirmation in flight at once in one session
+    /// (default 16), and for one client over all its sessions (default 64; a client is its
+    /// principal, or without authentication its address): one more is answered at once with an
+    /// `isError` saying nothing ran. A stop tool never asks, and is never counted.
+    #[must_use]
+    pub fn max_pending_confirmations(mut self, per_session: usize, per_client: usize) -> Self {
+        self.max_pending_confirmations = (per_session.max(1), per_client.max(1));
+        self
+    }
+
+    /// How long a call waits for its user to answer a confirmation sent on its event stream
+    /// (protocol 2025-11-25's elicitation; default [`DEFAULT_CONFIRMATION_TIMEOUT`], 2 min):
+    /// past it the call is cancelled, nothing having run, and its stream ends.
+    #[must_use]
+    pub fn confirmation_timeout(mut self, timeout: Duration) -> Self {
+        self.confirmation_timeout = timeout;
         self
     }
 
@@ -406,6 +468,10 @@ struct Guard {
     auth: Authentication,
     /// The scopes each tool needs, by name.
     scopes: HashMap<String, Vec<String>>,
+    /// The stop tools (`stop_for`): served on a reserve slot, never counted or held up.
+    stops: std::collections::HashSet<String>,
+    /// The calls of tools that ask for confirmation in flight, by session and by client.
+    pending: pending::Pending,
     max_body: usize,
     max_values: usize,
     body_timeout: Duration,
@@ -471,8 +537,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         if let Some(on) = options.confirm {
             self.set_confirmation(on);
         }
-        let listener = tokio::net::TcpListener::bind(options.addr)
-            .await
+        let listener = listen(options.addr)
             .map_err(|e| ServeError::new(format!("cannot listen on {}: {e}", options.addr)))?;
         let addr = listener
             .local_addr()
@@ -499,7 +564,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             shared = Some(Arc::clone(&redis));
             config.session_store = Some(Arc::new(self::redis::RedisSessions(Arc::clone(&redis))));
             table.share(Arc::clone(&redis));
-            self.share_limits(redis);
+            self.share(redis);
             if self.uses_resources() {
                 tracing::warn!(
                     "sharing state through Redis with a toolbox whose tools use resources (devices): resource queues are per process, so run it as one replica only"
@@ -512,8 +577,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             self.arrivals(),
             options.resume_window,
             shutdown.child_token(),
-        );
+        )
+        .with_confirmation_timeout(self.confirming_tools(), options.confirmation_timeout);
         let scopes = self.tool_scopes();
+        let stops = self.stop_tools().into_iter().collect();
+        let pending = pending::Pending::new(
+            self.confirming_tools(),
+            self.confirmation_switch(),
+            options.max_pending_confirmations,
+        );
+        let authenticated = auth.required();
         let calls = self.calls_in_flight();
         let metadata = protected_resource_metadata(&auth, &scopes);
         let toolbox = self;
@@ -525,6 +598,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let guard = Guard {
             auth,
             scopes,
+            stops,
+            pending,
             max_body,
             max_values: options.max_json_values,
             body_timeout: options.body_read_timeout,
@@ -544,8 +619,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             },
         });
         let limits = conn::Limits {
-            connections: Arc::new(Semaphore::new(options.max_connections)),
-            header_read_timeout: options.header_read_timeout,
+            door: door::Door::new(door::DoorLimits {
+                max: options.max_connections,
+                per_peer: options.max_connections_per_peer,
+                kept_for_authenticated: if authenticated {
+                    options.max_connections / 4
+                } else {
+                    0
+                },
+                reserve: STOP_RESERVE,
+                header_timeout: options.header_read_timeout,
+                min_header_timeout: MIN_HEADER_TIMEOUT.min(options.header_read_timeout),
+                young: door::YOUNG,
+            }),
             idle_timeout: options.idle_timeout,
         };
         let stop = shutdown.clone();
@@ -578,6 +664,26 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             })
             .collect()
     }
+}
+
+/// The most connections the kernel queues for the accept loop (capped by the system's
+/// `net.core.somaxconn`, 4096 on current Linux). The standard library's and tokio's 128 were
+/// overflowed by a flood of 300 reconnecting clients: the kernel then drops new connections'
+/// SYNs, and a stop's connection waited out TCP's 1 s retransmission (issue 43's bench).
+const ACCEPT_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with an accept queue of [`ACCEPT_BACKLOG`] (`SO_REUSEADDR` set, as
+/// tokio's `bind` does).
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(ACCEPT_BACKLOG)
 }
 
 /// The Protected Resource Metadata (RFC 9728) and the paths it is served at, with OAuth.
@@ -709,9 +815,10 @@ where
     H: rmcp::ServerHandler + Send + 'static,
     M: rmcp::transport::streamable_http_server::SessionManager,
 {
-    async fn answer(&self, request: Request, peer: SocketAddr) -> Response {
+    async fn answer(&self, request: Request, peer: SocketAddr, visit: &conn::Visit) -> Response {
         let path = request.uri().path();
         if HEALTH_PATHS.contains(&path) {
+            visit.delivered();
             return self.health.answer(path, request.method()).await;
         }
         let mcp = path
@@ -719,7 +826,7 @@ where
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
         if mcp {
             let mut parsed = false;
-            let response = guard_request(&self.guard, request, peer, async |request| {
+            let response = guard_request(&self.guard, request, peer, visit, async |request| {
                 parsed = true;
                 let delete = request.method() == Method::DELETE;
                 let mut response = self.mcp.handle(request).await.map(Body::new);
@@ -747,6 +854,7 @@ where
         if let Some((paths, document)) = &self.metadata
             && paths.iter().any(|p| p == path)
         {
+            visit.delivered();
             return match *request.method() {
                 Method::GET | Method::HEAD => (
                     [(header::CONTENT_TYPE, "application/json")],
@@ -761,7 +869,7 @@ where
             };
         }
         // Anywhere else: still through the guard (a caller learns nothing unauthenticated).
-        guard_request(&self.guard, request, peer, async |_| {
+        guard_request(&self.guard, request, peer, visit, async |_| {
             StatusCode::NOT_FOUND.into_response()
         })
         .await
@@ -780,6 +888,7 @@ async fn guard_request(
     guard: &Guard,
     request: Request,
     peer: SocketAddr,
+    visit: &conn::Visit,
     next: impl AsyncFnOnce(Guarded) -> Response,
 ) -> Response {
     let caller = match guard.auth.check(request.headers()).await {
@@ -789,6 +898,9 @@ async fn guard_request(
             return guard.auth.unauthorized(&denied);
         }
     };
+    if guard.auth.required() {
+        visit.authenticated();
+    }
     let (mut parts, body) = request.into_parts();
     let principal = caller.principal.clone();
     // Before anything keyed by the session is looked at: a session that is not the caller's
@@ -815,18 +927,37 @@ async fn guard_request(
     // (and parsed it again).
     // A `POST`'s body is kept (a reference count) for the one case rmcp's parse fails: then it
     // is read again to tell the client what was wrong (`unparsed`).
+    let small = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n <= SMALL_BODY);
     let (body, parsing, sent) = if post {
-        match read_message(guard, &caller, session.as_ref(), body).await {
-            Ok((bytes, parsing)) => (
-                Either::Left(Full::new(bytes.clone())),
-                Some(parsing),
-                Some(bytes),
-            ),
+        // A reserve slot's body, or a small one, takes no place among the bodies read at once.
+        let queue = !(small || visit.on_reserve());
+        match read_message(guard, &caller, session.as_ref(), body, queue).await {
+            Ok((bytes, parsing)) => (Either::Left(Full::new(bytes.clone())), parsing, Some(bytes)),
             Err(refusal) => return refusal,
         }
     } else {
         (Either::Right(body), None, None)
     };
+    if visit.on_reserve() && !for_a_stop(guard, sent.as_deref()) {
+        return reserved();
+    }
+    // What the call holds of its session's and its client's confirmations, until its answer
+    // has been sent (`None`: not a call that asks).
+    let held = match sent.as_deref().map(|bytes| {
+        guard
+            .pending
+            .enter(bytes, session.as_ref().map(|(id, _)| id), &caller, peer)
+    }) {
+        Some(pending::Entered::Refused(refusal)) => return refusal,
+        Some(pending::Entered::Held(held)) => Some(held),
+        Some(pending::Entered::Uncounted) | None => None,
+    };
+    visit.delivered();
     let (turn, known) = session_turn(guard, session.as_ref()).await;
     // One extension for all the toolbox learns of the caller (each insert allocates).
     let requester = Requester {
@@ -841,6 +972,9 @@ async fn guard_request(
     ));
     let mut response = serve.as_mut().await;
     drop((parsing, turn));
+    if let Some(held) = held {
+        response = held.until_answered(response);
+    }
     if let Some(sent) = sent
         && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
         && json_content
@@ -915,17 +1049,59 @@ fn streamed(response: &Response) -> bool {
         .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"))
 }
 
-/// A `POST`'s body, read within its limits (size, time, requests parsed at once) and checked
-/// ([`check_message`]), with its place among the requests parsed at once; otherwise the answer
-/// that refuses it.
+/// Whether a request on a reserve slot is what a stop needs: a stop tool's call, or a new
+/// session's `initialize` or `notifications/initialized` (protocol 2025-11-25 calls need one).
+fn for_a_stop(guard: &Guard, sent: Option<&[u8]>) -> bool {
+    let Some(peek) = sent.and_then(body::peek) else {
+        return false;
+    };
+    match peek.method.as_deref() {
+        Some("initialize" | "notifications/initialized") => true,
+        Some("tools/call") => peek.tool().is_some_and(|tool| guard.stops.contains(tool)),
+        _ => false,
+    }
+}
+
+/// The answer on a reserve slot to anything but what a stop needs: every other slot is busy.
+fn reserved() -> Response {
+    tracing::info!(
+        "request refused on a reserve connection: every slot is busy, only a stop is served"
+    );
+    let mut response = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Service Unavailable: every connection slot is busy; only a stop tool's call is served \
+         now. Try again shortly.",
+    )
+        .into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::RETRY_AFTER,
+        axum::http::HeaderValue::from_static("1"),
+    );
+    headers.insert(
+        header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+/// A `POST`'s body, read within its limits (size, time, and, when `queue`, requests parsed at
+/// once) and checked ([`check_message`]), with its place among the requests parsed at once;
+/// otherwise the answer that refuses it.
 async fn read_message<'g>(
     guard: &'g Guard,
     caller: &Caller,
     session: Option<&(Arc<str>, Admission)>,
     body: Incoming,
-) -> Result<(Bytes, tokio::sync::SemaphorePermit<'g>), Response> {
-    let Ok(parsing) = guard.parsing.acquire().await else {
-        return Err(StatusCode::SERVICE_UNAVAILABLE.into_response());
+    queue: bool,
+) -> Result<(Bytes, Option<tokio::sync::SemaphorePermit<'g>>), Response> {
+    let parsing = if queue {
+        let Ok(parsing) = guard.parsing.acquire().await else {
+            return Err(StatusCode::SERVICE_UNAVAILABLE.into_response());
+        };
+        Some(parsing)
+    } else {
+        None
     };
     let bytes = match body::read(body, guard.max_body, guard.body_timeout).await {
         Ok(bytes) => bytes,

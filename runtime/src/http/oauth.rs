@@ -242,12 +242,15 @@ impl OAuthVerifier {
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         let c = jsonwebtoken::decode::<RawClaims>(token, &key, &validation)?.claims;
         let scopes = match (c.scope, c.scp) {
-            (Some(s), _) => s.split_whitespace().map(str::to_owned).collect(),
+            (Some(s), _) => scopes_of(&s),
             (None, Some(list)) => list,
             (None, None) => Vec::new(),
         };
         let issuer = &self.config.issuer;
-        let principal = match (c.sub, c.client_id) {
+        // An empty `sub` or `client_id` names nobody, exactly as a missing one: every such token
+        // would otherwise be the same principal (one session owner, one rate-limit bucket).
+        let named = |claim: Option<String>| claim.filter(|c| !c.is_empty());
+        let principal = match (named(c.sub), named(c.client_id)) {
             (Some(sub), _) => Principal::subject(issuer, &sub),
             (None, Some(client)) => Principal::client(issuer, &client),
             // Nobody: every such token would be the same principal. (`sub` is not among the
@@ -275,7 +278,9 @@ impl OAuthVerifier {
             K::InvalidIssuer => format!("the token was not issued by {}", self.config.issuer),
             K::InvalidSignature => "the token's signature does not verify".to_owned(),
             K::MissingRequiredClaim(c) if c == "sub" => {
-                "the token names no subject (`sub`) and no client (`client_id`)".to_owned()
+                "the token names no subject (`sub`) and no client (`client_id`); an empty one \
+                 names nobody"
+                    .to_owned()
             }
             K::MissingRequiredClaim(c) => format!("the token has no `{c}` claim"),
             K::InvalidAlgorithm => "the token's algorithm does not match its key".to_owned(),
@@ -425,6 +430,18 @@ impl OAuthVerifier {
         serde_json::from_slice(&bytes)
             .map_err(|e| format!("{url} did not send the expected JSON: {e}"))
     }
+}
+
+/// The scopes of a `scope` claim: separated by spaces (U+0020) only, as RFC 6749 §3.3 and
+/// RFC 9068 §2.2.3 say. Any other character, a tab or a no-break space (U+00A0) too, is part of
+/// a scope: `"arm:read\u{a0}arm:move"` is one scope, which grants neither `arm:read` nor
+/// `arm:move`. Runs of spaces separate once (no empty scope).
+fn scopes_of(claim: &str) -> Vec<String> {
+    claim
+        .split(' ')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Why no key was found for a token naming `kid`, after the keys were fetched (`refreshed`).

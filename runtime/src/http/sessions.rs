@@ -332,12 +332,30 @@ impl<E: fmt::Display> fmt::Display for SessionError<E> {
 impl<E: std::error::Error + 'static> std::error::Error for SessionError<E> {}
 
 /// The session manager a toolbox serves HTTP with: `M`'s sessions, bounded and ordered, their
-/// supervised calls watched.
+/// supervised calls watched, their questions to the user timed.
 pub(crate) struct Sessions<M> {
     inner: Arc<M>,
     table: Arc<SessionTable>,
     arrivals: Arc<dyn Arrivals>,
     watches: Arc<Watches>,
+    asking: Arc<Asking>,
+}
+
+/// The calls that ask their user for confirmation, and how long the user has to answer: a
+/// question (a server request on the call's event stream) still unanswered when the time is
+/// up cancels the call (nothing ran), so that its stream ends (issue 43: pending confirmations
+/// held their event streams open, each a connection, with no deadline).
+pub(crate) struct Asking {
+    tools: std::collections::HashSet<String>,
+    timeout: Duration,
+    /// The questions asked and not answered yet, by session and the question's id.
+    open: Mutex<std::collections::HashSet<(SessionId, RequestId)>>,
+}
+
+impl Asking {
+    fn lock(&self) -> MutexGuard<'_, std::collections::HashSet<(SessionId, RequestId)>> {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// The requests of calls that hold a resource with a safe stop, by the stream rmcp answers each
@@ -524,7 +542,120 @@ impl<M: SessionManager> Sessions<M> {
             table,
             arrivals,
             watches: Watches::new(window),
+            asking: Arc::new(Asking {
+                tools: Default::default(),
+                timeout: super::DEFAULT_CONFIRMATION_TIMEOUT,
+                open: Mutex::default(),
+            }),
         }
+    }
+
+    /// The calls of `tools` that ask their user a question on their event stream wait at most
+    /// `timeout` for the answer ([`Asking`]).
+    pub(super) fn with_confirmation_timeout(
+        mut self,
+        tools: Vec<String>,
+        timeout: Duration,
+    ) -> Self {
+        self.asking = Arc::new(Asking {
+            tools: tools.into_iter().collect(),
+            timeout,
+            open: Mutex::default(),
+        });
+        self
+    }
+
+    /// `stream`, its questions to the user timed when it answers a call of a tool that asks
+    /// (`call`: that call's request id).
+    fn timed<S>(
+        &self,
+        session: &SessionId,
+        call: Option<RequestId>,
+        stream: S,
+    ) -> impl Stream<Item = ServerSseMessage> + Send + Sync + 'static + use<S, M>
+    where
+        S: Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+    {
+        let Some(call) = call else {
+            return stream.left_stream();
+        };
+        let (asking, manager, session) = (
+            Arc::clone(&self.asking),
+            Arc::clone(&self.inner),
+            session.clone(),
+        );
+        stream
+            .inspect(move |event| {
+                let Some(JsonRpcMessage::Request(question)) = event.message.as_deref() else {
+                    return;
+                };
+                let elicitation = matches!(
+                    question.request,
+                    rmcp::model::ServerRequest::ElicitRequest(_)
+                );
+                let key = (session.clone(), question.id.clone());
+                asking.lock().insert(key.clone());
+                let (asking, manager, call) =
+                    (Arc::clone(&asking), Arc::clone(&manager), call.clone());
+                let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                    return;
+                };
+                runtime.spawn(async move {
+                    tokio::time::sleep(asking.timeout).await;
+                    if !asking.lock().remove(&key) {
+                        return;
+                    }
+                    let (session, question) = key;
+                    let shown = call.to_string();
+                    tracing::warn!(
+                        %session,
+                        request = %echo(&shown),
+                        timeout = ?asking.timeout,
+                        "a call's question to its user was not answered in time: answered as dismissed, nothing runs"
+                    );
+                    // A confirmation (an elicitation) is answered as dismissed: the call answers
+                    // that nothing ran, as for a user who closed the question. Any other
+                    // question cancels the call.
+                    let ending = if elicitation {
+                        ClientJsonRpcMessage::response(
+                            rmcp::model::ClientResult::ElicitResult(rmcp::model::ElicitResult::new(
+                                rmcp::model::ElicitationAction::Cancel,
+                            )),
+                            question,
+                        )
+                    } else {
+                        ClientJsonRpcMessage::notification(
+                            ClientNotification::CancelledNotification(CancelledNotification::new(
+                                CancelledNotificationParam::new(
+                                    Some(call),
+                                    Some(format!(
+                                        "its user did not answer within {} s",
+                                        asking.timeout.as_secs()
+                                    )),
+                                ),
+                            )),
+                        )
+                    };
+                    if let Err(e) = manager.accept_message(&session, ending).await {
+                        tracing::debug!(error = %e, "the unanswered call could not be ended (its session ended)");
+                    }
+                });
+            })
+            .right_stream()
+    }
+
+    /// The request id of a `tools/call` of a tool that asks for confirmation.
+    fn asks(&self, message: &ClientJsonRpcMessage) -> Option<RequestId> {
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        let ClientRequest::CallToolRequest(call) = &request.request else {
+            return None;
+        };
+        self.asking
+            .tools
+            .contains(call.params.name.as_ref())
+            .then(|| request.id.clone())
     }
 
     /// The watch of a `tools/call` of a tool holding a resource with a safe stop, its
@@ -666,10 +797,12 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
             replica.marker(request)
         });
         let watch = self.watch(id, &mut message);
+        let asks = self.asks(&message);
         // The session's transport stamps the request as it reads it.
         let stream = self.inner.create_stream(id, message);
         async move {
             let stream = stream.await.map_err(SessionError::Inner)?;
+            let stream = self.timed(id, asks, stream);
             Ok(marked(marker, self.watched(watch, stream)))
         }
     }
@@ -681,6 +814,15 @@ impl<M: SessionManager> SessionManager for Sessions<M> {
     ) -> Result<(), Self::Error> {
         if is_initialized_notification(&message) {
             self.table.mark_initialized(id).await;
+        }
+        // The answer to a question a call asked: it is no longer waiting.
+        let answered = match &message {
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            _ => None,
+        };
+        if let Some(answered) = answered {
+            self.asking.lock().remove(&(id.clone(), answered.clone()));
         }
         self.inner
             .accept_message(id, message)

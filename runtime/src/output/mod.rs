@@ -21,6 +21,7 @@ use crate::schema::{self, SchemaError, TypeInfo};
 
 pub(crate) mod budget;
 pub(crate) mod projection;
+mod projection_types;
 mod results;
 pub(crate) mod summary;
 

@@ -70,6 +70,12 @@ impl Projection {
         .await
     }
 
+    /// Why the expression cannot be applied to any result matching `schema` (the tool's
+    /// payload schema), or `None` when it may be (`projection_types.rs`).
+    pub(crate) fn check_against(&self, schema: &Value) -> Option<String> {
+        super::projection_types::check(self.expression.as_ast(), schema)
+    }
+
     /// The expression as the caller wrote it.
     pub(crate) fn as_str(&self) -> &str {
         self.expression.as_str()
@@ -221,10 +227,14 @@ fn describe(e: &jmespath::JmespathError) -> String {
 }
 
 /// The envelope that replaces a result when the expression cannot be applied: the problem, the
-/// expression, the result's top-level keys (to write a better one) and what to do.
+/// expression, the result's top-level keys (to write a better one) and what to do. `ran`: the
+/// tool ran (only a read-only tool's result is ever replaced so: calling it again changes
+/// nothing; any other tool answers its own result with the error beside it,
+/// [`failed_beside`]).
 pub(crate) fn error_envelope(message: &str, expression: &str, keys: &[String], ran: bool) -> Value {
     let done = if ran {
-        "The tool ran, but its result is not shown."
+        "The tool ran (it is read-only: calling it again changes nothing), but its result is not \
+         shown."
     } else {
         "The tool did not run."
     };
@@ -248,6 +258,18 @@ pub(crate) fn error_envelope(message: &str, expression: &str, keys: &[String], r
              whole result.{keys_text}"
         ),
     })
+}
+
+/// What a tool that is not read-only answers beside its own result when the expression could
+/// not be applied after it ran: the result is the answer, and the model must not run the tool
+/// again to see it (that would be a second motion).
+pub(crate) fn failed_beside(tool: &str, message: &str, expression: &str) -> String {
+    format!(
+        "The `{ARGUMENT}` expression {} could not be applied to the result: {message}. `{tool}` \
+         ran once and its whole result is given here instead. Do not call `{tool}` again to see \
+         it: that would run it again. Read what you need from this result.",
+        crate::echo::echo(expression)
+    )
 }
 
 /// The `outputSchema` branches a tool that accepts `jmespath` adds: a projected value, and the

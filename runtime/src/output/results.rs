@@ -51,6 +51,12 @@ pub(crate) struct Results {
     keys: Vec<String>,
     /// The payload's top-level list properties: what `summary` summarizes.
     lists: Vec<String>,
+    /// The payload's schema as published, which an expression is checked against before the
+    /// call runs (none for text and `()`).
+    schema: Option<Value>,
+    /// Whether the tool is declared `read_only`: only then may a result that could not be
+    /// projected be replaced by the error (calling again changes nothing).
+    read_only: bool,
 }
 
 impl Results {
@@ -62,6 +68,8 @@ impl Results {
             check: None,
             keys: Vec::new(),
             lists: Vec::new(),
+            schema: None,
+            read_only: true,
         }
     }
 
@@ -174,6 +182,8 @@ impl Results {
             check,
             keys,
             lists,
+            schema: payload_value.filter(|_| options.projection),
+            read_only: meta.read_only == Some(true),
         };
         Ok((results, published))
     }
@@ -266,7 +276,16 @@ impl Results {
                 )),
             })),
             (Some(Value::String(expression)), false) => {
-                match Projection::compile(&expression).await {
+                // Compiled, and checked against the result's schema, before anything runs.
+                let checked = Projection::compile(&expression).await.and_then(|p| {
+                    match self.schema.as_ref().and_then(|s| p.check_against(s)) {
+                        Some(problem) => Err(format!(
+                            "the expression cannot apply to any result of this tool: {problem}"
+                        )),
+                        None => Ok(p),
+                    }
+                });
+                match checked {
                     Ok(p) => Ok(Request::Projection(p)),
                     Err(message) => Err(Refused::Expression(projection::error_envelope(
                         &message,
@@ -314,13 +333,28 @@ impl Results {
                     .as_object()
                     .map(|m| m.keys().cloned().collect())
                     .unwrap_or_default();
+                // A tool that is not read-only keeps its result: the projection's error is
+                // answered beside it, never as a reason to run the tool again.
+                let kept = (!self.read_only).then(|| payload.clone());
                 match p.apply(payload, answer_by).await {
                     Ok(value) => (projection::wrap(value), true),
-                    Err(message) => {
-                        let envelope =
-                            projection::error_envelope(&message, p.as_str(), &keys, true);
-                        return CallToolResult::structured(envelope);
-                    }
+                    Err(message) => match kept {
+                        Some(payload) => {
+                            tracing::info!(tool, %message, "a projection failed after the tool ran: its whole result is answered");
+                            let note = projection::failed_beside(tool, &message, p.as_str());
+                            let mut result = match budget {
+                                Some(budget) => budget::cut_structured(payload, budget, false),
+                                None => budget::structured_result(payload, false),
+                            };
+                            result.content.push(ContentBlock::text(note));
+                            return result;
+                        }
+                        None => {
+                            let envelope =
+                                projection::error_envelope(&message, p.as_str(), &keys, true);
+                            return CallToolResult::structured(envelope);
+                        }
+                    },
                 }
             }
             Request::Summary => (summary::summarize(payload, &self.lists), false),

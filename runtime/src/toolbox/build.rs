@@ -469,6 +469,7 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
             peers: Default::default(),
             listeners: Default::default(),
             describe: None,
+            describe_now: Default::default(),
             approvals: Default::default(),
             confirm: std::sync::atomic::AtomicBool::new(confirmation),
             tasks: crate::tasks::Tasks::new(task_limits),

@@ -617,12 +617,28 @@ pub(super) enum Client {
     /// The authenticated principal.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Principal(Arc<str>),
-    /// An MCP session this server keeps.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    Session(Arc<str>),
-    /// The connection's peer.
+    /// The connection's peer, without authentication: its address (not its session, which a
+    /// client picks anew as often as it likes, nor its port).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Address(std::net::IpAddr),
+}
+
+/// The address a client without authentication is counted by: an IPv4 address (an IPv4-mapped
+/// IPv6 one as IPv4), an IPv6 address's /64 (one host's subnet: a client holding one has
+/// 2^64 addresses to hop between).
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) fn address_key(ip: std::net::IpAddr) -> String {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let prefix = u128::from(v6) & !((1u128 << 64) - 1);
+                format!("{}/64", std::net::Ipv6Addr::from(prefix))
+            }
+        },
+    }
 }
 
 impl Client {
@@ -631,8 +647,7 @@ impl Client {
         match self {
             Client::Local => None,
             Client::Principal(p) => Some(Arc::clone(p)),
-            Client::Session(s) => Some(Arc::from(format!("session {s}"))),
-            Client::Address(ip) => Some(Arc::from(format!("address {ip}"))),
+            Client::Address(ip) => Some(Arc::from(format!("address {}", address_key(*ip)))),
         }
     }
 }
@@ -696,8 +711,9 @@ fn principal_of(_context: &RequestContext<RoleServer>) -> Option<Arc<str>> {
     None
 }
 
-/// Who is calling: over HTTP, the authenticated principal, else the session, else the peer's
-/// address; `None` for the local client (stdio).
+/// Who is calling, for rate limits and quotas: over HTTP, the authenticated principal, else
+/// the peer's address (a client without a token that opens a new session for each call is
+/// still one client); the local client over stdio.
 #[cfg(feature = "http")]
 fn client_of(context: &RequestContext<RoleServer>) -> Client {
     let Some(who) = Requester::of(context) else {
@@ -705,9 +721,6 @@ fn client_of(context: &RequestContext<RoleServer>) -> Client {
     };
     if let Some(principal) = &who.principal {
         return Client::Principal(Arc::clone(principal));
-    }
-    if let Some(session) = &who.session {
-        return Client::Session(Arc::clone(session));
     }
     who.peer
         .map_or(Client::Local, |peer| Client::Address(peer.ip()))
@@ -721,6 +734,21 @@ fn client_of(_context: &RequestContext<RoleServer>) -> Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A client without a token is its address; an IPv6 one its /64.
+    #[test]
+    fn an_address_is_counted_by_its_host_or_its_ipv6_subnet() {
+        let key = |s: &str| address_key(s.parse().unwrap());
+        assert_eq!(key("10.0.4.17"), "10.0.4.17");
+        assert_eq!(key("::ffff:10.0.4.17"), "10.0.4.17");
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(
+            key("2001:db8:1:2:ffff:ffff:ffff:ffff"),
+            key("2001:db8:1:2::9")
+        );
+        assert_ne!(key("2001:db8:1:3::1"), key("2001:db8:1:2::1"));
+        assert_eq!(key("::1"), "::/64");
+    }
 
     /// Every answer's `_meta` carries its trace id, next to what the answer had already.
     #[test]

@@ -28,10 +28,10 @@ impl<S: Send + Sync + 'static> ToolboxBuilder<S> {
     }
 }
 
-/// The `describe_tool` entry for these tools: its input is one of their names.
-pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
-    let names: Vec<Value> = entries.iter().map(|e| Value::from(&*e.name)).collect();
-    let input = serde_json::json!({
+/// The input schema of `describe_tool` when these tools are served: one of their names.
+fn input_schema<'a>(names: impl IntoIterator<Item = &'a str>) -> Value {
+    let names: Vec<Value> = names.into_iter().map(Value::from).collect();
+    serde_json::json!({
         "type": "object",
         "properties": {
             "name": {
@@ -42,7 +42,31 @@ pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
         },
         "required": ["name"],
         "additionalProperties": false,
-    });
+    })
+}
+
+/// `describe_tool` as listed and checked while exactly the tools `names` are served (the
+/// enabled groups; under `with_read_only`, the read-only tools): its `name` enum lists them
+/// alone, so a hidden tool is named neither in `tools/list` nor in a refusal. Made again
+/// whenever the served tools change ([`Inner::refresh_listed`](super::Inner)).
+pub(super) fn served<'a>(
+    template: &Tool,
+    names: impl IntoIterator<Item = &'a str>,
+) -> (Tool, Arc<Validator>) {
+    let input = input_schema(names);
+    let validator = Validator::compile(&input).expect("the describe_tool schema is valid");
+    let Value::Object(input) = input else {
+        unreachable!("built as an object")
+    };
+    let mut tool = template.clone();
+    tool.input_schema = Arc::new(input);
+    (tool, Arc::new(validator))
+}
+
+/// The `describe_tool` entry for these tools: its input is one of their names. What it lists
+/// and checks while serving follows the tools served ([`served`]).
+pub(super) fn describe_entry<S>(entries: &[Entry<S>]) -> Entry<S> {
+    let input = input_schema(entries.iter().map(|e| &*e.name));
     let validator = Validator::compile(&input).expect("the describe_tool schema is valid");
     let Value::Object(input) = input else {
         unreachable!("built as an object")

@@ -4,10 +4,13 @@
 //! sessions of protocols before 2026-07-28, and the `subscriptions/listen` streams of 2026-07-28
 //! that asked for it ([`Listeners`]).
 
+use std::sync::Arc;
+
 use rmcp::model::Tool;
 use rmcp::service::{SubscriptionSendError, SubscriptionSink};
 
 use super::{Entry, Inner, Toolbox, read, write};
+use crate::validate::Validator;
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
     /// The groups declared by the tools, in declaration order.
@@ -103,6 +106,22 @@ impl Listeners {
     }
 }
 
+impl<S> Inner<S> {
+    /// For `describe_tool`, the validator of the tools served now (its `name` enum lists them
+    /// alone, [`describe::served`](super::describe::served)); `None` for any other tool, whose
+    /// own validator checks its calls.
+    pub(super) fn validator_of(&self, entry: &Entry<S>) -> Option<Arc<Validator>> {
+        let is_describe = self
+            .describe
+            .as_ref()
+            .is_some_and(|d| std::ptr::eq(d, entry));
+        if !is_describe {
+            return None;
+        }
+        read(&self.describe_now).clone()
+    }
+}
+
 impl<S: Send + Sync + 'static> Inner<S> {
     /// The open `subscriptions/listen` streams (see [`Listeners`]).
     pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, Listeners> {
@@ -125,16 +144,16 @@ impl<S: Send + Sync + 'static> Inner<S> {
 
     /// Recomputes the listed tools; `true` when the list changed.
     pub(super) fn refresh_listed(&self) -> bool {
-        let mut tools: Vec<Tool> = self
-            .entries
-            .iter()
-            .filter(|e| self.is_enabled(e))
-            .map(|e| e.tool.clone())
-            .collect();
-        if let Some(d) = &self.describe {
-            tools.push(d.tool.clone());
-        }
+        let served: Vec<&Entry<S>> = self.entries.iter().filter(|e| self.is_enabled(e)).collect();
+        let mut tools: Vec<Tool> = served.iter().map(|e| e.tool.clone()).collect();
         let mut listed = self.listed.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(d) = &self.describe {
+            // Its `name` enum lists the tools served now, and nothing hidden.
+            let (tool, validator) =
+                super::describe::served(&d.tool, served.iter().map(|e| &*e.name));
+            tools.push(tool);
+            *super::write(&self.describe_now) = Some(validator);
+        }
         let changed = *listed != tools;
         *listed = tools;
         changed

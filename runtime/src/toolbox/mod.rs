@@ -62,6 +62,8 @@ use crate::rate::Limiter;
 use crate::validate::Validator;
 
 pub use build::BuildError;
+#[cfg(feature = "http")]
+pub(crate) use call::address_key;
 #[cfg(feature = "cli")]
 pub(crate) use compose::MakeHandler;
 pub use compose::{WithHandler, WithHandlerBuilder};
@@ -75,7 +77,7 @@ pub use serve::ServeError;
 #[cfg(feature = "http")]
 pub(crate) use serve::{CallsInFlight, REVISIONS, shutdown_signal};
 #[cfg(feature = "redis")]
-pub(crate) use shared::SharedStore;
+pub(crate) use shared::{Forwarded, RemoteOp, RemoteTask, SharedStore, StoredTask, TaskHandler};
 
 /// One served tool: its definition as listed, validator, output shape, handler and policy.
 struct Entry<S> {
@@ -134,6 +136,9 @@ struct Inner<S> {
     listeners: std::sync::Mutex<Listeners>,
     /// The `describe_tool` meta tool, when enabled.
     describe: Option<Entry<S>>,
+    /// `describe_tool`'s validator for the tools served now (its `name` enum names them alone),
+    /// made with the listed tools ([`Inner::refresh_listed`]).
+    describe_now: std::sync::RwLock<Option<Arc<crate::validate::Validator>>>,
     /// Approvals of `confirm` tools already used (protocol 2026-07-28).
     approvals: confirm::Approvals,
     /// Ask the user before tools declared with `confirm` run

@@ -26,9 +26,12 @@ use crate::tasks::Stopping;
 use crate::telemetry::mcp::{Ending, NoteValue, Request, RequestSpan, Transport};
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// Counts rate limits in `redis`, shared with the other replicas, from now on.
+    /// Shares state with the other replicas through `redis` from now on: rate limits,
+    /// approvals and tasks; requests for this replica's tasks passed on by the others are
+    /// answered here.
     #[cfg(feature = "redis")]
-    pub(crate) fn share_limits(&self, redis: Arc<dyn super::SharedStore>) {
+    pub(crate) fn share(&self, redis: Arc<dyn super::SharedStore>) {
+        redis.answer_tasks(self.remote_tasks());
         let _ = self.inner.shared.set(redis);
     }
 
@@ -49,6 +52,40 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             limit: longest_grace + exec::SAFE_STOP_LIMIT + Duration::from_secs(1),
             shut_down: Arc::new(move || shut_down(&inner)),
         }
+    }
+
+    /// The stop tools (`stop_for`), by name: what a reserve connection serves.
+    #[cfg(feature = "http")]
+    pub(crate) fn stop_tools(&self) -> Vec<String> {
+        self.inner
+            .entries
+            .iter()
+            .filter(|e| !e.policy.stops.is_empty())
+            .map(|e| e.name.to_string())
+            .collect()
+    }
+
+    /// The tools that ask for confirmation when it is on (`confirm = ".."`; a stop tool never
+    /// asks), by name.
+    #[cfg(feature = "http")]
+    pub(crate) fn confirming_tools(&self) -> Vec<String> {
+        self.inner
+            .entries
+            .iter()
+            .filter(|e| e.meta.confirm.is_some() && e.policy.stops.is_empty())
+            .map(|e| e.name.to_string())
+            .collect()
+    }
+
+    /// Whether confirmation is on now, read at each call ([`Toolbox::set_confirmation`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn confirmation_switch(&self) -> Arc<dyn Fn() -> bool + Send + Sync> {
+        let inner = Arc::downgrade(&self.inner);
+        Arc::new(move || {
+            inner
+                .upgrade()
+                .is_some_and(|inner| inner.confirm.load(std::sync::atomic::Ordering::Relaxed))
+        })
     }
 
     /// Whether any tool uses a resource (a device that one process must own).
@@ -558,7 +595,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let traced = request_span(&context, "tasks/update", None, None);
         ended(
             traced,
-            async { self.update_task_now(request, &context) }.await,
+            async { Box::pin(self.update_task_now(request, &context)).await }.await,
         )
     }
 
@@ -571,7 +608,7 @@ impl<S: Send + Sync + 'static> ServerHandler for Toolbox<S> {
         let traced = request_span(&context, "tasks/cancel", None, None);
         ended(
             traced,
-            async { self.cancel_task_now(&request, &context) }.await,
+            async { Box::pin(self.cancel_task_now(&request, &context)).await }.await,
         )
     }
 

@@ -310,8 +310,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         })
     }
 
-    /// `tasks/get` (protocol 2026-07-28): from this process, else (with replicas) from Redis,
-    /// as the replica that runs it last stored it. Its lease starts again.
+    /// `tasks/get` (protocol 2026-07-28): from this process, else (with replicas) from the
+    /// replica that runs it, asked through Redis (its lease starts again there too); when that
+    /// replica does not answer, the task as it last stored it in Redis. Its lease starts again.
     pub(super) async fn get_task_now(
         &self,
         request: &GetTaskParams,
@@ -320,46 +321,220 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let not_here = match self.find_task(&request.task_id, context) {
             Ok(record) => {
                 record.polled();
-                let mut result = GetTaskResult::new(record.detailed());
-                result.meta = record.lease().map(lease_meta);
-                return Ok(result);
+                return Ok(got(&record));
             }
             Err(e) => e,
         };
         #[cfg(feature = "redis")]
-        if let Some(redis) = self.inner.shared.get()
-            && let Some((owner, task)) = redis.get_task(&request.task_id).await
-            && owner
-                .as_deref()
-                .is_none_or(|o| task_owner(context, Some(&self.session)).as_deref() == Some(o))
-            && let Ok(task) = serde_json::from_value::<rmcp::model::DetailedTask>(task)
-        {
-            return Ok(GetTaskResult::new(task));
+        if let Some((redis, stored, owner)) = self.stored_task(&request.task_id, context).await {
+            let ask = RemoteTask {
+                op: RemoteOp::Get,
+                task: request.task_id.clone(),
+                owner,
+            };
+            match self.forward(&**redis, &stored, ask).await {
+                Some(Ok(value)) => {
+                    return serde_json::from_value(value).map_err(|e| {
+                        ErrorData::internal_error(format!("the task's replica answered: {e}"), None)
+                    });
+                }
+                Some(Err(Forwarded::Refused(error))) => return Err(error),
+                Some(Err(Forwarded::Unreachable(why))) => {
+                    tracing::warn!(task_id = %crate::echo::echo(&request.task_id), %why, "tasks/get: the task's replica does not answer; answering as it last stored the task");
+                }
+                None => {}
+            }
+            if let Ok(task) = serde_json::from_value::<rmcp::model::DetailedTask>(stored.task) {
+                return Ok(GetTaskResult::new(task));
+            }
         }
         Err(not_here)
     }
 
-    /// `tasks/update` (protocol 2026-07-28): the answers to the task's questions.
-    pub(super) fn update_task_now(
+    /// `tasks/update` (protocol 2026-07-28): the answers to the task's questions, here or on
+    /// the replica that runs it.
+    pub(super) async fn update_task_now(
         &self,
         request: UpdateTaskParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let record = self.find_task(&request.task_id, context)?;
-        record.polled();
-        record.answer(request.input_responses);
-        Ok(())
+        let not_here = match self.find_task(&request.task_id, context) {
+            Ok(record) => {
+                record.polled();
+                record.answer(request.input_responses);
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        #[cfg(feature = "redis")]
+        if let Some((redis, stored, owner)) = self.stored_task(&request.task_id, context).await {
+            let ask = RemoteTask {
+                op: RemoteOp::Update(
+                    serde_json::to_value(&request.input_responses).unwrap_or_default(),
+                ),
+                task: request.task_id.clone(),
+                owner,
+            };
+            return self
+                .forwarded(&**redis, &stored, ask, "its answers were not given")
+                .await;
+        }
+        Err(not_here)
     }
 
-    /// `tasks/cancel`: tells the task to stop (an ended task stays as it ended).
-    pub(super) fn cancel_task_now(
+    /// `tasks/cancel`: tells the task to stop (an ended task stays as it ended), here or on the
+    /// replica that runs it, where its safe stop runs. A cancel that cannot reach that replica
+    /// is an error saying so: the client must not believe the motion stopped.
+    pub(super) async fn cancel_task_now(
         &self,
         request: &CancelTaskParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let record = self.find_task(&request.task_id, context)?;
-        record.stop(Stopping::Cancelled);
-        Ok(())
+        let not_here = match self.find_task(&request.task_id, context) {
+            Ok(record) => {
+                record.stop(Stopping::Cancelled);
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        #[cfg(feature = "redis")]
+        if let Some((redis, stored, owner)) = self.stored_task(&request.task_id, context).await {
+            let ended = stored
+                .task
+                .get("status")
+                .and_then(Value::as_str)
+                .is_some_and(|s| matches!(s, "completed" | "failed" | "cancelled"));
+            if ended {
+                return Ok(());
+            }
+            let ask = RemoteTask {
+                op: RemoteOp::Cancel,
+                task: request.task_id.clone(),
+                owner,
+            };
+            return self
+                .forwarded(&**redis, &stored, ask, "it was not told to stop")
+                .await;
+        }
+        Err(not_here)
+    }
+}
+
+/// A task as `tasks/get` answers it, its lease in `_meta`.
+fn got(record: &Record) -> GetTaskResult {
+    let mut result = GetTaskResult::new(record.detailed());
+    result.meta = record.lease().map(lease_meta);
+    result
+}
+
+#[cfg(feature = "redis")]
+use super::{Forwarded, RemoteOp, RemoteTask, SharedStore, StoredTask};
+
+#[cfg(feature = "redis")]
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// A task another replica stored, if the caller may see it: the store, the task, and the
+    /// caller as the task's owner is written.
+    async fn stored_task(
+        &self,
+        id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<(&Arc<dyn SharedStore>, StoredTask, Option<String>)> {
+        let redis = self.inner.shared.get()?;
+        let stored = redis.get_task(id).await?;
+        let caller = task_owner(context, Some(&self.session));
+        let mine = stored
+            .owner
+            .as_deref()
+            .is_none_or(|o| caller.as_deref() == Some(o));
+        mine.then(|| (redis, stored, caller.map(|c| c.to_string())))
+    }
+
+    /// Passes `ask` on to the replica that runs the task (`None`: no other replica does).
+    async fn forward(
+        &self,
+        redis: &dyn SharedStore,
+        stored: &StoredTask,
+        ask: RemoteTask,
+    ) -> Option<Result<Value, Forwarded>> {
+        let runner = stored.replica.as_deref()?;
+        if runner == redis.replica() {
+            // Ours, and gone from here (expired): nothing to pass on.
+            return None;
+        }
+        Some(redis.ask_task(runner, ask).await)
+    }
+
+    /// Passes `ask` on, for a request whose answer is nothing: `Ok` once the runner did it;
+    /// otherwise its refusal, or an error saying the task's replica could not be reached and
+    /// `what` (it was not told to stop, its answers were not given).
+    async fn forwarded(
+        &self,
+        redis: &dyn SharedStore,
+        stored: &StoredTask,
+        ask: RemoteTask,
+        what: &str,
+    ) -> Result<(), ErrorData> {
+        let task = ask.task.clone();
+        match self.forward(redis, stored, ask).await {
+            Some(Ok(_)) => Ok(()),
+            Some(Err(Forwarded::Refused(error))) => Err(error),
+            Some(Err(Forwarded::Unreachable(why))) => {
+                tracing::error!(task_id = %crate::echo::echo(&task), %why, "a task request could not reach the task's replica");
+                Err(ErrorData::internal_error(
+                    format!(
+                        "task {} runs on another replica, which could not be reached ({why}): \
+                         {what}. Try again; if that replica stopped, its task stopped with it.",
+                        crate::echo::echo(&task)
+                    ),
+                    Some(serde_json::json!({ "retryable": true })),
+                ))
+            }
+            None => Err(ErrorData::invalid_params(
+                format!("no task {}", crate::echo::echo(&task)),
+                None,
+            )),
+        }
+    }
+
+    /// What answers the requests other replicas pass on for this replica's tasks: as its own
+    /// client's, the owner checked again.
+    pub(crate) fn remote_tasks(&self) -> super::TaskHandler {
+        let inner = Arc::downgrade(&self.inner);
+        Arc::new(move |ask: RemoteTask| {
+            let inner = inner.clone();
+            Box::pin(async move {
+                let no_task = || {
+                    ErrorData::invalid_params(
+                        format!("no task {}", crate::echo::echo(&ask.task)),
+                        None,
+                    )
+                };
+                let inner = inner.upgrade().ok_or_else(no_task)?;
+                let record = inner
+                    .tasks
+                    .find(&ask.task, ask.owner.as_deref())
+                    .ok_or_else(no_task)?;
+                match ask.op {
+                    RemoteOp::Get => {
+                        record.polled();
+                        serde_json::to_value(got(&record))
+                            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+                    }
+                    RemoteOp::Cancel => {
+                        tracing::info!(task_id = %record.id, "tasks/cancel from another replica: stopping the task");
+                        record.stop(Stopping::Cancelled);
+                        Ok(Value::Null)
+                    }
+                    RemoteOp::Update(responses) => {
+                        let responses = serde_json::from_value(responses)
+                            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+                        record.polled();
+                        record.answer(responses);
+                        Ok(Value::Null)
+                    }
+                }
+            })
+        })
     }
 }
 

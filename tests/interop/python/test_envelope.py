@@ -340,6 +340,11 @@ BAD_NARROWINGS = [
     ("unnamed-keep-out", {"arm": {"keepOut": [{"box": OPERATOR_ZONE["box"]}]}},
      "has no name: every keep-out needs one"),
     ("malformed", '{"arm": {"maxStep": 2000', "EOF while parsing an object"),
+    # A repeated key would silently replace the first: the narrowing would be lost (issue 43).
+    ("repeated-resource", '{"arm": {"allow": [{"box": {"min": [0, -300, 0], "max": [400, 300, 500]}}]},\n "arm": {}}',
+     "the key `arm` appears twice in one object"),
+    ("repeated-limit", '{"arm": {"maxStep": 100,\n\n  "maxStep": 900}}',
+     "the key `maxStep` appears twice in one object (a repeated key would silently replace the first; write each key once) at line 3"),
 ]
 
 

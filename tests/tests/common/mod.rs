@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod flood;
 pub mod http;
 pub mod raw;
 pub mod redis;

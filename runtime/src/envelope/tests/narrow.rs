@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::super::{Kind, narrow_file};
 use super::{arm, ball, cube, named, unnamed};
@@ -147,4 +147,39 @@ fn the_file_narrows_each_resource_by_name() {
             .unwrap_err()
             .ends_with("no resource declares one")
     );
+}
+
+/// Issue 43: a key the operator wrote twice, at any depth, is refused with its name and line (a
+/// plain parse keeps the last one: `{"arm": {"allow": [..]}, "arm": {}}` lost the narrowing).
+#[test]
+fn a_repeated_key_in_the_file_is_refused_naming_it_and_its_line() {
+    use crate::envelope::parse_strict;
+    for (text, key, line) in [
+        (
+            "{\"arm\": {\"allow\": [{\"box\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}}]},\n \"arm\": {}}",
+            "arm",
+            2,
+        ),
+        (
+            "{\"arm\": {\n  \"maxStep\": 10,\n  \"maxStep\": 900\n}}",
+            "maxStep",
+            3,
+        ),
+        (
+            "{\"arm\": {\"allow\": [{\"box\": {\"min\": [0, 0, 0],\n \"max\": [1, 1, 1], \"max\": [9, 9, 9]}}]}}",
+            "max",
+            2,
+        ),
+    ] {
+        let e = parse_strict(text.as_bytes()).unwrap_err();
+        assert!(e.contains(&format!("the key `{key}` appears twice")), "{e}");
+        assert!(e.contains(&format!("at line {line} ")), "{e}");
+    }
+    // The same key in two objects is not repeated; what a plain parse reads, this reads.
+    let text = r#"{"arm": {"allow": [{"box": {"min": [0, 0, 0], "max": [1, 1, 1]}}, {"box": {"min": [0, 0, 0], "max": [2, 2, 2.5]}}], "maxStep": 1e2}}"#;
+    assert_eq!(
+        parse_strict(text.as_bytes()).unwrap(),
+        serde_json::from_str::<Value>(text).unwrap()
+    );
+    assert!(parse_strict(b"{\"arm\": }").unwrap_err().contains("line 1"));
 }

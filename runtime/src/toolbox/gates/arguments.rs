@@ -20,7 +20,11 @@ pub(super) fn validated<S>(
     let mut value = Value::Object(arguments.unwrap_or_default());
     // The audit line records the arguments as sent (only a call with a receipt keeps a copy).
     let sent = receipt.is_some().then(|| value.clone());
-    let checked = entry.validator.validate(&mut value, inner.config.coercion);
+    // `describe_tool`'s names follow the tools served (groups, read-only): checked against
+    // those it lists now.
+    let served = inner.validator_of(entry);
+    let validator = served.as_deref().unwrap_or(&entry.validator);
+    let checked = validator.validate(&mut value, inner.config.coercion);
     if let (Some(receipt), Some(sent)) = (receipt, sent) {
         receipt.arguments(sent, checked.is_ok().then_some(&value));
     }
@@ -28,10 +32,16 @@ pub(super) fn validated<S>(
         Ok(()) => Ok(value),
         Err(violations) => {
             tracing::info!(problems = violations.len(), "refused: invalid arguments");
-            Err((
-                "invalid_arguments",
-                invalid_arguments(&entry.name, &violations).into(),
-            ))
+            let mut text = crate::validate::invalid_arguments_text(&entry.name, &violations);
+            if served.is_some() && inner.config.read_only {
+                text.push_str(
+                    "\ndescribe_tool names the tools served: this server is read-only, and \
+                     serves only the tools that change nothing.",
+                );
+            }
+            let refusal =
+                rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]);
+            Err(("invalid_arguments", refusal.into()))
         }
     }
 }

@@ -3,7 +3,7 @@
 //! created on one replica is restored on another), each stored with the principal that owns it
 //! (every replica checks it before restoring the session), and the rate limits and quotas,
 //! counted atomically in one Lua script with Redis's own clock, so that N replicas grant what
-//! one would.
+//! one would, and kept across a restart of Redis (`limits.rs`).
 //!
 //! Resource queues are not shared, on purpose: a resource (`resource = "arm"`) is a device one
 //! process owns, and a toolbox whose tools use one must run as one process.
@@ -16,9 +16,12 @@ use rmcp::transport::streamable_http_server::session::{
     SessionState, SessionStore, SessionStoreError,
 };
 
+mod limits;
+mod tasks;
+
 use super::Principal;
-use crate::rate::{Limited, Rate};
-use crate::toolbox::SharedStore;
+use crate::rate::{Denied, Rate};
+use crate::toolbox::{Forwarded, RemoteTask, SharedStore, StoredTask, TaskHandler};
 
 /// The field of a stored session naming its owner ([`Principal::as_str`]; absent: a session
 /// created without authentication).
@@ -32,7 +35,10 @@ pub(crate) struct Redis {
     connection: ConnectionManager,
     /// Keys start with it (`toolwright:` by default).
     prefix: String,
-    gcra: redis::Script,
+    /// The rate limits and quotas counted here (`limits.rs`).
+    limits: limits::Limits,
+    /// Task requests passed to the replica that runs the task (`tasks.rs`).
+    router: tasks::Router,
 }
 
 impl std::fmt::Debug for Redis {
@@ -42,35 +48,6 @@ impl std::fmt::Debug for Redis {
             .finish_non_exhaustive()
     }
 }
-
-/// Two generic-cell-rate cells (the tool's, then the client's over all tools), checked and
-/// charged together, with Redis's clock (microseconds). KEYS: the two cells; ARGV: each cell's
-/// emission interval and burst tolerance, in microseconds (an interval of 0: no limit). Returns
-/// `{0, 0}` when charged, else `{cell, wait in microseconds}` with nothing charged.
-const GCRA: &str = r"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local next_tat = {}
-for i = 1, 2 do
-  local interval = tonumber(ARGV[2 * i - 1])
-  if interval > 0 then
-    local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
-    if tat < now then tat = now end
-    local allowed_at = tat - tonumber(ARGV[2 * i])
-    if allowed_at > now then
-      return {i, allowed_at - now}
-    end
-    next_tat[i] = tat + interval
-  end
-end
-for i = 1, 2 do
-  if next_tat[i] then
-    local ttl_ms = math.ceil((next_tat[i] - now) / 1000) + 1000
-    redis.call('SET', KEYS[i], string.format('%.0f', next_tat[i]), 'PX', ttl_ms)
-  end
-end
-return {0, 0}
-";
 
 /// Where Redis is and how to reach it, from its URL: with `TCP_NODELAY` set (redis-rs leaves
 /// Nagle's algorithm on). Calls from many requests share one multiplexed connection, so a
@@ -91,16 +68,36 @@ impl Redis {
     pub(crate) async fn connect(url: &str) -> Result<Arc<Self>, String> {
         let client = redis::Client::open(connection_info(url)?)
             .map_err(|e| format!("--redis {url}: {e}"))?;
-        let connection =
-            tokio::time::timeout(Duration::from_secs(10), ConnectionManager::new(client))
-                .await
-                .map_err(|_| format!("--redis {url}: no answer within 10 s"))?
-                .map_err(|e| format!("--redis {url}: cannot connect: {e}"))?;
-        Ok(Arc::new(Self {
+        // Reconnects at least every 250 ms while Redis is away (the default backs off to 3.2 s,
+        // so the first requests after Redis returned still failed), and never waits on a
+        // stalled Redis: 1 s to connect, 2 s for an answer.
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(Duration::from_millis(250))
+            .set_number_of_retries(4)
+            .set_connection_timeout(Some(Duration::from_secs(1)))
+            .set_response_timeout(Some(Duration::from_secs(2)));
+        let connection = tokio::time::timeout(
+            Duration::from_secs(10),
+            ConnectionManager::new_with_config(client.clone(), config),
+        )
+        .await
+        .map_err(|_| format!("--redis {url}: no answer within 10 s"))?
+        .map_err(|e| format!("--redis {url}: cannot connect: {e}"))?;
+        let prefix = "toolwright:".to_owned();
+        let redis = Arc::new(Self {
             connection,
-            prefix: "toolwright:".to_owned(),
-            gcra: redis::Script::new(GCRA),
-        }))
+            limits: limits::Limits::new(&prefix),
+            router: tasks::Router::new(&prefix),
+            prefix,
+        });
+        limits::Limits::watch(Arc::downgrade(&redis));
+        tasks::Router::listen(Arc::downgrade(&redis), client)
+            .await
+            .map_err(|e| {
+                format!("--redis {url}: cannot subscribe to the replicas' channel: {e}")
+            })?;
+        Ok(redis)
     }
 
     /// Whether Redis answers a `PING` within `within` (`/readyz`).
@@ -126,57 +123,27 @@ impl Redis {
         key
     }
 
-    /// Counts a call against the tool's and the client's limits, shared by every replica. A
-    /// Redis failure lets the call through (logged): limits must not take the tools down.
+    /// Counts a call against the tool's and the client's limits, shared by every replica
+    /// (`limits.rs`); `Denied::Unreachable` when Redis cannot say.
     pub(crate) async fn check(
         &self,
         client: &str,
         tool: &str,
         tool_rate: Option<Rate>,
         client_rate: Option<Rate>,
-    ) -> Result<(), Limited> {
-        let cell = |rate: Option<Rate>| -> (u64, u64) {
-            match rate {
-                Some(r) => {
-                    let period = r.per_ms * 1000;
-                    let interval = period / u64::from(r.calls);
-                    (interval, period - interval)
-                }
-                None => (0, 0),
-            }
-        };
-        let (ti, tt) = cell(tool_rate);
-        let (ci, ct) = cell(client_rate);
-        let mut connection = self.connection.clone();
-        let result: redis::RedisResult<(u8, u64)> = self
-            .gcra
-            .key(self.key(&["rate", client, "tool", tool]))
-            .key(self.key(&["rate", client, "all"]))
-            .arg(ti)
-            .arg(tt)
-            .arg(ci)
-            .arg(ct)
-            .invoke_async(&mut connection)
-            .await;
-        match result {
-            Ok((0, _)) => Ok(()),
-            Ok((which, wait_us)) => {
-                let all_tools = which == 2;
-                let rate = if all_tools { client_rate } else { tool_rate };
-                Err(Limited {
-                    rate: rate.unwrap_or(Rate {
-                        calls: 1,
-                        per_ms: 1000,
-                    }),
-                    all_tools,
-                    wait: Duration::from_micros(wait_us),
-                })
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "rate limit not checked: Redis failed");
-                Ok(())
-            }
-        }
+    ) -> Result<(), Denied> {
+        let keys = [
+            self.key(&["limit", client, "tool", tool]),
+            self.key(&["limit", client, "all"]),
+        ];
+        self.limits
+            .check(
+                &self.connection,
+                [&keys[0], &keys[1]],
+                tool_rate,
+                client_rate,
+            )
+            .await
     }
 }
 
@@ -284,7 +251,9 @@ impl Redis {
         ttl: Duration,
     ) {
         let mut connection = self.connection.clone();
-        let stored = serde_json::json!({ "owner": owner, "task": task });
+        let stored = serde_json::json!({
+            "owner": owner, "task": task, "replica": self.router.replica(),
+        });
         let r: redis::RedisResult<()> = redis::cmd("SET")
             .arg(self.key(&["task", id]))
             .arg(stored.to_string())
@@ -297,8 +266,9 @@ impl Redis {
         }
     }
 
-    /// A task another replica stored: its owner (`None`: whoever has its id) and the task.
-    pub(crate) async fn get_task(&self, id: &str) -> Option<(Option<String>, serde_json::Value)> {
+    /// A task a replica stored: its owner (`None`: whoever has its id), the task, and the
+    /// replica that runs it.
+    pub(crate) async fn get_task(&self, id: &str) -> Option<StoredTask> {
         let mut connection = self.connection.clone();
         let json: Option<String> = redis::cmd("GET")
             .arg(self.key(&["task", id]))
@@ -307,11 +277,18 @@ impl Redis {
             .map_err(|e| tracing::error!(error = %e, task = id, "task not read: Redis failed"))
             .ok()?;
         let mut stored: serde_json::Value = serde_json::from_str(&json?).ok()?;
-        let owner = stored
-            .get("owner")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        Some((owner, stored.get_mut("task")?.take()))
+        let text = |key: &str| {
+            stored
+                .get(key)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        };
+        let (owner, replica) = (text("owner"), text("replica"));
+        Some(StoredTask {
+            owner,
+            replica,
+            task: stored.get_mut("task")?.take(),
+        })
     }
 }
 
@@ -373,7 +350,7 @@ impl SharedStore for Redis {
         tool: &'a str,
         tool_rate: Option<Rate>,
         client_rate: Option<Rate>,
-    ) -> futures::future::BoxFuture<'a, Result<(), Limited>> {
+    ) -> futures::future::BoxFuture<'a, Result<(), Denied>> {
         Box::pin(Redis::check(self, client, tool, tool_rate, client_rate))
     }
 
@@ -399,11 +376,24 @@ impl SharedStore for Redis {
         Box::pin(Redis::put_task(self, id, owner, task, ttl))
     }
 
-    fn get_task<'a>(
-        &'a self,
-        id: &'a str,
-    ) -> futures::future::BoxFuture<'a, Option<(Option<String>, serde_json::Value)>> {
+    fn get_task<'a>(&'a self, id: &'a str) -> futures::future::BoxFuture<'a, Option<StoredTask>> {
         Box::pin(Redis::get_task(self, id))
+    }
+
+    fn replica(&self) -> &str {
+        self.router.replica()
+    }
+
+    fn ask_task<'a>(
+        &'a self,
+        runner: &'a str,
+        ask: RemoteTask,
+    ) -> futures::future::BoxFuture<'a, Result<serde_json::Value, Forwarded>> {
+        Box::pin(self.router.ask(&self.connection, runner, ask))
+    }
+
+    fn answer_tasks(&self, handler: TaskHandler) {
+        self.router.answer_with(handler);
     }
 }
 
