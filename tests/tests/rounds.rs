@@ -987,6 +987,109 @@ async fn with_redis_an_approval_runs_one_call_across_replicas() {
     two.shutdown().await.unwrap();
 }
 
+/// Issue 43: a used approval ran again once Redis restarted (it runs with `--save ""
+/// --appendonly no`), on either replica. An approval now counts only while Redis has its
+/// question on record: written when the question was asked, taken off when the approval ran.
+/// After a restart neither a used approval nor one asked before it runs; a question asked
+/// after it does, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_redis_an_approval_is_used_once_across_a_restart_of_redis() {
+    let redis = common::redis::RedisServer::start()
+        .await
+        .expect("redis-server on the PATH (.ci/run installs it before the tests)");
+    let port: u16 = redis
+        .url
+        .trim_end_matches("/0")
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let replica = |url: String| async move {
+        let toolbox = rig();
+        let state = std::sync::Arc::clone(toolbox.state());
+        let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
+            .stateless()
+            .redis(&url);
+        (
+            toolbox.serve_http_with(options).await.expect("serves"),
+            state,
+        )
+    };
+    let ((one, one_state), (two, two_state)) = (
+        replica(redis.url.clone()).await,
+        replica(redis.url.clone()).await,
+    );
+    let accept = |state: &Value| {
+        json!({
+            "requestState": state,
+            "inputResponses": {"confirm": {"action": "accept", "content": {}}},
+        })
+    };
+    let moves = || one_state.moves.lock().unwrap().len() + two_state.moves.lock().unwrap().len();
+
+    let used = post_call(&one.url(), 1, json!({})).await["result"]["requestState"].clone();
+    let done = post_call(&one.url(), 2, accept(&used)).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    let pending = post_call(&two.url(), 3, json!({})).await["result"]["requestState"].clone();
+    assert!(pending.is_string());
+    assert_eq!(moves(), 1);
+
+    // Redis restarts, empty.
+    drop(redis);
+    let redis = common::redis::RedisServer::start_on(port).await.unwrap();
+    // Each replica reconnects (a question it cannot record is refused, and nothing runs).
+    let mut id = 10;
+    let mut fresh = Value::Null;
+    for server in [&one, &two] {
+        fresh = loop {
+            id += 1;
+            let asked = post_call(&server.url(), id, json!({})).await;
+            if asked["result"]["resultType"] == "input_required" {
+                break asked["result"]["requestState"].clone();
+            }
+            assert!(
+                id < 200,
+                "a replica never reached the restarted Redis: {asked}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+    }
+    for (n, (server, state)) in [
+        (&one, &used),
+        (&two, &used),
+        (&one, &pending),
+        (&two, &pending),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let refused = post_call(&server.url(), 300 + n as u64, accept(state)).await;
+        assert_eq!(refused["error"]["code"], json!(-32602), "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("before this server's record of used approvals began"),
+            "{message}"
+        );
+    }
+    assert_eq!(moves(), 1, "nothing asked before the restart ran after it");
+    // Asked after the restart: runs once.
+    let done = post_call(&one.url(), 400, accept(&fresh)).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    let replayed = post_call(&two.url(), 401, accept(&fresh)).await;
+    assert!(
+        replayed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already used"),
+        "{replayed}"
+    );
+    assert_eq!(moves(), 2);
+    one.shutdown().await.unwrap();
+    two.shutdown().await.unwrap();
+    drop(redis);
+}
+
 #[tokio::test]
 async fn an_approval_given_before_a_stop_no_longer_counts() {
     let toolbox = rig();

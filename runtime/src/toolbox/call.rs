@@ -311,9 +311,9 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ))),
             );
         }
-        if let (Some(id), Outcome::InputRequired(_)) = (claimed, &ran.1) {
+        if let (Some(id), Some(round), Outcome::InputRequired(_)) = (claimed, round, &ran.1) {
             // The body asked its user too: the approval carries the call's next round.
-            super::gates::release_approval(this, id).await;
+            super::gates::release_approval(this, id, round.id().1).await;
         }
         match ran {
             (

@@ -69,6 +69,8 @@ pub(crate) use compose::MakeHandler;
 pub use compose::{WithHandler, WithHandlerBuilder};
 pub use config::DEFAULT_MAX_ARGUMENT_BYTES;
 use config::{Config, Settings};
+#[cfg(feature = "redis")]
+pub(crate) use confirm::NotClaimed;
 pub use describe::DESCRIBE_TOOL;
 use groups::Listeners;
 #[cfg(feature = "http")]
@@ -76,7 +78,6 @@ pub(crate) use requester::Requester;
 pub use serve::ServeError;
 #[cfg(feature = "http")]
 pub(crate) use serve::{CallsInFlight, REVISIONS, shutdown_signal};
-#[cfg(feature = "redis")]
 pub(crate) use shared::{Forwarded, RemoteOp, RemoteTask, SharedStore, StoredTask, TaskHandler};
 
 /// One served tool: its definition as listed, validator, output shape, handler and policy.

@@ -12,6 +12,7 @@ use futures::future::BoxFuture;
 use rmcp::ErrorData;
 use serde_json::Value;
 
+use super::confirm::NotClaimed;
 use crate::rate::{Denied, Rate};
 
 /// A store shared by the replicas; a store that cannot be reached says so (rate limits: the
@@ -28,15 +29,26 @@ pub(crate) trait SharedStore: Send + Sync {
         client_rate: Option<Rate>,
     ) -> BoxFuture<'a, Result<(), Denied>>;
 
-    /// Claims approval `id` for one call, for `ttl`: `false` when another call has it.
+    /// Records that the question of the call `id` (its confirmation, on protocol 2026-07-28)
+    /// was asked, for `ttl`: only an approval whose question is recorded can be claimed, so an
+    /// approval from before the store's record began (Redis restarted or was flushed) runs
+    /// nothing. A used approval is not asked for again.
+    fn asked_approval<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<(), String>>;
+
+    /// Claims approval `id` for one call, for `ttl`: `Err(NotClaimed)` when a call used it or
+    /// uses it now, or when its question is not on record.
     fn claim_approval<'a>(
         &'a self,
         id: &'a str,
         ttl: Duration,
-    ) -> BoxFuture<'a, Result<bool, String>>;
+    ) -> BoxFuture<'a, Result<Result<(), NotClaimed>, String>>;
 
-    /// Gives a claim back.
-    fn release_approval<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()>;
+    /// Gives a claim back: its question is on record again for `ttl`.
+    fn release_approval<'a>(&'a self, id: &'a str, ttl: Duration) -> BoxFuture<'a, ()>;
 
     /// Stores task `id` as `tasks/get` shows it, with its owner, for `ttl`; a store that cannot
     /// be reached is logged (the replica running the task still answers for it).

@@ -21,7 +21,7 @@ mod tasks;
 
 use super::Principal;
 use crate::rate::{Denied, Rate};
-use crate::toolbox::{Forwarded, RemoteTask, SharedStore, StoredTask, TaskHandler};
+use crate::toolbox::{Forwarded, NotClaimed, RemoteTask, SharedStore, StoredTask, TaskHandler};
 
 /// The field of a stored session naming its owner ([`Principal::as_str`]; absent: a session
 /// created without authentication).
@@ -175,36 +175,95 @@ impl Redis {
     }
 }
 
+/// Records that an approval's question was asked. KEYS: the question's key, the used key.
+/// ARGV: its time to live in milliseconds. Returns 0 when the approval was used (nothing
+/// recorded), 1 when recorded.
+const ASKED: &str = r"
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
+return 1
+";
+
+/// Claims an approval. KEYS: its question's key, its used key. ARGV: the claim's time to live
+/// in milliseconds. Returns 1 when claimed (the question taken off the record, the approval
+/// marked used), 0 when used, -1 when its question is not on record.
+const CLAIM: &str = r"
+if redis.call('DEL', KEYS[1]) == 1 then
+  redis.call('SET', KEYS[2], 1, 'PX', ARGV[1])
+  return 1
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+return -1
+";
+
+/// Gives a claim back. KEYS: the question's key, the used key. ARGV: the time to live.
+const RELEASE: &str = r"
+redis.call('DEL', KEYS[2])
+redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
+return 1
+";
+
+/// Runs one of the approval scripts for approval `id`.
+async fn approval_script(
+    redis: &Redis,
+    script: &'static std::sync::LazyLock<redis::Script>,
+    id: &str,
+    ttl: Duration,
+) -> Result<i64, String> {
+    let mut connection = redis.connection.clone();
+    let mut invocation = script.key(redis.key(&["approval", id, "asked"]));
+    invocation
+        .key(redis.key(&["approval", id]))
+        .arg(ttl.as_millis().max(1) as u64);
+    let call = invocation.invoke_async::<i64>(&mut connection);
+    match tokio::time::timeout(limits::ANSWER_WITHIN, call).await {
+        Ok(answer) => answer.map_err(|e| e.to_string()),
+        Err(_) => Err(format!("no answer within {:?}", limits::ANSWER_WITHIN)),
+    }
+}
+
+static ASKED_SCRIPT: std::sync::LazyLock<redis::Script> =
+    std::sync::LazyLock::new(|| redis::Script::new(ASKED));
+static CLAIM_SCRIPT: std::sync::LazyLock<redis::Script> =
+    std::sync::LazyLock::new(|| redis::Script::new(CLAIM));
+static RELEASE_SCRIPT: std::sync::LazyLock<redis::Script> =
+    std::sync::LazyLock::new(|| redis::Script::new(RELEASE));
+
+/// Approvals (confirmations given on protocol 2026-07-28), one call each, for every replica,
+/// and across a restart of Redis: an approval counts only while the question it answers is on
+/// record (written when the question was asked, taken off when the approval is claimed). A
+/// Redis that restarted without its data has no record of the questions asked before, so
+/// their approvals run nothing, without any clock compared; a used approval is remembered
+/// until its state expires. A Redis failure is an `Err`: an approval that cannot be checked
+/// runs nothing.
 impl Redis {
-    /// Claims the approval `id` (a confirmation given on protocol 2026-07-28) for one call, for
-    /// every replica, until `ttl` passes: `Ok(false)` when a replica used it or uses it now.
-    /// A Redis failure is an `Err`: an approval that cannot be checked runs nothing.
-    pub(crate) async fn claim_approval(&self, id: &str, ttl: Duration) -> Result<bool, String> {
-        let mut connection = self.connection.clone();
-        let set: Option<String> = redis::cmd("SET")
-            .arg(self.key(&["approval", id]))
-            .arg(1)
-            .arg("NX")
-            .arg("PX")
-            .arg(ttl.as_millis().max(1) as u64)
-            .query_async(&mut connection)
+    pub(crate) async fn asked_approval(&self, id: &str, ttl: Duration) -> Result<(), String> {
+        approval_script(self, &ASKED_SCRIPT, id, ttl)
             .await
-            .map_err(|e| e.to_string())?;
-        Ok(set.is_some())
+            .map(drop)
+    }
+
+    pub(crate) async fn claim_approval(
+        &self,
+        id: &str,
+        ttl: Duration,
+    ) -> Result<Result<(), NotClaimed>, String> {
+        Ok(match approval_script(self, &CLAIM_SCRIPT, id, ttl).await? {
+            1 => Ok(()),
+            0 => Err(NotClaimed::Used),
+            _ => Err(NotClaimed::Older),
+        })
     }
 
     /// Gives a claim back (the call asked its user again before it ran to its end).
-    pub(crate) async fn release_approval(&self, id: &str) {
-        let mut connection = self.connection.clone();
-        let r: redis::RedisResult<()> = redis::cmd("DEL")
-            .arg(self.key(&["approval", id]))
-            .query_async(&mut connection)
-            .await;
-        if let Err(e) = r {
+    pub(crate) async fn release_approval(&self, id: &str, ttl: Duration) {
+        if let Err(e) = approval_script(self, &RELEASE_SCRIPT, id, ttl).await {
             tracing::error!(error = %e, "approval not released: Redis failed");
         }
     }
+}
 
+impl Redis {
     /// The stored session `session_id`, as JSON: rmcp's state and its owner.
     async fn stored_session(
         &self,
@@ -354,16 +413,28 @@ impl SharedStore for Redis {
         Box::pin(Redis::check(self, client, tool, tool_rate, client_rate))
     }
 
+    fn asked_approval<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> futures::future::BoxFuture<'a, Result<(), String>> {
+        Box::pin(Redis::asked_approval(self, id, ttl))
+    }
+
     fn claim_approval<'a>(
         &'a self,
         id: &'a str,
         ttl: Duration,
-    ) -> futures::future::BoxFuture<'a, Result<bool, String>> {
+    ) -> futures::future::BoxFuture<'a, Result<Result<(), NotClaimed>, String>> {
         Box::pin(Redis::claim_approval(self, id, ttl))
     }
 
-    fn release_approval<'a>(&'a self, id: &'a str) -> futures::future::BoxFuture<'a, ()> {
-        Box::pin(Redis::release_approval(self, id))
+    fn release_approval<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> futures::future::BoxFuture<'a, ()> {
+        Box::pin(Redis::release_approval(self, id, ttl))
     }
 
     fn put_task<'a>(

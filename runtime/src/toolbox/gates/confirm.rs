@@ -112,6 +112,10 @@ async fn ask<S: Send + Sync + 'static>(
             if let Some(receipt) = receipt {
                 receipt.confirmation(Confirmation::Asked);
             }
+            if let Err(e) = asked_approval(inner, round).await {
+                tracing::error!(error = %e, "question not recorded: Redis failed");
+                return Err(unchecked(&entry.name));
+            }
             return Err(("input_required", Response::InputRequired(Box::new(round.input_required()))));
         }
     };
@@ -177,18 +181,7 @@ async fn ask<S: Send + Sync + 'static>(
         Ok(claimed) => claimed,
         Err(e) => {
             tracing::error!(error = %e, "approval not checked: Redis failed");
-            return Err((
-                "approval_unchecked",
-                Response::Refused(Box::new(ErrorData::internal_error(
-                    format!(
-                        "the approval for `{}` could not be checked against the other \
-                         replicas (their shared store failed); nothing ran. Call again in \
-                         a moment",
-                        entry.name
-                    ),
-                    None,
-                ))),
-            ));
+            return Err(unchecked(&entry.name));
         }
     };
     match claimed {
@@ -233,23 +226,53 @@ async fn claim_approval<S>(
     #[cfg(feature = "redis")]
     if let Some(redis) = inner.shared.get() {
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
-        return redis.claim_approval(id, ttl).await.map(|claimed| {
-            if claimed {
-                Ok(())
-            } else {
-                Err(NotClaimed::Used)
-            }
-        });
+        return redis.claim_approval(id, ttl).await;
     }
     Ok(inner.approvals.claim(id, born, expires))
 }
 
+/// Records, in the replicas' shared store, that the call's confirmation was asked: only an
+/// approval whose question is on record there can be claimed (in one process, the record of
+/// used approvals began when it started, [`Approvals`](crate::toolbox::confirm::Approvals)).
+async fn asked_approval<S>(inner: &Inner<S>, round: &Round) -> Result<(), String> {
+    #[cfg(feature = "redis")]
+    if let Some(redis) = inner.shared.get()
+        && !round.for_a_task()
+    {
+        let (id, expires) = round.id();
+        let ttl = expires.saturating_duration_since(std::time::Instant::now());
+        return redis.asked_approval(id, ttl).await;
+    }
+    let _ = (inner, round);
+    Ok(())
+}
+
+/// The answer when the shared store could not check or record an approval: nothing ran.
+fn unchecked(tool: &str) -> Stop {
+    (
+        "approval_unchecked",
+        Response::Refused(Box::new(ErrorData::internal_error(
+            format!(
+                "the approval for `{tool}` could not be checked against the other replicas \
+                 (their shared store failed); nothing ran. Call again in a moment"
+            ),
+            None,
+        ))),
+    )
+}
+
 /// Gives a claim back: the same approval carries the call's next round.
-pub(in crate::toolbox) async fn release_approval<S>(inner: &Inner<S>, id: &str) {
+pub(in crate::toolbox) async fn release_approval<S>(
+    inner: &Inner<S>,
+    id: &str,
+    expires: std::time::Instant,
+) {
     #[cfg(feature = "redis")]
     if let Some(redis) = inner.shared.get() {
-        return redis.release_approval(id).await;
+        let ttl = expires.saturating_duration_since(std::time::Instant::now());
+        return redis.release_approval(id, ttl).await;
     }
+    let _ = expires;
     inner.approvals.release(id);
 }
 
