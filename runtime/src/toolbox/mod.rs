@@ -78,6 +78,7 @@ pub(crate) use requester::Requester;
 pub use serve::ServeError;
 #[cfg(feature = "http")]
 pub(crate) use serve::{CallsInFlight, REVISIONS, shutdown_signal};
+#[cfg(feature = "redis")]
 pub(crate) use shared::{Forwarded, RemoteOp, RemoteTask, SharedStore, StoredTask, TaskHandler};
 
 /// One served tool: its definition as listed, validator, output shape, handler and policy.
