@@ -4,8 +4,8 @@
 //! Unlike the robot arm, these tools touch no device (no `resource`), keep no state between
 //! calls and are all read-only, so the server can run as several replicas behind a load
 //! balancer, sharing its sessions and rate limits through Redis:
-//! `parts_catalog serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` (see README,
-//! "Running several replicas").
+//! `parts_catalog serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` (see the
+//! reference, `toolwright::reference`, "Replicas").
 
 use serde::{Deserialize, Serialize};
 use toolwright::{ToolError, ToolSchema, Toolbox, ToolboxBuilder, toolbox};

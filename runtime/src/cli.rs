@@ -8,46 +8,10 @@
 //! # }
 //! ```
 //!
-//! It runs on a [`ToolboxBuilder`]: the flags of `serve` and `call` are settings of the builder
-//! (`--client-rate-limit` is [`ToolboxBuilder::with_client_rate_limit`], …), given after the
-//! server's own, and then the toolbox is built. A toolbox that cannot be built
-//! ([`crate::BuildError`]) makes every command but `audit verify` print why and exit with 1.
-//!
-//! | command | what it does | exit code |
-//! |---|---|---|
-//! | `serve` (default) | MCP over stdio; with a terminal on stdin, a short banner on stderr first; the client's calls stop when stdin closes | 0 when the client disconnects, or on `SIGTERM`/`SIGINT` once the calls in flight were stopped and their safe stops ran |
-//! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped; 0 on `SIGTERM`/`SIGINT`, once the calls in flight were stopped and their safe stops ran |
-//! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
-//! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
-//! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
-//! | `serve --request-state-ttl 2min` | how long a `requestState` is good for (default 10min): how long a user has to answer, a confirmation included | |
-//! | `serve --read-only` | serves only the tools declared `read_only`; a call to another is refused | |
-//! | `serve --http … --resume-window 500ms` | how long a call holding a resource with a safe stop waits for its client to resume its dropped event stream (protocol 2025-11-25; default 2s) before it is stopped | |
-//! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
-//! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
-//! | `serve --envelope /etc/arm/envelope.json` | narrows the declared envelopes (more allow shapes and keep-outs, a shorter `maxStep`, a larger tool radius; by resource, in the published unit and frame); published in `tools/list` | 1 when the file would widen an envelope, names an unknown resource, or is not an envelope |
-//! | `serve --audit-log /var/log/arm/audit.jsonl [--audit-key-env VAR] [--audit-head-file PATH]` | one JSON line per call of a tool that is not `read_only` (arguments as sent, caller, the confirmation with the question shown, outcome), hash-chained (HMAC-SHA-256 with a key), fsynced before the answer, its head anchored in the second file ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify, is keyed otherwise than the key given, or cannot be opened |
-//! | `serve --otlp-endpoint http://127.0.0.1:4318` (feature `otel`) | exports a span per request and the duration histograms over OTLP/HTTP, as OpenTelemetry's conventions for MCP name them (else `OTEL_EXPORTER_OTLP_ENDPOINT`; `OTEL_SDK_DISABLED=true` turns it off); `--otel-mode propagation-only` keeps the trace context without exporting, `off` makes no span; `--otel-capture-content` adds each call's arguments and result | |
-//! | `--log-format json` (any command) | log lines on stderr as one JSON object each (`text` by default); `RUST_LOG` filters them (default `info,rmcp=warn`) | |
-//! | `audit verify PATH [--key-env VAR] [--head SEQ:HASH \| --head-file PATH]` | checks an audit log (its chain; with the key, every line's HMAC; with a head anchored outside it, that nothing was cut) and prints what that proves and what it does not | 0 verified, 1 naming the first bad line (a torn last line included) or the missing head, 2 when the log, the key or the head cannot be read |
-//! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
-//! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
-//! | `export --out DIR` | writes every format into `DIR`, `index.html` (the page people read, one file that fetches nothing) and `llms.txt`, and `SKILL.md` with `references/TOOLS.md` when the toolbox serves a skill | 0 |
-//! | `check --against DIR` | the drift gate against an export (every file `export` writes) | see below |
-//! | `check --clients [--server-name arm]` | what each client would refuse ([`crate::export::clients`]): Claude Code, VS Code Copilot, Cursor, the Python SDK 2.x against `tools/list`; the Anthropic, OpenAI strict and Gemini APIs against their exports | see below |
-//!
-//! `check`'s exit codes (also in `check --help` and the README):
-//!
-//! | code | meaning |
-//! |---|---|
-//! | 0 | nothing to report |
-//! | 1 | breaking drift |
-//! | 2 | only compatible drift |
-//! | 3 | some client refuses a tool |
-//! | 4 | cannot read the export, or bad usage |
-//!
-//! With both `--against` and `--clients`, both are reported, and the exit code is the first that
-//! applies in the order 4, 1, 3, 2.
+//! It runs on a [`ToolboxBuilder`]: the flags of `serve` and `call` are settings of the builder,
+//! given after the server's own, and then the toolbox is built. Every command, its flags and its
+//! exit codes are in the reference ([`crate::reference`], "The command line"), the one copy
+//! users read; `--help` says the same per command.
 
 use std::io::{IsTerminal as _, Write as _};
 use std::net::SocketAddr;
@@ -391,7 +355,7 @@ enum Command {
     Audit(AuditCommand),
 }
 
-/// The exit codes of `check`, as `check --help` shows them (the README has the same table).
+/// The exit codes of `check`, as `check --help` shows them (the reference has the same table).
 const CHECK_EXIT_CODES: &str = "\
 Exit codes:
   0  nothing to report

@@ -1,7 +1,8 @@
-//! # Attribute reference
+//! # Reference
 //!
 //! Everything a declaration can say, and what each key becomes in the published schema and in
-//! the run-time check. Every published constraint is enforced before the function body runs.
+//! the run-time check; then how a toolbox is built, served, deployed and operated. Every
+//! published constraint is enforced before the function body runs, at any nesting depth.
 //!
 //! ## `#[tool]` — on a fn or on a method in a `#[toolbox] impl`
 //!
@@ -219,7 +220,8 @@
 //! it log to the client, sample and elicit (see *Talking to the client*).
 //!
 //! Parameters are plain typed arguments. A sync tool runs on tokio's blocking pool, so a driver
-//! call that blocks holds up no other call (`blocking = false` runs a cheap one in place); an
+//! call that blocks (serial, CAN, a vendor SDK) holds up no other call and its deadline is still
+//! answered on time (`blocking = false` runs a cheap one in place); an
 //! `async` tool runs on the async runtime and must not block. A method takes `&self`: the
 //! toolbox's shared state. A parameter of type [`Context`](crate::Context) is filled from the
 //! call and not published.
@@ -304,6 +306,10 @@
 //! Retries (`retry`) apply after a deadline too, once the abandoned attempt's safe stops ran; a
 //! client's cancel is never retried.
 //!
+//! Measured with the robot arm, its own binary and a real signal (`tests/tests/faults.rs`): during
+//! a 10 s motion the arm halted 4–8 ms after stdin closed, and 6 ms after the HTTP connection
+//! dropped.
+//!
 //! ## Tasks
 //!
 //! Declare `task = "optional"` on a tool whose calls can outlast an HTTP request or a model's
@@ -367,6 +373,9 @@
 //! `tasks/result` (waits for the end, then answers the call's result or error),
 //! `tasks/list` and `tasks/cancel` (answers the task once stopped) are answered. Over HTTP,
 //! tasks are protocol 2026-07-28's.
+//!
+//! The Python SDK 1.x task client is tested against the robot arm, whose `move_arm_to_pose`,
+//! `grasp_object_force_control` and `follow_trajectory` are task-capable.
 //!
 //! ## Return types
 //!
@@ -502,8 +511,67 @@
 //! `untagged` on a single variant. A test derives a corpus of types over these attributes and
 //! checks both directions on generated values (`tests/tests/serde_corpus.rs`).
 //!
+//! For example, this does not compile, with one error on each default
+//! (`tests/ui/fail/param_default_outside_range.rs`); the first:
+//!
+//! ```rust,compile_fail
+//! use toolwright::tool;
+//!
+//! /// Close the gripper.
+//! #[tool]
+//! fn grasp(
+//!     /// Grip force.
+//!     #[param(unit = "N", range = 5.0..=30.0, default = 40.0)]
+//!     force: f64,
+//!     /// Retries.
+//!     #[param(range = 0..3, default = 3)]
+//!     retries: u8,
+//! ) {
+//!     let _ = (force, retries);
+//! }
+//! ```
+//!
+//! ```text
+//! error: this default is above the range's upper bound `30.0`: the published default would be refused; pick a value inside the range, or widen the range
+//!  --> ui/fail/param_default_outside_range.rs:7:55
+//!   |
+//! 7 |     #[param(unit = "N", range = 5.0..=30.0, default = 40.0)]
+//!   |                                                       ^^^^
+//! ```
+//!
 //! Each check has a test in `tests/ui/fail/`, named after the mistake, with the compiler's
 //! output next to it.
+//!
+//! ## Exports, the page and the drift gate
+//!
+//! The same declaration renders as `tools.json`, `TOOLS.md`, and OpenAI-strict, Anthropic and
+//! Gemini tool definitions (units, ranges and enum meanings kept in words where a dialect drops
+//! the keyword; [`export`](crate::export)); `check --against DIR` and
+//! [`assert_tools_snapshot!`](crate::assert_tools_snapshot) classify every difference as
+//! compatible or breaking. With
+//! [`.with_skill(name, purpose)`](crate::ToolboxBuilder::with_skill) on its builder the toolbox
+//! also serves an operating skill through the MCP Skills extension (SEP-2640: `skills/list`,
+//! `skills/get`, `resources/directory/read`), exported as `SKILL.md` and held by the same gate:
+//! which tools change the world, deadlines, units and limits, what happens on a timeout or a
+//! cancel (grace periods, safe stops, queues, retries), rate limits, groups and scopes, all
+//! written from the declarations.
+//!
+//! `export` also writes `index.html`, a page people open in a browser: one file that fetches
+//! nothing (its style, script and pictures inline), with every tool's badges, how it runs
+//! (resources, deadline, grace period, stop relations, rate limit, scopes, task support), its
+//! confirmation question, parameter and output tables (units, ranges drawn as bars with the
+//! default marked, enum meanings, examples), what OpenAI strict and Gemini would not see, an
+//! example call, and each resource's envelope drawn from above and from the side. Every tool,
+//! parameter and output field has a stable anchor (below); without JavaScript it is all there and
+//! linked, with it a filter box narrows the tools as you type. `llms.txt` is written beside it.
+//! The robot arm's is `examples/docs/robot_arm/index.html`.
+//!
+//! `check --clients` (and [`assert_clients_accept!`](crate::assert_clients_accept) in a test)
+//! holds the tools against the rules Claude Code, VS Code Copilot, Cursor and the Python SDK 2.x
+//! enforce on `tools/list`, and the Anthropic, OpenAI strict and Gemini APIs on their exports
+//! ([`export::clients`](crate::export::clients)): each finding names the client, the tool and the
+//! JSON pointer, says what to change and cites the rule's source. The server's name counts where a
+//! client prefixes it (`--server-name`, see *The command line*).
 //!
 //! ## Links into `index.html`
 //!
@@ -910,6 +978,436 @@
 //!   when `serve` ends, after SIGTERM or SIGINT too. Without an endpoint (or the feature) no
 //!   span is made. A program serving without `run_cli` uses `toolwright::Telemetry::install`
 //!   (feature `otel`).
+//!
+//!   ```sh
+//!   cargo run --release --example robot_arm --features otel -- serve --http 127.0.0.1:8080 \
+//!       --otlp-endpoint http://127.0.0.1:4318     # or OTEL_EXPORTER_OTLP_ENDPOINT
+//!   ```
+//!
+//!   Without an endpoint a call pays nothing measurable for the feature (BENCHMARKS.md). The
+//!   OpenTelemetry conventions the tests hold these names to are vendored in `tests/semconv/`.
+//!
+//! ## The toolbox builder
+//!
+//! `tools![grasp]` (free functions) and [`Toolbox::builder(state)`](crate::Toolbox::builder) (a
+//! `#[toolbox]` type) give a [`ToolboxBuilder`](crate::ToolboxBuilder): its settings
+//! (`with_title`, `with_describe_tool`, `with_max_waiting`, …) come first, in any order, then
+//! `build()` returns the [`Toolbox`](crate::Toolbox), frozen and cheap to clone, or a
+//! [`BuildError`](crate::BuildError). A setting given to a built toolbox does not compile.
+//! `run_cli_main()` in place of `build()` gives the server its whole command line (`serve`,
+//! `tools`, `call`, `export`, `check`; see *The command line*), the flags of `serve` applied as
+//! settings before it builds, on the tokio runtime the transport serves best (one thread over
+//! stdio, a worker per core over HTTP); in an `async fn main` of your own,
+//! `std::process::exit(tools![grasp].run_cli().await)`. To serve without a command line:
+//! `tools![grasp].build()?.serve_stdio().await?`.
+//!
+//! ### Migrating from 0.x
+//!
+//! A `Toolbox` used to be its own builder: its `with_*` methods panicked once it had been cloned or
+//! served, `with_max_waiting` had to come after the tools, and `serve --client-rate-limit` panicked
+//! on a toolbox composed with a handler of your own. Now a `ToolboxBuilder` takes every setting and
+//! `build()` applies them together; what panicked is a compile error or a `BuildError`
+//! (`Tools { problems }` for tools that cannot be published, `UnknownResource` for
+//! `with_max_waiting` naming a resource no tool uses, `InvalidSkill` for a `with_skill` name or
+//! description the format refuses).
+//!
+//! | before | after |
+//! |---|---|
+//! | `Toolbox::new(state).with_title("Arm")` | `Toolbox::builder(state).with_title("Arm").build()?` |
+//! | `Toolbox::new(state)`, `Toolbox::from_tools(state, defs)` | unchanged: the defaults, built |
+//! | `tools![a, b]` (a `Toolbox`) | `tools![a, b]` (a `ToolboxBuilder`), then `.build()?` |
+//! | `Toolbox::from_tools(state, defs).with_describe_tool()` | `ToolboxBuilder::new(state).with_tools(defs).with_describe_tool().build()?` |
+//! | `toolbox.run().await`, `toolbox.run_with(args)` | `builder.run_cli().await`, `builder.run_cli_from(args)` |
+//! | `toolbox.with_handler(make).run()` | `builder.with_handler(make).run_cli()` |
+//! | `toolbox.with_handler(make).serve_stdio()` | `builder.with_handler(make).build()?.serve_stdio()` |
+//! | `toolbox.with_confirmation(false)` on a toolbox serving | `toolbox.set_confirmation(false)` |
+//! | `BuildError { problems }` | `BuildError::Tools { problems }` |
+//!
+//! ```rust,no_run
+//! use toolwright::{Toolbox, tool, toolbox};
+//!
+//! #[derive(Default)]
+//! struct Arm;
+//!
+//! #[toolbox(resource(name = "arm"))]
+//! impl Arm {
+//!     /// Move the arm home.
+//!     #[tool(idempotent, resource = "arm", confirm = "Move the arm home?")]
+//!     fn home(&self) -> String {
+//!         "home".into()
+//!     }
+//! }
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() {
+//!     // Before: Toolbox::new(Arm).with_describe_tool().with_max_waiting("arm", 4).run().await
+//!     let server = Toolbox::builder(Arm)
+//!         .with_max_waiting("arm", 4) // before or after the tools alike
+//!         .with_describe_tool();
+//!     std::process::exit(server.run_cli().await);
+//! }
+//! ```
+//!
+//! ## The command line
+//!
+//! Every toolbox gets the same command line (feature `cli`, on by default): `serve` (stdio or
+//! streamable HTTP), `tools`, `call`, `export`, `check` and `audit verify`. A server's `main` is one
+//! line, `std::process::exit(builder.run_cli_main())`, or in an `async fn main` of your own
+//! `std::process::exit(builder.run_cli().await)`; `--help` on any command lists its flags
+//! (`cargo run --example robot_arm -- --help`).
+//!
+//! It runs on a [`ToolboxBuilder`](crate::ToolboxBuilder): the flags of `serve` and `call` are
+//! settings of the builder (`--client-rate-limit` is
+//! [`ToolboxBuilder::with_client_rate_limit`](crate::ToolboxBuilder::with_client_rate_limit), …),
+//! given after the server's own, and then the toolbox is built. A toolbox that cannot be built
+//! ([`BuildError`](crate::BuildError)) makes every command but `audit verify` print why and exit
+//! with 1.
+//!
+//! | command | what it does | exit code |
+//! |---|---|---|
+//! | `serve` (default) | MCP over stdio; with a terminal on stdin, a short banner on stderr first; the client's calls stop when stdin closes | 0 when the client disconnects, or on `SIGTERM`/`SIGINT` once the calls in flight were stopped and their safe stops ran |
+//! | `serve --http 127.0.0.1:8080` | MCP streamable HTTP at `http://127.0.0.1:8080/mcp` | runs until stopped; 0 on `SIGTERM`/`SIGINT`, once the calls in flight were stopped and their safe stops ran |
+//! | `serve --http 0.0.0.0:8080 --allowed-host arm.lab.example --bearer-token-env ARM_TOKEN` | the same on the network, with a token (or `--oauth-issuer URL --oauth-resource URL`); without authentication a non-loopback address is refused | 1 when refused |
+//! | `serve --http 127.0.0.1:8101 --redis redis://127.0.0.1:6379/0` | one of several replicas: sessions and rate limits shared through Redis (feature `redis`) | runs until stopped |
+//! | `serve --http … --request-state-keys /etc/arm/state-keys` | the keys that seal `requestState` on protocol 2026-07-28, the same file on every replica | |
+//! | `serve --request-state-ttl 2min` | how long a `requestState` is good for (default 10min): how long a user has to answer, a confirmation included | |
+//! | `serve --read-only` | serves only the tools declared `read_only`; a call to another is refused | |
+//! | `serve --http … --resume-window 500ms` | how long a call holding a resource with a safe stop waits for its client to resume its dropped event stream (protocol 2025-11-25; default 2s) before it is stopped | |
+//! | `serve --confirm=off` | tools declared with `confirm` run without asking (a simulation, a test rig); `on` by default | |
+//! | `serve --groups arm,sensors` | only these tool groups (and tools without a group) | |
+//! | `serve --envelope /etc/arm/envelope.json` | narrows the declared envelopes (more allow shapes and keep-outs, a shorter `maxStep`, a larger tool radius; by resource, in the published unit and frame); published in `tools/list` | 1 when the file would widen an envelope, names an unknown resource, or is not an envelope |
+//! | `serve --audit-log /var/log/arm/audit.jsonl [--audit-key-env VAR] [--audit-head-file PATH]` | one JSON line per call of a tool that is not `read_only` (arguments as sent, caller, the confirmation with the question shown, outcome), hash-chained (HMAC-SHA-256 with a key), fsynced before the answer, its head anchored in the second file ([`crate::audit`]); an existing log is verified and continued | 1 when the log does not verify, is keyed otherwise than the key given, or cannot be opened |
+//! | `serve --otlp-endpoint http://127.0.0.1:4318` (feature `otel`) | exports a span per request and the duration histograms over OTLP/HTTP, as OpenTelemetry's conventions for MCP name them (else `OTEL_EXPORTER_OTLP_ENDPOINT`; `OTEL_SDK_DISABLED=true` turns it off); `--otel-mode propagation-only` keeps the trace context without exporting, `off` makes no span; `--otel-capture-content` adds each call's arguments and result | |
+//! | `--log-format json` (any command) | log lines on stderr as one JSON object each (`text` by default); `RUST_LOG` filters them (default `info,rmcp=warn`) | |
+//! | `audit verify PATH [--key-env VAR] [--head SEQ:HASH \| --head-file PATH]` | checks an audit log (its chain; with the key, every line's HMAC; with a head anchored outside it, that nothing was cut) and prints what that proves and what it does not | 0 verified, 1 naming the first bad line (a torn last line included) or the missing head, 2 when the log, the key or the head cannot be read |
+//! | `tools [--format mcp\|markdown\|openai\|anthropic\|gemini]` | prints exactly what the model sees | 0 |
+//! | `call NAME --args '{..}'` | runs one tool in-process and prints the result as the model receives it (no client can be asked there: a tool declared with `confirm` needs `--confirm=off`) | 0, or 1 for an `isError` result, 2 for an unknown tool or malformed JSON |
+//! | `export --out DIR` | writes every format into `DIR`, `index.html` (the page people read, one file that fetches nothing) and `llms.txt`, and `SKILL.md` with `references/TOOLS.md` when the toolbox serves a skill | 0 |
+//! | `check --against DIR` | the drift gate against an export (every file `export` writes) | see below |
+//! | `check --clients [--server-name arm]` | what each client would refuse ([`crate::export::clients`]): Claude Code, VS Code Copilot, Cursor, the Python SDK 2.x against `tools/list`; the Anthropic, OpenAI strict and Gemini APIs against their exports | see below |
+//!
+//! `check`'s exit codes (also in `check --help`):
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | nothing to report |
+//! | 1 | breaking drift |
+//! | 2 | only compatible drift |
+//! | 3 | some client refuses a tool |
+//! | 4 | cannot read the export, or bad usage |
+//!
+//! With both `--against` and `--clients`, both are reported, and the exit code is the first that
+//! applies in the order 4, 1, 3, 2. `--server-name NAME` is the name users give the server in their
+//! client's configuration, which Claude Code, VS Code and Cursor count in their tool-name budgets
+//! (default: the toolbox's title, else the program's name).
+//!
+//! An MCP client that launches stdio servers (Claude Desktop, VS Code, Cursor, …) runs the robot
+//! arm with:
+//!
+//! ```json
+//! {
+//!   "mcpServers": {
+//!     "robot-arm": {
+//!       "command": "cargo",
+//!       "args": ["run", "--quiet", "--example", "robot_arm", "--manifest-path", "/path/to/toolwright/Cargo.toml"],
+//!       "env": { "ROBOT_ARM_TIME_SCALE": "1.0" }
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! ## Composing with rmcp
+//!
+//! A [`Toolbox`](crate::Toolbox) implements rmcp's `ServerHandler` (serve it over stdio,
+//! streamable HTTP or any transport). For resources, prompts and completion, write them with rmcp
+//! in a handler of your own that delegates the tools
+//! ([`delegate_tools!(tools)`](crate::delegate_tools)) and serve it with
+//! `builder.with_handler(|tools| MyServer { tools })`
+//! ([`ToolboxBuilder::with_handler`](crate::ToolboxBuilder::with_handler)): validation, policy,
+//! groups and `describe_tool` stay. The tool list and the validators are built once, never per
+//! request. Serve over stdio or streamable HTTP
+//! ([`Toolbox::serve_http`](crate::Toolbox::serve_http)), with tool groups that can be enabled at
+//! run time (`notifications/tools/list_changed`) and an opt-in `describe_tool`. The official MCP
+//! conformance suite runs in CI against `examples/examples/conformance.rs`, built this way.
+//!
+//! ## Both protocol revisions
+//!
+//! A toolbox serves MCP 2025-11-25 (an `initialize` handshake, sessions; what most deployed
+//! clients speak) and 2026-07-28 (stateless: `server/discover`, version and capabilities in each
+//! request's `_meta`; what the Python SDK 2.x and the TypeScript SDK v2 speak by default) from the
+//! same tools, over stdio and HTTP. The official conformance suite's frozen requirement sets for
+//! both run in CI (`.ci/run`).
+//!
+//! What a tool author must know is how a body that asks its client resumes. On 2025-11-25,
+//! `ctx.elicit::<Form>(..)`, `ctx.sample(..)` and `ctx.list_roots()` send a request to the client
+//! and wait. On 2026-07-28 a server sends no requests: a question ends the call's *round*, the client
+//! gets it in an `input_required` result with a sealed `requestState`, and calls again with its
+//! answers. toolwright then **runs the body again from its start**, and each question returns the
+//! answer the client gave it (multi-round-trip requests, SEP-2322). The same code serves both, with
+//! three rules:
+//!
+//! - **Ask before you act.** What a body does before its question runs again in every round. When a
+//!   round ends the body is dropped where it asked and, if the tool holds resources, their safe
+//!   stops run (as for any call that ends early), so the device is left in a known state.
+//! - **Ask the same questions in the same order.** Answers are matched to questions by kind and
+//!   order (the key of a typed form is its type's name in snake case: `Grip` → `grip`, a second
+//!   one `grip_2`); a question whose content changed since it was answered is asked again.
+//! - **Nothing is kept between rounds.** The answers of earlier rounds travel in the `requestState`,
+//!   sealed with HMAC-SHA256 over the tool, the validated arguments and the authenticated
+//!   principal, with an expiry (10 minutes). A state that was altered, expired, or sealed for
+//!   another tool, other arguments, another client or with another key is refused with a JSON-RPC
+//!   error (`-32602`), and nothing runs.
+//!
+//! So any replica can serve the next round, provided the replicas share the sealing keys: by
+//! default each process makes a random key, enough for one process. For replicas, give each the
+//! same key file (`ID BASE64KEY` per line, 32 bytes or more; the first key seals, all open, so a
+//! new key goes first and the old one stays until its states expire):
+//!
+//! ```sh
+//! printf 'k2026-12 %s\n' "$(openssl rand -base64 32)" > /etc/arm/state-keys   # mode 0600
+//! cargo run --release --example robot_arm -- serve --http 127.0.0.1:8080 \
+//!     --request-state-keys /etc/arm/state-keys
+//! ```
+//!
+//! or `.with_request_state_keys(RequestStateKeys::from_file(path)?)` on the builder in code
+//! ([`RequestStateKeys`](crate::RequestStateKeys)).
+//!
+//! ## Serving over a network
+//!
+//! On loopback (`serve --http 127.0.0.1:8080`) nothing needs configuring. Anywhere else, a
+//! toolwright server refuses to start without authentication, and checks `Host` and `Origin` on
+//! every request. A complete setup for a robot on a lab network, with a token:
+//!
+//! ```sh
+//! export ARM_TOKEN=$(openssl rand -hex 32)       # give it to the clients; never on a command line
+//! cargo run --release --example robot_arm -- serve --http 0.0.0.0:8080 \
+//!     --bearer-token-env ARM_TOKEN \
+//!     --allowed-host arm.lab.example --allowed-host 10.0.4.17 \
+//!     --client-rate-limit 120/min
+//! ```
+//!
+//! Clients send `Authorization: Bearer $ARM_TOKEN` to `http://arm.lab.example:8080/mcp` (put a
+//! TLS-terminating proxy in front for anything beyond a closed lab network). With an OAuth 2.1
+//! authorization server instead (the MCP authorization spec: this server is the resource server):
+//!
+//! ```sh
+//! cargo run --release --example robot_arm -- serve --http 0.0.0.0:8080 \
+//!     --oauth-issuer https://auth.lab.example \
+//!     --oauth-resource https://arm.lab.example/mcp \
+//!     --allowed-host arm.lab.example
+//! ```
+//!
+//! It publishes its Protected Resource Metadata at
+//! `/.well-known/oauth-protected-resource/mcp`, answers `401` with `WWW-Authenticate: Bearer
+//! resource_metadata="…"` (MCP clients discover the authorization server from it), accepts JWT access
+//! tokens signed with the issuer's published keys (fetched and cached; a rotated key is picked up)
+//! whose `iss` is the issuer, whose `aud` is the resource URI and that are current, and checks each
+//! tool's scopes: `#[tool(scopes = ["arm:move"])]` on `move_arm_to_pose`, so a token with only
+//! `arm:read` gets `403` with `WWW-Authenticate: Bearer error="insufficient_scope", scope="arm:move"`
+//! there and still reads the arm's state. Scopes are published in each tool's `_meta` and in
+//! `TOOLS.md`.
+//!
+//! A signature that does not verify with the cached key of its `kid`, or a `kid` the cache lacks,
+//! has the issuer's keys fetched again before the token is decided (at most one fetch a second,
+//! however many tokens ask), so a new key under a reused `kid` works at once; the `jwks_uri` the
+//! issuer's metadata names is cached, and must be `https` (plain `http` only on loopback), like
+//! `--oauth-jwks-uri`. What a client chose (a `kid`, a tool name, an event id) is echoed in errors,
+//! headers and logs cut to 64 bytes, with its length: `` `kkkk…` (200000 bytes) ``.
+//!
+//! ### Who owns a session
+//!
+//! The caller is its *principal*, defined once (`runtime/src/http/principal.rs`) and used for
+//! everything that remembers a caller: with OAuth, the token's issuer and its subject (`sub`), or
+//! its `client_id` when it has no subject (`https://auth.lab.example#sub:alice`); with a bearer
+//! token, whoever holds it (one principal); without authentication, nobody. A token naming
+//! neither `sub` nor `client_id` is refused. Each MCP session (protocol lines before 2026-07-28)
+//! belongs to the principal whose `initialize` created it: its requests, its event stream
+//! (`GET`), its resumption (`Last-Event-ID`) and its end (`DELETE`) answer that principal only.
+//! Any other gets `404 Not Found: Session not found`, the answer to a session that does not exist
+//! (a `DELETE` of an unknown session is `404` too), and the session is undisturbed. With replicas
+//! (`--redis`), the owner is stored with the session and every replica checks it before restoring
+//! the session. Per-client rate limits count per principal.
+//!
+//! ### Limits at the door
+//!
+//! What every HTTP server gets, with its default (each has a flag and an
+//! [`HttpOptions`](crate::HttpOptions) method):
+//!
+//! | limit | default | past it |
+//! |---|---|---|
+//! | `Host` | loopback names, the bound address, `--allowed-host` (required on `0.0.0.0`) | `403` |
+//! | `Origin` (browsers) | loopback origins, `--allowed-origin` | `403` |
+//! | request body | the argument limit + 64 KiB (1.06 MiB) | `413`, before it is read further |
+//! | JSON values in a body | 20,000, counted before parsing | `413` |
+//! | bodies read and parsed at once | 64 | wait |
+//! | headers / body / first byte / silence | 10 s / 30 s / 10 s / 60 s | connection closed |
+//! | open connections | 256 | closed on accept |
+//! | a dropped event stream of a call holding a resource with a safe stop, not resumed (`Last-Event-ID`, protocol 2025-11-25; `--resume-window`, `HttpOptions::resume_window`) | 2 s | the call is stopped as its client gone: grace period (at most 2 s), then the safe stop |
+//! | MCP sessions | 256; a session that does not complete its handshake in 10 s is closed, and may not call tools before | `503` with `Retry-After` |
+//! | calls per client (`--client-rate-limit`, `#[toolbox(client_rate_limit)]`) and per tool per client (`#[tool(rate_limit = "10/min")]`) | none | a retryable `isError` with the wait (`_meta["io.toolwright/retryAfterMs"]`); `describe_tool` is exempt; over stdio too |
+//!
+//! Measured (tests/tests/http_security.rs): 32 bodies of 3.98 MiB sent at once grow the server's
+//! peak resident size by about 5 MiB (the bound the test holds it to: 48 MiB).
+//!
+//! ### Replicas
+//!
+//! A toolbox whose tools touch no device (no `resource = ".."`) can run as several processes
+//! behind a load balancer, sharing what the replicas must agree on through Redis (build with the
+//! `redis` feature of `toolwright`): the HTTP sessions of clients on protocol lines before
+//! 2026-07-28 (a session created on one replica is restored on another; clients on 2026-07-28 need
+//! none), and the rate limits and quotas (counted atomically in Redis, so three replicas grant what
+//! one would). Without `--redis` everything stays in the process. Resource queues are never shared:
+//! a device is owned by one process, so a toolbox with resources must run as one replica (the CLI
+//! warns when given `--redis`). The configuration `tests/interop/python/test_replicas.py` runs,
+//! with the `parts_catalog` example (read-only tools; `request_quote` has a quota of 20 a day per
+//! client):
+//!
+//! ```sh
+//! redis-server --port 6379 --save "" --appendonly no &
+//! for port in 8101 8102 8103; do
+//!     cargo run --release --example parts_catalog -- serve --http 127.0.0.1:$port \
+//!         --redis redis://127.0.0.1:6379/0 &
+//! done
+//! haproxy -f haproxy.cfg      # clients connect to http://127.0.0.1:8100/mcp
+//! ```
+//!
+//! ```text
+//! global
+//!     maxconn 4000
+//! defaults
+//!     mode http
+//!     timeout connect 2s
+//!     timeout client 120s
+//!     timeout server 120s
+//!     retries 3
+//!     option redispatch 1
+//!     retry-on conn-failure empty-response
+//!     option http-no-delay
+//! frontend mcp
+//!     bind 127.0.0.1:8100
+//!     default_backend replicas
+//! backend replicas
+//!     balance roundrobin
+//!     option httpchk GET /readyz
+//!     http-check expect status 200
+//!     server r0 127.0.0.1:8101 check inter 300ms fall 1 rise 2
+//!     server r1 127.0.0.1:8102 check inter 300ms fall 1 rise 2
+//!     server r2 127.0.0.1:8103 check inter 300ms fall 1 rise 2
+//! ```
+//!
+//! Each replica answers `GET /healthz` (`200` while the process serves) and `GET /readyz` (`200`
+//! when it is ready for requests; `503` with the reason while Redis does not answer, or once it is
+//! stopping), without a token and saying nothing but its status: `option httpchk GET /readyz`
+//! takes a replica out of the rotation while it cannot serve, and back once it can. Round-robin
+//! without stickiness: every request may land on another replica. `option
+//! http-no-delay` passes each event of a call's stream on as it comes: without it HAProxy holds
+//! small writes back and sends a motion's progress notifications in batches, up to 200 ms late.
+//! `retry-on empty-response` makes HAProxy send a request again when a replica dies under it,
+//! which is safe for read-only and idempotent tools only; leave it out if any tool is not. A call
+//! that was running on a replica when it died is lost: the client's attempt to resume its event
+//! stream on another replica is answered `400`, so the SDK fails that call (after its retries) and
+//! the caller can send it again, rather than waiting on an empty stream. On a network, add the
+//! authentication of *Serving over a network* to each replica: limits then count per authenticated
+//! client (without authentication, behind a proxy, clients without a session share the proxy's
+//! address). `--stateless` serves older clients without sessions too. Measured in the test (50
+//! clients of the Python SDK, 10,000 calls, one replica killed mid-run): BENCHMARKS.md.
+//!
+//! ## Deploying an arm safely
+//!
+//! A tool call may have been written by a prompt injection in a page the model read. These keep
+//! the arm from moving unless someone meant it, and leave a record:
+//!
+//! - **Confirmation, bound to the exact motion.** `#[tool(confirm = "Move the arm to ({x}, {y},
+//!   {z}) at {speed} of full speed?")]`: before the body runs, the user is asked, with the
+//!   placeholders (checked at compile time against the parameters) filled in from the validated
+//!   arguments and their units. Elicitation on 2025-11-25; on 2026-07-28 an `input_required` round
+//!   whose `requestState` binds the approval to the tool, the canonical arguments, the
+//!   authenticated client and an expiry (`--request-state-ttl`, 10 min by default): it runs one
+//!   call, and is refused for any other arguments, a second time, or late. Replicas sharing
+//!   `--redis` (and `--request-state-keys`) share the record of used approvals, so a replay on
+//!   another replica is refused too; if Redis fails, nothing runs. Declined, dismissed, or
+//!   a client that cannot be asked: an `isError` saying nothing ran and how to get it to run. On by
+//!   default; `--confirm=off` (`.with_confirmation(false)` on the builder) for a simulation or a
+//!   test rig.
+//! - **Every motion asks, or says why not.** A tool that holds a resource, is not `read_only` and
+//!   is no stop tool declares its question, or why no one needs to confirm it
+//!   (`#[tool(confirm = false, because = "the gripper is limited to 5 N")]`, published): leaving
+//!   both out is a compile error on the tool's name. One tool, one job: the arm's
+//!   `plan_trajectory` checks a path and never moves; `follow_trajectory` moves along it, asking
+//!   first with what will happen ("Move the arm along [..] at 0.5 of full speed (3 waypoints,
+//!   640 mm in all, about 2.6 s)?", the `{check}` of its check). `TOOLS.md`, `SKILL.md` and the
+//!   page list per resource which tools change it after asking, which without asking and why,
+//!   which only read it, and which stop it; `check --against` reports a confirmation removed as
+//!   breaking.
+//! - **Only a question the server asked can be approved, and it shows what the model wrote as
+//!   quoted text.** An answer (`inputResponses`) counts only with the sealed `requestState` of the
+//!   question it answers; anything else is ignored (logged) and the user is asked. A request's
+//!   protocol revision is its session's: a 2025-11-25 session takes no 2026-07-28 approval. A
+//!   string argument appears in the question in quotes, on one line, its line breaks, control and
+//!   bidirectional-override characters shown escaped, cut at 200 characters with its length;
+//!   booleans read yes/no.
+//! - **A stop that always gets through.** `#[tool(stop_for = "arm")]` on `stop_arm`: never queued
+//!   behind the motions it stops, never rate-limited, never confirmed. Each call refuses every
+//!   motion waiting for the arm ("cancelled by `stop_arm`: `move_arm_to_pose` was waiting for its
+//!   turn and did not run, and `arm` did not move for it"), runs the arm's safe stop itself, and
+//!   stops the moving one (its grace period; the stop's safe stop is its safe stop, which does not
+//!   run twice), whose answer is an `isError` naming `stop_arm` whatever its body returned. An
+//!   approval given before the stop no longer counts: the user is asked again. With 16 motions
+//!   waiting and the client over its rate limit it answers in milliseconds
+//!   (`tests/tests/robot_arm.rs`).
+//! - **Read-only for a model that should only look.** `serve --read-only`
+//!   (`.with_read_only(true)` on the builder) lists and runs only the tools declared `read_only`; a
+//!   call to any other is refused, saying the server is read-only.
+//! - **Who may act.** OAuth scopes per tool (`scopes = ["arm:move"]` on the motions, `arm:read` on
+//!   the reads): an observer's token cannot move the arm even on a full server.
+//! - **A record that proves what it says.** `--audit-log PATH --audit-key-env ARM_AUDIT_KEY
+//!   --audit-head-file /mnt/anchor/arm-heads.jsonl` writes a keyed, fsynced receipt of every call
+//!   that is not read-only: who (the token's principal), what (the arguments as sent), the user's
+//!   approval with the question they were shown, how it ended. Keep the key in the service's secret
+//!   store (`head -c 32 /dev/urandom | base64`), and the head file where the server's user cannot
+//!   rewrite it (another volume, an append-only file, a collector); `audit verify PATH --key-env
+//!   ARM_AUDIT_KEY --head-file ..` then proves that no line was altered, inserted or cut (see
+//!   *The audit log* under *Operating a server*, and [`crate::audit`]).
+//!
+//! A lab deployment with them together:
+//!
+//! ```sh
+//! cargo run --release --example robot_arm -- serve --http 0.0.0.0:8080 \
+//!     --oauth-issuer https://auth.lab.example --oauth-resource https://arm.lab.example/mcp \
+//!     --allowed-host arm.lab.example --client-rate-limit 120/min --request-state-ttl 2min \
+//!     --audit-log /var/log/arm/audit.jsonl --audit-key-env ARM_AUDIT_KEY \
+//!     --audit-head-file /mnt/anchor/arm-heads.jsonl
+//! ```
+//!
+//! Add `--read-only` where the model should only observe (a demo, a monitoring agent).
+//!
+//! ## Works with
+//!
+//! The clients below drive the robot arm in CI (`.ci/run`), each pinned (`tests/interop/`, with
+//! how to run each by hand and how to move it to a newer release). The revision is observed, and
+//! checked by the tests: for the first four rows, in the server's log (a client's `initialize`
+//! names its revision; a 2026-07-28 client sends none); for the SDKs, in the version each one
+//! negotiates. *Motion > 1 s* is `move_arm_to_pose` from home to (-400, 0, 300) in real time
+//! (2.8 s); *refusal* is x = 5000, an `isError` result naming the range (`x: must be between -850
+//! and 850 mm, got 5000`); *confirmation* is a motion the user is asked about (`#[tool(confirm)]`,
+//! on by default) and accepts through the client's elicitation handler.
+//!
+//! | client | revision | transport | exercised |
+//! |---|---|---|---|
+//! | MCP Inspector CLI (`@modelcontextprotocol/inspector` 2.12.0 `--cli`, on node 22) | 2025-11-25 (`--protocol-era legacy`, its default) | stdio, HTTP | list (its `--strict` schema check: 0 errors), read, motion > 1 s, refusal; confirmation: it cannot answer, so the motion is refused and nothing moves |
+//! | MCP Inspector CLI, same | 2026-07-28 (`--protocol-era modern`) | stdio, HTTP | list (`--strict`), read, motion > 1 s, refusal |
+//! | LangChain MCP adapters (`langchain-mcp-adapters` 0.3.2, on `mcp` 1.30.0) | 2025-11-25 | stdio, HTTP | list, convert (every tool; `convert_to_openai_tool` keeps each published `inputSchema`), every tool called over stdio, read, motion > 1 s, refusal, confirmation (accepted; declined over stdio) |
+//! | OpenAI Agents SDK (`openai-agents` 0.24.0, on `mcp` 2.3.0) | 2026-07-28 | stdio, HTTP | list, convert (every tool comes out strict with `convert_schemas_to_strict`), every tool called over stdio through its function tools, read, motion > 1 s, refusal; confirmation: it cannot answer, so the motion is refused and nothing moves |
+//! | Python MCP SDK 1.x (`mcp` 1.30.0) | 2025-11-25 | stdio, HTTP (OAuth) | list (schemas checked against JSON Schema 2020-12), every tool, refusals, deadlines, cancels, tasks, confirmation (accepted, declined); motions in scaled time |
+//! | Python MCP SDK 2.x (`mcp` 2.3.0) | 2026-07-28 (`auto`), 2025-11-25 (`legacy`) | stdio, HTTP | the same but tasks; on 2026-07-28 confirmation through `input_required` rounds |
+//! | TypeScript SDK v1 (`@modelcontextprotocol/sdk` 1.32.2) | 2025-11-25 | stdio, HTTP | list (Ajv strict, 2020-12), every tool, refusals, call latency over HTTP; motions in scaled time |
+//! | TypeScript SDK v2 (`@modelcontextprotocol/client` 2.4.0) | 2026-07-28 | HTTP (stdio: the conformance example) | confirmation of a motion (accepted, declined) through multi-round-trip requests, call latency over HTTP |
+//!
+//! Two things to know. The Agents SDK's strict conversion makes every parameter required without
+//! making the optional ones nullable, so a model in strict mode must send `speed`, `jmespath` and
+//! the like on every call (toolwright's own `openai.json` export makes them nullable instead). The
+//! Inspector cannot answer elicitation, and neither can the Agents SDK: serve them with
+//! `--confirm=off` only where no one needs to confirm (a simulation, a test rig).
 
 #[cfg(test)]
 mod tests {

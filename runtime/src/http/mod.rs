@@ -514,8 +514,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// `ToolboxBuilder::run_cli_main` (feature `cli`) builds it for `serve --http`.
     ///
     /// Every accepted connection has `TCP_NODELAY` set, so an answer's small writes leave at
-    /// once. A proxy in front needs the same (HAProxy: `option http-no-delay`; README, "Running
-    /// several replicas"), or it holds a call's progress events back.
+    /// once. A proxy in front needs the same (HAProxy: `option http-no-delay`; [`crate::reference`],
+    /// "Replicas"), or it holds a call's progress events back.
     pub async fn serve_http_with(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
         self.serve_http_as(options, |toolbox| toolbox).await
     }
