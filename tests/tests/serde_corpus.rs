@@ -12,7 +12,7 @@
 //!    the published `outputSchema` (what serde produces is what the schema promises).
 //!
 //! `TOOLWRIGHT_CORPUS_CASES` (documents per fixture, default 120) and `TOOLWRIGHT_CORPUS_SEED`
-//! widen the run; the README records a longer one.
+//! widen the run; DEVELOPERS.md ("Testing") records a longer one.
 
 mod common;
 
