@@ -1,3 +1,25 @@
+// The README is the crate's root docs. Its links into the reference point at the source file
+// on GitHub (its own link definitions, at its end); these come first, so rustdoc, which keeps
+// the first definition of a label, links the rendered reference instead. `tests/tests/readme.rs`
+// checks that every label the README defines is here and every section named exists.
+//! [reference]: crate::reference
+//! [ref-builder]: crate::reference#the-toolbox-builder
+//! [ref-cli]: crate::reference#the-command-line
+//! [ref-ends-early]: crate::reference#when-a-call-ends-early
+//! [ref-envelopes]: crate::reference#envelopes
+//! [ref-types]: crate::reference#types
+//! [ref-tasks]: crate::reference#tasks
+//! [ref-revisions]: crate::reference#both-protocol-revisions
+//! [ref-exports]: crate::reference#exports-the-page-and-the-drift-gate
+//! [ref-compiler]: crate::reference#what-the-compiler-checks
+//! [ref-operating]: crate::reference#operating-a-server
+//! [ref-deploying]: crate::reference#deploying-an-arm-safely
+//! [ref-network]: crate::reference#serving-over-a-network
+//! [ref-replicas]: crate::reference#replicas
+//! [ref-robots]: crate::reference#robots-the-robot-feature
+//! [ref-clients]: crate::reference#works-with
+//! [audit]: crate::audit
+//!
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(unreachable_pub)]

@@ -1127,8 +1127,10 @@
 //! groups and `describe_tool` stay. The tool list and the validators are built once, never per
 //! request. Serve over stdio or streamable HTTP
 //! ([`Toolbox::serve_http`](crate::Toolbox::serve_http)), with tool groups that can be enabled at
-//! run time (`notifications/tools/list_changed`) and an opt-in `describe_tool`. The official MCP
-//! conformance suite runs in CI against `examples/examples/conformance.rs`, built this way.
+//! run time (`notifications/tools/list_changed`) and an opt-in `describe_tool` (which names only
+//! the tools served: under `--read-only` or `--groups` the hidden ones are not in its enum). The
+//! official MCP conformance suite runs in CI against `examples/examples/conformance.rs`, built
+//! this way.
 //!
 //! ## Both protocol revisions
 //!
@@ -1220,13 +1222,16 @@
 //! everything that remembers a caller: with OAuth, the token's issuer and its subject (`sub`), or
 //! its `client_id` when it has no subject (`https://auth.lab.example#sub:alice`); with a bearer
 //! token, whoever holds it (one principal); without authentication, nobody. A token naming
-//! neither `sub` nor `client_id` is refused. Each MCP session (protocol lines before 2026-07-28)
+//! neither `sub` nor `client_id` (or an empty one) is refused. Each MCP session (protocol lines before 2026-07-28)
 //! belongs to the principal whose `initialize` created it: its requests, its event stream
 //! (`GET`), its resumption (`Last-Event-ID`) and its end (`DELETE`) answer that principal only.
 //! Any other gets `404 Not Found: Session not found`, the answer to a session that does not exist
 //! (a `DELETE` of an unknown session is `404` too), and the session is undisturbed. With replicas
 //! (`--redis`), the owner is stored with the session and every replica checks it before restoring
-//! the session. Per-client rate limits count per principal.
+//! the session. Per-client rate limits count per principal; without authentication, per
+//! client address (an IPv6 address by its /64), whatever session a client opens (see *Limits and
+//! quotas*). A token's `scope` is split on spaces (U+0020) only, as RFC 6749 says:
+//! `"arm:read\u00a0arm:move"` is one scope, and grants neither.
 //!
 //! ### Limits at the door
 //!
@@ -1239,15 +1244,25 @@
 //! | `Origin` (browsers) | loopback origins, `--allowed-origin` | `403` |
 //! | request body | the argument limit + 64 KiB (1.06 MiB) | `413`, before it is read further |
 //! | JSON values in a body | 20,000, counted before parsing | `413` |
-//! | bodies read and parsed at once | 64 | wait |
-//! | headers / body / first byte / silence | 10 s / 30 s / 10 s / 60 s | connection closed |
-//! | open connections | 256 | closed on accept |
+//! | bodies read and parsed at once | 64 (a body of 8 KiB or less, a stop's say, never waits) | wait |
+//! | headers / body / first byte / silence | 10 s / 30 s / 10 s / 60 s; the header and first-byte deadline of a new connection shortens to 1 s as connections without a request in flight fill the slots | connection closed |
+//! | open connections (`--max-connections`) | 256; with a token or OAuth, connections not yet authenticated hold at most 192 | the newcomer gets in: the connection waiting longest without a request in flight is closed (unauthenticated ones first, one younger than 250 ms only after every older one, authenticated ones last) |
+//! | connections one address holds without a request in flight (`--max-connections-per-peer`) | 64 | its own oldest is closed |
+//! | when every slot is busy ([`STOP_RESERVE`](crate::STOP_RESERVE)) | 16 reserve connections | serve only a stop tool's call (and a new session's `initialize`); anything else `503` with `Retry-After` |
+//! | calls waiting for their user's confirmation (`--max-pending-confirmations`) | 16 a session, 64 a client | an `isError` at once: nothing ran |
+//! | a confirmation unanswered (`--confirmation-timeout`) | 2 min | answered as dismissed: the call says nothing ran |
 //! | a dropped event stream of a call holding a resource with a safe stop, not resumed (`Last-Event-ID`, protocol 2025-11-25; `--resume-window`, `HttpOptions::resume_window`) | 2 s | the call is stopped as its client gone: grace period (at most 2 s), then the safe stop |
 //! | MCP sessions | 256; a session that does not complete its handshake in 10 s is closed, and may not call tools before | `503` with `Retry-After` |
-//! | calls per client (`--client-rate-limit`, `#[toolbox(client_rate_limit)]`) and per tool per client (`#[tool(rate_limit = "10/min")]`) | none | a retryable `isError` with the wait (`_meta["io.toolwright/retryAfterMs"]`); `describe_tool` is exempt; over stdio too |
+//! | calls per client (`--client-rate-limit`, `#[toolbox(client_rate_limit)]`) and per tool per client (`#[tool(rate_limit = "10/min")]`): at most that many in any window of the period (`4/min`: never a fifth within 60 s, however spread) | none | a retryable `isError` with the wait (`_meta["io.toolwright/retryAfterMs"]`); `describe_tool` and stop tools are exempt; over stdio too |
 //!
 //! Measured (tests/tests/http_security.rs): 32 bodies of 3.98 MiB sent at once grow the server's
-//! peak resident size by about 5 MiB (the bound the test holds it to: 48 MiB).
+//! peak resident size by about 5 MiB (the bound the test holds it to: 48 MiB). A flood at the
+//! door does not keep a stop out: with 300 half-open connections held and refilled by a client
+//! without a token (with a token required, and without one on loopback from the stop's own
+//! address), or 300 calls left waiting for a confirmation, a fresh client's `stop_arm` is answered
+//! and the arm halts (tests/tests/flood.rs; its time, under 100 ms, is pinned by
+//! `cargo bench -p toolwright-tests --bench stop_under_flood`, BENCHMARKS.md). A stop needs no
+//! session on protocol 2026-07-28: one request.
 //!
 //! ### Replicas
 //!
@@ -1255,8 +1270,20 @@
 //! behind a load balancer, sharing what the replicas must agree on through Redis (build with the
 //! `redis` feature of `toolwright`): the HTTP sessions of clients on protocol lines before
 //! 2026-07-28 (a session created on one replica is restored on another; clients on 2026-07-28 need
-//! none), and the rate limits and quotas (counted atomically in Redis, so three replicas grant what
-//! one would). Without `--redis` everything stays in the process. Resource queues are never shared:
+//! none), the rate limits and quotas (counted atomically in Redis, so three replicas grant what
+//! one would), and the tasks (any replica answers `tasks/get`, and passes `tasks/cancel` and
+//! `tasks/update` on to the replica that runs the task, through a Redis channel of its own: a
+//! cancel runs the task's safe stop where it runs, and one that cannot reach that replica is an
+//! error saying so, never a silent success). Without `--redis` everything stays in the process.
+//!
+//! While Redis does not answer, a limited tool that changes the world is refused (`its rate limits
+//! are counted in the store this server's replicas share (Redis), which does not answer now`), a
+//! read-only one runs uncounted (logged), and `/readyz` says `503`. When Redis comes back empty
+//! (`--save "" --appendonly no` keeps nothing), each replica adds back the calls it was granted in
+//! the windows still open, under a new *epoch*, and limited calls wait up to 2 s while every
+//! replica does: the counts are what they were, less the calls of replicas that stopped meanwhile
+//! (with Redis persistence on, nothing is lost). Deleting Redis's keys does not reset the limits
+//! while the replicas run: restart them with it. Resource queues are never shared:
 //! a device is owned by one process, so a toolbox with resources must run as one replica (the CLI
 //! warns when given `--redis`). The configuration `tests/interop/python/test_replicas.py` runs,
 //! with the `parts_catalog` example (read-only tools; `request_quote` has a quota of 20 a day per
@@ -1308,8 +1335,8 @@
 //! stream on another replica is answered `400`, so the SDK fails that call (after its retries) and
 //! the caller can send it again, rather than waiting on an empty stream. On a network, add the
 //! authentication of *Serving over a network* to each replica: limits then count per authenticated
-//! client (without authentication, behind a proxy, clients without a session share the proxy's
-//! address). `--stateless` serves older clients without sessions too. Measured in the test (50
+//! client (without authentication they count per client address, and behind a proxy every client
+//! has the proxy's: one quota for all). `--stateless` serves older clients without sessions too. Measured in the test (50
 //! clients of the Python SDK, 10,000 calls, one replica killed mid-run): BENCHMARKS.md.
 //!
 //! ## Deploying an arm safely
@@ -1325,10 +1352,12 @@
 //!   authenticated client and an expiry (`--request-state-ttl`, 10 min by default): it runs one
 //!   call, and is refused for any other arguments, a second time, or late. Replicas sharing
 //!   `--redis` (and `--request-state-keys`) share the record of used approvals, so a replay on
-//!   another replica is refused too; if Redis fails, nothing runs. Declined, dismissed, or
-//!   a client that cannot be asked: an `isError` saying nothing ran and how to get it to run. On by
-//!   default; `--confirm=off` (`.with_confirmation(false)` on the builder) for a simulation or a
-//!   test rig.
+//!   another replica is refused too, and so is any approval asked before Redis restarted (an
+//!   approval counts only while Redis holds its question, written when it was asked); if Redis
+//!   fails, nothing runs. Without Redis, approvals asked before the process started are refused.
+//!   Declined, dismissed, or a client that cannot be asked: an `isError` saying nothing ran and
+//!   how to get it to run. On by default; `--confirm=off` (`.with_confirmation(false)` on the
+//!   builder) for a simulation or a test rig.
 //! - **Every motion asks, or says why not.** A tool that holds a resource, is not `read_only` and
 //!   is no stop tool declares its question, or why no one needs to confirm it
 //!   (`#[tool(confirm = false, because = "the gripper is limited to 5 N")]`, published): leaving
@@ -1354,7 +1383,22 @@
 //!   run twice), whose answer is an `isError` naming `stop_arm` whatever its body returned. An
 //!   approval given before the stop no longer counts: the user is asked again. With 16 motions
 //!   waiting and the client over its rate limit it answers in milliseconds
-//!   (`tests/tests/robot_arm.rs`).
+//!   (`tests/tests/robot_arm.rs`). At the HTTP door too: a flood of half-open connections or of
+//!   calls left waiting for a confirmation cannot keep it out (connections without a request in
+//!   flight are closed to make room, oldest first; 16 reserve connections serve only a stop tool
+//!   when every other one is busy; calls waiting for confirmation are bounded per session and per
+//!   client, and answered as dismissed after 2 min), and the stop is answered in under 100 ms
+//!   through it (`tests/tests/flood.rs`, BENCHMARKS.md). With replicas, a task's `tasks/cancel`
+//!   reaches the replica that runs it, where its safe stop runs.
+//! - **Limits that fail closed.** A rate limit or quota (`rate_limit = "20/day"`,
+//!   `--client-rate-limit`) allows at most that many calls in any window of its period. Shared
+//!   through Redis, a tool that changes the world is refused while Redis does not answer (the
+//!   refusal says so; a read-only tool goes on uncounted, logged), and the counts survive a
+//!   restart of Redis (each replica adds back the calls it was granted).
+//! - **Results that never ask for a second motion.** A `jmespath` projection that cannot apply to
+//!   the tool's output schema (`abs(segments)` where `segments` is a list) is refused before the
+//!   call runs; one that fails on the result of a tool that is not read-only answers the tool's
+//!   own result with the error beside it, and says not to call again.
 //! - **Read-only for a model that should only look.** `serve --read-only`
 //!   (`.with_read_only(true)` on the builder) lists and runs only the tools declared `read_only`; a
 //!   call to any other is refused, saying the server is read-only.
