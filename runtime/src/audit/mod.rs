@@ -341,8 +341,10 @@ impl AuditLog {
         self.head.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Logs the head at `info` (the server stopped, or was told to): an anchor outside the file.
-    pub(crate) fn log_head(&self, why: &str) {
+    /// Logs the head at `info`, saying `why` (the server stopped, or was told to): an anchor
+    /// outside the file. `serve` on the command line does it when the server stops; a server
+    /// you run yourself calls it when it stops (every 64th line logs it too).
+    pub fn log_head(&self, why: &str) {
         let (seq, hash) = self.head();
         if seq > 0 {
             tracing::info!(
