@@ -24,6 +24,8 @@ struct Rig {
     holding: AtomicBool,
     touches: AtomicUsize,
     reasons: Mutex<Vec<Option<CancelReason>>>,
+    /// Set by `halt_rig`'s body: the device itself stops, as a real stop tool makes it.
+    halted: AtomicBool,
     remaining_at_start: Mutex<Option<Duration>>,
 }
 
@@ -128,6 +130,29 @@ impl Rig {
     async fn long_step(&self, ctx: Context) -> Result<String, ToolError> {
         ctx.cancelled().await;
         Err(ToolError::new("stopped mid-step"))
+    }
+
+    /// Drives until the device halts, then says where it is (an error: it fell short).
+    #[tool(
+        resource = "rig",
+        confirm = false,
+        because = "a test rig: nothing real moves"
+    )]
+    async fn drive(&self) -> Result<String, ToolError> {
+        self.holding.store(true, Ordering::SeqCst);
+        while !self.halted.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        Err(ToolError::new("halted at step 3, short of the target"))
+    }
+
+    /// Halts the device in its body, then takes a while to report (the call it stops returns
+    /// before it is told to stop).
+    #[tool(stop_for = "rig")]
+    async fn halt_rig(&self) -> String {
+        self.halted.store(true, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        "halted the rig".into()
     }
 
     /// Stops the rig.
@@ -309,6 +334,35 @@ async fn a_stop_tool_names_itself_in_the_answer_of_the_call_it_stopped_and_parks
     assert_eq!(
         *state.reasons.lock().unwrap(),
         [Some(CancelReason::Stopped)]
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(state.parks.load(Ordering::SeqCst), 1, "parked once");
+}
+
+/// A body that returns because the stop tool's own body halted the device, before the call was
+/// told to stop, is answered as stopped too: the answer names the stop tool and its safe stop,
+/// which runs once (the flood test saw the body's own "halted at" answer, naming no stop).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_returns_while_a_stop_tool_runs_is_answered_as_stopped_by_it() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let driving = {
+        let toolbox = toolbox.clone();
+        tokio::spawn(async move { toolbox.call("drive", None).await.unwrap() })
+    };
+    assert!(eventually(|| state.holding.load(Ordering::SeqCst)).await);
+    assert_eq!(
+        call(&toolbox, "halt_rig").await,
+        (false, "halted the rig".to_owned())
+    );
+    let r = driving.await.unwrap();
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    let said = texts(&r).join("\n");
+    assert!(
+        said.starts_with("Tool `drive` was stopped by `halt_rig` before it finished")
+            && said.contains("halted at step 3, short of the target")
+            && said.contains("Safe stop of `rig`, run by `halt_rig`: parked at rest."),
+        "{said}"
     );
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(state.parks.load(Ordering::SeqCst), 1, "parked once");

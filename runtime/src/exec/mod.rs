@@ -525,43 +525,53 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             }),
         };
         let running = flight.running.as_mut().expect("just started");
+        // What the body returned while a stop tool was stopping its resource: answered as
+        // stopped, naming the stop tool (the body often returns because the stop tool's own
+        // body halted the device, before the call is told to stop).
+        let mut early = None;
         let signal = tokio::select! {
             biased;
             finished = &mut *running => {
-                flight.running = None;
-                match finished {
-                    Ok(Ok(value)) => {
-                        flight.cleanup = None;
-                        return (
-                            "ok",
-                            Outcome::Value {
-                                value,
-                                answer_by: deadline,
-                            },
-                        );
-                    }
-                    Ok(Err(CallError::Invalid(violations))) => {
-                        flight.cleanup = None;
-                        let text = crate::validate::invalid_arguments_text(tool, &violations);
-                        return ("invalid_arguments", Outcome::Error { text, retryable: false, stopped_by: None });
-                    }
-                    Ok(Err(CallError::Tool(error))) => {
-                        flight.cleanup = None;
-                        drop(admitted);
-                        if error.is_retryable() && !last {
-                            tracing::warn!(attempt, error = %error.message(), "retryable error; retrying");
-                            continue;
+                if let Some(by) = admitted._tickets.stopping() {
+                    // `wind_down` answers with it (and never polls the finished body again).
+                    early = Some(finished);
+                    Signal::Stop(Why::Stopped(by))
+                } else {
+                    flight.running = None;
+                    match finished {
+                        Ok(Ok(value)) => {
+                            flight.cleanup = None;
+                            return (
+                                "ok",
+                                Outcome::Value {
+                                    value,
+                                    answer_by: deadline,
+                                },
+                            );
                         }
-                        let retryable = error.is_retryable();
-                        return ("tool_error", Outcome::Error { text: error.to_string(), retryable, stopped_by: None });
-                    }
-                    Err(panic) => {
-                        let message = panic_message(&*panic);
-                        tracing::error!(panic = %message, "tool panicked");
-                        flight.cleanup = None;
-                        let stops = settle(calls, state, &policy.resources, admitted).await;
-                        let text = messages::panicked(tool, &message, &stops);
-                        return ("panic", Outcome::Error { text, retryable: false, stopped_by: None });
+                        Ok(Err(CallError::Invalid(violations))) => {
+                            flight.cleanup = None;
+                            let text = crate::validate::invalid_arguments_text(tool, &violations);
+                            return ("invalid_arguments", Outcome::Error { text, retryable: false, stopped_by: None });
+                        }
+                        Ok(Err(CallError::Tool(error))) => {
+                            flight.cleanup = None;
+                            drop(admitted);
+                            if error.is_retryable() && !last {
+                                tracing::warn!(attempt, error = %error.message(), "retryable error; retrying");
+                                continue;
+                            }
+                            let retryable = error.is_retryable();
+                            return ("tool_error", Outcome::Error { text: error.to_string(), retryable, stopped_by: None });
+                        }
+                        Err(panic) => {
+                            let message = panic_message(&*panic);
+                            tracing::error!(panic = %message, "tool panicked");
+                            flight.cleanup = None;
+                            let stops = settle(calls, state, &policy.resources, admitted).await;
+                            let text = messages::panicked(tool, &message, &stops);
+                            return ("panic", Outcome::Error { text, retryable: false, stopped_by: None });
+                        }
                     }
                 }
             }
@@ -612,6 +622,7 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
             blocking,
             context: &context,
             flight: &mut flight,
+            early,
             admitted,
             last,
         }))
@@ -641,6 +652,8 @@ struct Stopped<'a, 'f, S: Send + Sync + 'static> {
     blocking: bool,
     context: &'a Context,
     flight: &'f mut InFlight<S>,
+    /// What the body returned, when it returned before it was told to stop.
+    early: Option<<Running as Future>::Output>,
     admitted: Arc<Admitted>,
     last: bool,
 }
@@ -668,6 +681,7 @@ async fn wind_down<S: Send + Sync + 'static>(stopped: Stopped<'_, '_, S>) -> Wou
         blocking,
         context,
         flight,
+        early,
         admitted,
         last,
     } = stopped;
@@ -678,8 +692,13 @@ async fn wind_down<S: Send + Sync + 'static>(stopped: Stopped<'_, '_, S>) -> Wou
     tracing::info!(reason = ?why, "telling the tool to stop");
     context.cancel(why.reason());
     let told = Instant::now();
-    let running = flight.running.as_mut().expect("running until told to stop");
-    let ended = tokio::time::timeout(grace, running).await;
+    let ended = match early {
+        Some(returned) => Ok(returned),
+        None => {
+            let running = flight.running.as_mut().expect("running until told to stop");
+            tokio::time::timeout(grace, running).await
+        }
+    };
     let after = told.elapsed();
     flight.running = None;
     let mut value = None;

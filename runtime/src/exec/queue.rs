@@ -84,6 +84,13 @@ impl QueueState {
             .filter(|s| number < s.before && s.spared != Some(number))
             .map(|s| s.by)
     }
+
+    /// The tool stopping the place numbered `number`, if one is: [`stopped`](Self::stopped), or
+    /// the call using the resource while the stop tool's body runs (it is told to stop after
+    /// that body, and the stop tool runs its safe stop).
+    fn stopping(&self, number: u64) -> Option<&'static str> {
+        self.stopped.filter(|s| number < s.before).map(|s| s.by)
+    }
 }
 
 #[derive(Debug)]
@@ -275,9 +282,11 @@ impl Ticket {
         .await
     }
 
-    /// The stop tool that stopped this call, if one did.
+    /// The stop tool that stopped this call, or is stopping it (its body runs, and it runs this
+    /// call's safe stop after it: [`stop_report`](Self::stop_report) says how it went), if one
+    /// did.
     pub(crate) fn stopped_by(&self) -> Option<&'static str> {
-        self.queue.lock().stopped(self.number)
+        self.queue.lock().stopping(self.number)
     }
 
     /// What the safe stop did that the stop tool which stopped this call ran
@@ -360,6 +369,11 @@ impl Tickets {
             Tickets::One(t) => std::slice::from_ref(t),
             Tickets::Many(v) => v,
         }
+    }
+
+    /// The stop tool that stopped, or is stopping, any of these places.
+    pub(crate) fn stopping(&self) -> Option<&'static str> {
+        self.as_slice().iter().find_map(Ticket::stopped_by)
     }
 
     /// Completes with the stop tool's name once one stopped any of these places (never
