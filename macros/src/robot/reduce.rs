@@ -889,8 +889,11 @@ fn enforce(
     let mut range_from = format!("{} ({}) ..= {} ({})", lo.0, lo.1, hi.0, hi.1);
     if !wraps {
         if margin > 0.0 {
-            lo.0 += margin;
-            hi.0 -= margin;
+            // Rounded inward to the shortest decimal within a nanounit, so the published
+            // range reads as written (`-3.0618`, not `-3.0618000000000003`) and still lies
+            // within what the margin leaves.
+            lo.0 = decimal_inward(lo.0 + margin, true);
+            hi.0 = decimal_inward(hi.0 - margin, false);
             range_from.push_str(&format!(", less the margin {margin} {unit} at each end"));
         }
         if lo.0 > hi.0 {
@@ -927,6 +930,20 @@ fn enforce(
         acceleration_from: acceleration.map(|a| a.1),
         deceleration_from: deceleration.map(|d| d.1),
     })
+}
+
+/// `x` as the shortest decimal (at most 9 places) within 1e-9 of it on the inside of a range:
+/// not below it for a lower end (`up`), not above it for an upper end; `x` itself when none is.
+pub(super) fn decimal_inward(x: f64, up: bool) -> f64 {
+    for places in 0..=9 {
+        let scale = 10f64.powi(places);
+        let r = (x * scale).round() / scale;
+        let inside = if up { r >= x } else { r <= x };
+        if inside && (r - x).abs() <= 1e-9 {
+            return r;
+        }
+    }
+    x
 }
 
 /// Resolves the chain's mimic joints: each follows a chain joint (`multiplier · leader +

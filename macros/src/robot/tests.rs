@@ -193,6 +193,35 @@ fn margins_narrow_each_end_and_padding_grows_each_capsule() {
 }
 
 #[test]
+fn a_margin_leaves_ranges_as_written_and_never_wider() {
+    // -3.0718 + 0.01 is -3.0618000000000003 in binary: published as -3.0618 (inward).
+    let mut decl = panda();
+    decl.margin = 0.01;
+    let robot = ok(&decl);
+    let written: Vec<String> = robot
+        .joints
+        .iter()
+        .flat_map(|j| [j.limits.lower, j.limits.upper])
+        .map(|x| x.to_string())
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "-2.8873", "2.8873", "-1.7528", "1.7528", "-2.8873", "2.8873", "-3.0618", "-0.0798",
+            "-2.8873", "2.8873", "-0.0075", "3.7425", "-2.8873", "2.8873"
+        ]
+    );
+    let plain = ok(&panda());
+    for (j, p) in robot.joints.iter().zip(&plain.joints) {
+        assert!(j.limits.lower >= p.limits.lower + 0.01, "{}", j.name);
+        assert!(j.limits.upper <= p.limits.upper - 0.01, "{}", j.name);
+    }
+    assert_eq!(super::reduce::decimal_inward(0.1 + 0.2, false), 0.3);
+    assert_eq!(super::reduce::decimal_inward(0.1 + 0.2, true), 0.1 + 0.2);
+    assert_eq!(super::reduce::decimal_inward(-3.0718 + 0.01, true), -3.0618);
+}
+
+#[test]
 fn a_tip_at_the_flange_puts_the_hand_on_joint_7_and_declared_capsules_win() {
     let mut decl = panda();
     decl.tip = "panda_link8".to_owned();
