@@ -15,6 +15,54 @@ pub type Taken = Vec<proc_macro2::Span>;
 pub struct Generated {
     pub items: TokenStream,
     pub robots_fn: Option<TokenStream>,
+    /// The robots read (resource, index, joints).
+    #[cfg(feature = "robot")]
+    robots: Vec<crate::robot::fields::RobotIndex>,
+}
+
+impl Generated {
+    /// The compile-time checks of `model`'s target against the robot it moves, when its
+    /// target is one parameter (a struct of joint positions written by hand is checked field
+    /// by field, at each field's `range`: `robot/fields.rs`).
+    #[cfg(feature = "robot")]
+    pub fn target_checks(
+        &self,
+        model: &crate::tool::ToolModel,
+        self_ty: &syn::Type,
+    ) -> Vec<TokenStream> {
+        let Some(crate::tool::TargetModel::Point(name)) = model.target() else {
+            return Vec::new();
+        };
+        let Some((ty, _)) = model.param(name) else {
+            return Vec::new();
+        };
+        model
+            .resources()
+            .iter()
+            .filter_map(|(resource, _)| self.robots.iter().find(|r| r.resource == *resource))
+            .flat_map(|robot| crate::robot::fields::target_checks(ty, self_ty, robot))
+            .collect()
+    }
+
+    /// Without the feature there are no robots.
+    #[cfg(not(feature = "robot"))]
+    pub fn target_checks(
+        &self,
+        _model: &crate::tool::ToolModel,
+        _self_ty: &syn::Type,
+    ) -> Vec<TokenStream> {
+        Vec::new()
+    }
+}
+
+/// `#[derive(ToolSchema)]` on a struct with named fields: the impls that check its fields
+/// against a robot's joints when a tool moves the robot to it (`robot/fields.rs`).
+#[cfg(feature = "robot")]
+pub fn joint_fields(
+    ty: &syn::Ident,
+    fields: &[crate::robot::fields::FieldDecl<'_>],
+) -> TokenStream {
+    crate::robot::fields::derive_impls(ty, fields)
 }
 
 /// Takes the `robot(..)`s out of `#[toolbox(..)]`'s arguments.
@@ -64,6 +112,7 @@ pub fn expand(cx: &Ctxt, taken: Taken, item: &mut syn::ItemImpl) -> Generated {
     Generated {
         items: generated.items,
         robots_fn: generated.robots_fn,
+        robots: generated.robots,
     }
 }
 

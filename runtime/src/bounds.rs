@@ -25,6 +25,12 @@ pub use crate::probe::{
 };
 pub use crate::schema::{ComponentRanges, Holds, QuantityTarget};
 
+/// A struct of joint positions with ranges of its own, checked against the robot it moves (the
+/// error is at the field's `range`, the evaluation of `<T as JointRanges<Toolbox, ..>>::CHECK`).
+#[cfg(feature = "robot")]
+#[cfg_attr(docsrs, doc(cfg(feature = "robot")))]
+pub use crate::robot::{JointRanges, RobotOf};
+
 // Named in the notes of a few errors (a uom quantity toolwright has no unit for, a `range =
 // CONST` of another type): here so that rustc prints them by this path.
 #[doc(hidden)]

@@ -32,6 +32,8 @@ pub use crate::envelope::{
     keep_out_meets_the_envelope, solid_valid, target_bound_message, target_bound_outside,
 };
 pub use crate::error::ToolError;
+#[cfg(feature = "robot")]
+pub use crate::probe::JointFieldsFallback;
 pub use crate::probe::prelude;
 pub use crate::probe::{
     AcceptsError, AnArgument, CheckArgument, CheckNote, CheckOutput, DeclaredValue, Described,
@@ -45,9 +47,10 @@ pub use crate::probe::{
 pub use crate::rate::Rate;
 #[cfg(feature = "robot")]
 pub use crate::robot::{
-    ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointKind, JointValues, LimitsDef, LinkDef,
-    MimicDef, POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, Solved, Space,
-    TOLERANCE, Timing, TipDef, joint_range_wider, joint_range_wider_message, robot_tool_point,
+    ANGLE_TOLERANCE, CapsuleDef, Cleared, JointDef, JointField, JointFieldProblem, JointFields,
+    JointFieldsOf, JointKind, JointRanges, JointValues, LimitsDef, LinkDef, MimicDef,
+    NoJointFields, POSITION_TOLERANCE, Refusal as RobotRefusal, Robot, RobotDef, RobotOf, Solved,
+    Space, TOLERANCE, Timing, TipDef, joint_field_message, joint_field_problem, robot_tool_point,
     robot_tool_pose,
 };
 pub use crate::schema::derive::{

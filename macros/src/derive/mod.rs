@@ -185,6 +185,27 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
             impl #p::HeaderTarget for #ident where for<'__tw> #ty: #p::HeaderTarget {}
         }
     });
+    // A struct of joint positions is checked against the robot a tool moves to it.
+    #[cfg(feature = "robot")]
+    let joint_impls = match &container.data {
+        Data::Struct(fields) => {
+            let decls: Vec<crate::robot::fields::FieldDecl<'_>> = fields
+                .iter()
+                .filter(|f| !f.serde.skip_deserializing && !f.serde.flatten)
+                .filter_map(|f| {
+                    Some(crate::robot::fields::FieldDecl {
+                        name: f.names.as_ref()?.de.as_str(),
+                        ident: f.original.ident.as_ref()?,
+                        decl: &f.decl,
+                    })
+                })
+                .collect();
+            Some(crate::robot_hook::joint_fields(ident, &decls))
+        }
+        _ => None,
+    };
+    #[cfg(not(feature = "robot"))]
+    let joint_impls: Option<TokenStream> = None;
     // A string enum's value can be mirrored into a header (`header = ".."`).
     let string_enum_impls = string_enum.then(|| {
         quote! {
@@ -232,6 +253,7 @@ fn expand_type(input: &DeriveInput) -> TokenStream {
             #newtype_impls
             #string_enum_impls
         };
+        #joint_impls
         #checks
     }
 }

@@ -15,12 +15,15 @@
 //! - `math.rs`: vectors, rotations, poses;
 //! - `attr.rs`: the keys of `robot(..)` from tokens; `codegen.rs`: the `RobotDef` expression;
 //! - `resource.rs`: `robot(..)` on a `#[toolbox]` resource (taken out of the attribute, then
-//!   the constants, methods, joint-position type and `ToolSet::robots` generated).
+//!   the constants, methods, joint-position type and `ToolSet::robots` generated);
+//! - `fields.rs`: a hand-written struct of joint positions checked against the robot at
+//!   compile time (the derive's impls, the toolbox's checks).
 
 pub mod attr;
 pub mod capsule;
 pub mod codegen;
 pub mod decl;
+pub mod fields;
 pub mod files;
 pub mod limits;
 pub mod math;

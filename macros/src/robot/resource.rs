@@ -153,6 +153,8 @@ pub struct Generated {
     pub items: TokenStream,
     /// The body of `ToolSet::robots`, when there are robots.
     pub robots_fn: Option<TokenStream>,
+    /// The robots read, for the checks of the tools' targets (`super::fields`).
+    pub robots: Vec<super::fields::RobotIndex>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -163,6 +165,7 @@ pub fn expand(taken: Vec<Taken>, self_ty: &syn::Type) -> Generated {
     let mut items = TokenStream::new();
     let mut methods = TokenStream::new();
     let mut resources = Vec::new();
+    let mut robots = Vec::new();
     for (i, t) in taken.into_iter().enumerate() {
         // Whatever goes wrong, the resource's `position` names a method that exists.
         let tool_point = format_ident!("__tw_robot_{}_tool_point", i);
@@ -228,6 +231,20 @@ pub fn expand(taken: Vec<Taken>, self_ty: &syn::Type) -> Generated {
             }
         });
         let resource = &t.resource;
+        // What a struct of joint positions is checked against at compile time.
+        items.extend(quote! {
+            #[doc(hidden)]
+            #[allow(clippy::all)]
+            impl #p::RobotOf<#i> for #self_ty {
+                const ROBOT: #p::RobotDef = <#self_ty>::#konst;
+                const RESOURCE: &'static str = #resource;
+            }
+        });
+        robots.push(super::fields::RobotIndex {
+            resource: resource.clone(),
+            index: i,
+            joints: robot.joints.iter().filter(|j| j.mimic.is_none()).count(),
+        });
         resources.push(quote! {
             #p::RobotResource {
                 resource: #resource,
@@ -250,6 +267,7 @@ pub fn expand(taken: Vec<Taken>, self_ty: &syn::Type) -> Generated {
         methods,
         items,
         robots_fn,
+        robots,
         errors,
     }
 }

@@ -160,6 +160,8 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
                 &envelope.resource,
             ));
         }
+        // A struct of joint positions with ranges of its own, against the robot it moves.
+        envelope_checks.extend(robots.target_checks(model, &item.self_ty));
     }
     let envelope_items = resources.items;
     let resources = resources.defs;

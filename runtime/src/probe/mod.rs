@@ -36,6 +36,8 @@
 
 mod body;
 mod checks;
+#[cfg(feature = "robot")]
+mod joints;
 mod reach;
 mod ros;
 mod shape;
@@ -81,6 +83,8 @@ pub mod prelude {
         };
     }
 }
+#[cfg(feature = "robot")]
+pub use joints::JointFieldsFallback;
 pub use shape::{ProbeFallback, RECURSIVE, SchemaShape, max};
 
 use crate::contract::{Args, CallError};

@@ -1,9 +1,7 @@
 //! What `robot(..)` on a resource emits: the robot read from its URDF at compile time and
-//! reduced to constant data ([`RobotDef`]), the compile-time checks generated code runs on it
-//! (a declared range of a joint wider than the robot allows), and its conversion into the
-//! model ([`Robot::new`](super::Robot::new)) when the toolbox is built.
-
-use crate::schema::Msg;
+//! reduced to constant data ([`RobotDef`]), converted into the model
+//! ([`Robot::new`](super::Robot::new)) when the toolbox is built (the compile-time checks of a
+//! struct of joint positions against it are in `fields.rs`).
 
 /// A robot as constant data: the chain from the URDF's root link to the tip, its moving joints
 /// with their enforced limits, every link with its capsules. Metres and radians.
@@ -197,61 +195,4 @@ impl RobotDef {
         home: &[],
         home_from: "",
     };
-}
-
-/// Whether `min..=max` (a declared range of the parameter joint `index`, the position in the
-/// joint-position type; `None`: that end not declared) promises more than the robot allows.
-#[doc(hidden)]
-pub const fn joint_range_wider(
-    robot: &RobotDef,
-    index: usize,
-    min: Option<f64>,
-    max: Option<f64>,
-) -> bool {
-    let Some(joint) = parameter(robot, index) else {
-        return true;
-    };
-    let (lower, upper) = (joint.limits.lower, joint.limits.upper);
-    let below = match min {
-        Some(min) => min < lower,
-        None => true,
-    };
-    let above = match max {
-        Some(max) => max > upper,
-        None => true,
-    };
-    below || above
-}
-
-/// The parameter joint at `index` (mimics skipped).
-const fn parameter(robot: &RobotDef, index: usize) -> Option<&JointDef> {
-    let mut i = 0;
-    let mut k = 0;
-    while i < robot.joints.len() {
-        if robot.joints[i].mimic.is_none() {
-            if k == index {
-                return Some(&robot.joints[i]);
-            }
-            k += 1;
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The compile error of a range wider than the joint allows.
-#[doc(hidden)]
-pub const fn joint_range_wider_message(robot: &RobotDef, index: usize) -> Msg {
-    let name = match parameter(robot, index) {
-        Some(joint) => joint.name,
-        None => "?",
-    };
-    Msg::new()
-        .str("this range is wider than joint `")
-        .str(name)
-        .str(
-            "` allows (its enforced range, read from the robot's URDF, limits file and \
-             margin): a published range must not promise what the robot refuses; narrow it, or \
-             leave it out and the joint's own range is published",
-        )
 }

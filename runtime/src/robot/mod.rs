@@ -3,7 +3,9 @@
 //! enforced limits with where each came from, and every link's collision geometry as capsules)
 //! into a constant [`RobotDef`]; here that becomes the model the toolbox checks motions with.
 //!
-//! - `def.rs`: [`RobotDef`], what generated code writes, and its compile-time checks;
+//! - `def.rs`: [`RobotDef`], what generated code writes;
+//! - `fields.rs`: the compile-time check of a hand-written struct of joint positions against
+//!   the robot ([`JointRanges`]);
 //! - `model.rs`: [`Robot`], built once: the chain as nalgebra transforms, the bodies (links
 //!   with capsules), the self-collision pairs and the rates the swept check's bound rests on;
 //! - `kinematics.rs`: forward kinematics and the tool point's Jacobian;
@@ -22,6 +24,7 @@
 
 mod def;
 mod distance;
+mod fields;
 mod ik;
 mod json;
 mod kinematics;
@@ -34,9 +37,10 @@ mod sweep;
 mod tests;
 mod timing;
 
-pub use def::{
-    CapsuleDef, JointDef, JointKind, LimitsDef, LinkDef, MimicDef, RobotDef, TipDef,
-    joint_range_wider, joint_range_wider_message,
+pub use def::{CapsuleDef, JointDef, JointKind, LimitsDef, LinkDef, MimicDef, RobotDef, TipDef};
+pub use fields::{
+    JointField, JointFieldProblem, JointFields, JointFieldsOf, JointRanges, NoJointFields, RobotOf,
+    joint_field_message, joint_field_problem,
 };
 pub use ik::{ANGLE_TOLERANCE, POSITION_TOLERANCE, Solved};
 pub use model::Robot;

@@ -548,8 +548,15 @@ fn joints_target<S>(
                 "`{name}.{joint}` must be in `{unit}` (declare `#[param(unit = \"{unit}\")]`)"
             ));
         }
-        let min = p.get("minimum").and_then(Value::as_f64);
-        let max = p.get("maximum").and_then(Value::as_f64);
+        // `a..b` publishes `exclusiveMaximum`: values below `b` are promised.
+        let min = p
+            .get("minimum")
+            .or_else(|| p.get("exclusiveMinimum"))
+            .and_then(Value::as_f64);
+        let max = p
+            .get("maximum")
+            .or_else(|| p.get("exclusiveMaximum"))
+            .and_then(Value::as_f64);
         if min.is_none_or(|m| m < lower) || max.is_none_or(|m| m > upper) {
             problems.push(format!(
                 "`{name}.{joint}` is published as {}..={}, wider than the joint allows \
