@@ -34,7 +34,8 @@
 //! segment  = 1*( ALPHA / DIGIT / "_" / "-" / pct )   every other byte of the UTF-8 name as %XX
 //! ```
 //!
-//! `TOOL` is a tool, `TOOL.NAME` a parameter, `TOOL.NAME.FIELD` a field inside it, `NAME[]` an
+//! `TOOL` is a tool, `TOOL.NAME` a parameter (the result arguments a tool takes, `jmespath` and
+//! `summary`, too: `TOOL.jmespath`), `TOOL.NAME.FIELD` a field inside it, `NAME[]` an
 //! array's items (`plan_trajectory.waypoints[].x`), `TOOL:result.FIELD` an output field,
 //! `TOOL:example` the example call. Each segment is percent-encoded, `.`, `:`, `[`, `]`, `*` and
 //! `%` included, so a property named `a.b` (`a%2Eb`) never collides with the field `b` of a
@@ -477,8 +478,13 @@ fn render_tool(
 
     let input = own_input(tool);
     let params = fields(&input);
+    // The result arguments (`jmespath`, `summary`) are parameters too, with ids of their own
+    // (`TOOL.jmespath`), after the tool's own.
+    let added = result_arguments(tool);
+    let extra = added_input(tool, &added);
+    let extra_params = fields(&extra);
     s.push_str("<h3>Parameters</h3>\n");
-    if params.is_empty() {
+    if params.is_empty() && extra_params.is_empty() {
         s.push_str("<p>None.</p>\n");
     } else {
         s.push_str(
@@ -487,17 +493,31 @@ fn render_tool(
              <tbody>\n",
         );
         let mut seen = HashSet::new();
-        for f in &params {
+        for f in params.iter().chain(&extra_params) {
             row(s, &tool.name, f, Side::Input, &mut seen);
         }
         s.push_str("</tbody></table>\n");
     }
-    let added = result_arguments(tool);
     if !added.is_empty() {
+        let links: Vec<String> = added
+            .iter()
+            .map(|a| {
+                format!(
+                    "<a href=\"#{}\"><code>{}</code></a>",
+                    anchor::param(&tool.name, &[Step::Prop(a.clone())]),
+                    esc(a)
+                )
+            })
+            .collect();
         let _ = writeln!(
             s,
-            "<p>Also takes {} for its result (see <a href=\"#{}\">result arguments</a>).</p>",
-            codes(&added),
+            "<p>{} {} for its result (see <a href=\"#{}\">result arguments</a>).</p>",
+            if params.is_empty() {
+                "Takes"
+            } else {
+                "Also takes"
+            },
+            links.join(", "),
             anchor::reserved(&["result-arguments"])
         );
     }
@@ -697,6 +717,23 @@ fn own_input(tool: &Tool) -> Value {
         props.retain(|k, _| !added.contains(k));
     }
     input
+}
+
+/// The input schema's result arguments alone (`added`), as an object schema.
+fn added_input(tool: &Tool, added: &[String]) -> Value {
+    let properties: Map<String, Value> = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .filter(|(k, _)| added.contains(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    serde_json::json!({"type": "object", "properties": properties})
 }
 
 fn result_arguments(tool: &Tool) -> Vec<String> {
@@ -1152,7 +1189,8 @@ fn grammar(s: &mut String) {
         s,
         "<section id=\"{}\">\n<h2>Links into this page</h2>\n<p>Every tool, parameter and \
          output field has an id that stays the same while its name does: <code>TOOL</code> \
-         for a tool, <code>TOOL.NAME</code> for a parameter, <code>TOOL.NAME.FIELD</code> for \
+         for a tool, <code>TOOL.NAME</code> for a parameter (<code>TOOL.jmespath</code> and \
+         <code>TOOL.summary</code> for the result arguments), <code>TOOL.NAME.FIELD</code> for \
          a field inside it, <code>NAME[]</code> for an array's items and <code>NAME.*</code> \
          for a map's values (<code>plan_trajectory.waypoints[].x</code>), \
          <code>TOOL:result.FIELD</code> for an output field and <code>TOOL:example</code> for \

@@ -100,3 +100,37 @@ fn dialect_drops_are_listed() {
         "{details}"
     );
 }
+
+#[test]
+fn result_arguments_have_anchors_of_their_own() {
+    let t = tool(json!({
+        "name": "scan",
+        "inputSchema": {"type": "object", "properties": {
+            "rate": {"type": "number"},
+            "jmespath": {"type": "string", "minLength": 1, "description": "A JMESPath expression."},
+            "summary": {"type": "boolean", "default": false, "description": "A summary instead."}
+        }},
+        "_meta": {"io.toolwright/resultArguments": ["jmespath", "summary"]}
+    }));
+    let html = page(&[t]);
+    for id in ["scan.rate", "scan.jmespath", "scan.summary"] {
+        assert_eq!(html.matches(&format!("id=\"{id}\"")).count(), 1, "{id}");
+        assert!(html.contains(&format!("<a href=\"#{id}\"><code>")), "{id}");
+    }
+    // After the tool's own parameters, and linked from the sentence that says what they are.
+    assert!(html.find("id=\"scan.rate\"") < html.find("id=\"scan.jmespath\""));
+    assert!(html.contains(
+        "<p>Also takes <a href=\"#scan.jmespath\"><code>jmespath</code></a>, <a \
+         href=\"#scan.summary\"><code>summary</code></a> for its result"
+    ));
+    // A tool that takes only them.
+    let only = tool(json!({
+        "name": "state",
+        "inputSchema": {"type": "object", "properties": {"jmespath": {"type": "string"}}},
+        "_meta": {"io.toolwright/resultArguments": ["jmespath"]}
+    }));
+    let html = page(&[only]);
+    assert!(html.contains("id=\"state.jmespath\""));
+    assert!(!html.contains("<p>None.</p>"));
+    assert!(html.contains("<p>Takes <a href=\"#state.jmespath\">"));
+}
