@@ -526,14 +526,22 @@ pub(crate) fn tool_envelope_words(tool: &Tool) -> Option<String> {
     Some(format!(
         "{} {} from where the resource is, before anything moves and before the user is asked: \
          a motion outside the envelope is refused and nothing moves.",
-        envelope_words(envelope),
+        envelope_words(envelope, robot_of(tool).is_some()),
         target_words(envelope)
     ))
 }
 
-/// A published envelope in words: its resource, frame and unit, the allow shapes, the
-/// keep-outs and the longest straight motion.
-pub(crate) fn envelope_words(envelope: &Value) -> String {
+/// The robot a tool moves (`_meta["io.toolwright/robot"]`), if it moves one.
+pub(crate) fn robot_of(tool: &Tool) -> Option<&Value> {
+    tool.meta
+        .as_ref()
+        .and_then(|m| m.0.get(crate::contract::ROBOT_META))
+}
+
+/// A published envelope in words: its resource, frame and unit, what must stay inside (the
+/// tool point, or every link of the arm when the resource is a `robot`: its links are checked,
+/// not its tool point alone), the allow shapes, the keep-outs and the longest straight motion.
+pub(crate) fn envelope_words(envelope: &Value, robot: bool) -> String {
     let text = |key: &str| envelope.get(key).and_then(Value::as_str).unwrap_or("?");
     let unit = text("unit");
     let n = |v: Option<&Value>| v.map_or_else(|| "?".to_owned(), words::value);
@@ -593,8 +601,13 @@ pub(crate) fn envelope_words(envelope: &Value) -> String {
         .get("toolRadius")
         .map(|r| format!(" (a ball of radius {} {unit} around it)", words::value(r)))
         .unwrap_or_default();
+    let what = if robot {
+        "every link of the arm (as the capsules that hold it)".to_owned()
+    } else {
+        format!("the tool point{radius}")
+    };
     let mut out = format!(
-        "Envelope of `{}` (frame `{}`, {unit}): the tool point{radius} must stay inside {}",
+        "Envelope of `{}` (frame `{}`, {unit}): {what} must stay inside {}",
         text("resource"),
         text("frame"),
         join(list("allow"))

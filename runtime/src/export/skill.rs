@@ -8,6 +8,10 @@
 //! - **Tools**: per tool, whether it changes the world (not `read_only`; destructive,
 //!   idempotent, the resources it holds), its deadline, and what it is for (the first paragraph
 //!   of its description);
+//! - **How robot motions are checked** (a resource declared from its URDF): the joint limits,
+//!   every link along the whole motion against the envelope and the other links, the bound,
+//!   the timing by the joints' caps, and what is not checked (dynamics, moving obstacles, the
+//!   links' exact shapes);
 //! - **When a call ends early**: deadlines, cancels, a client gone, shutdowns, the grace
 //!   period, each resource's safe stop (whatever the tool returned) and queue, a safe stop that
 //!   fails, retries, and the lease of tasks that hold a resource with a safe stop;
@@ -154,6 +158,7 @@ pub(crate) fn render(source: &SkillSource<'_>) -> String {
     render_tools(&mut s, &tools);
     render_ending_early(&mut s, &tools, source.resources, source.task_lease);
     render_envelopes(&mut s, &tools);
+    render_robots(&mut s, &tools);
     render_confirmations(&mut s, &tools);
     render_resource_uses(&mut s, source.tools);
     render_each(&mut s, &tools);
@@ -517,7 +522,7 @@ fn render_groups(s: &mut String, tools: &[(&Tool, &Operation)]) {
 
 fn render_envelopes(s: &mut String, tools: &[(&Tool, &Operation)]) {
     // One entry per envelope (tools of one resource share it), with the tools it checks.
-    let mut envelopes: Vec<(&Value, Vec<String>)> = Vec::new();
+    let mut envelopes: Vec<(&Value, bool, Vec<String>)> = Vec::new();
     for (t, _) in tools {
         let Some(envelope) = super::envelope_of(t) else {
             continue;
@@ -534,16 +539,17 @@ fn render_envelopes(s: &mut String, tools: &[(&Tool, &Operation)]) {
                 .replacen("The ", "the ", 1)
                 .replacen("Each ", "each ", 1)
         );
-        match envelopes.iter_mut().find(|(e, _)| {
+        let robot = super::robot_of(t).is_some();
+        match envelopes.iter_mut().find(|(e, r, _)| {
             let mut other = (*e).clone();
             if let Value::Object(map) = &mut other {
                 map.remove("target");
                 map.remove("path");
             }
-            other == own
+            other == own && *r == robot
         }) {
-            Some((_, checks)) => checks.push(checked),
-            None => envelopes.push((envelope, vec![checked])),
+            Some((_, _, checks)) => checks.push(checked),
+            None => envelopes.push((envelope, robot, vec![checked])),
         }
     }
     if envelopes.is_empty() {
@@ -560,13 +566,124 @@ fn render_envelopes(s: &mut String, tools: &[(&Tool, &Operation)]) {
          at start-up, and the envelope in each tool's `_meta[\"io.toolwright/envelope\"]` is \
          the one checked.\n\n",
     );
-    for (envelope, checks) in envelopes {
-        let _ = writeln!(s, "- {}", super::envelope_words(envelope));
+    for (envelope, robot, checks) in envelopes {
+        let _ = writeln!(s, "- {}", super::envelope_words(envelope, robot));
         for check in checks {
             let _ = writeln!(s, "  - {check}.");
         }
     }
     s.push('\n');
+}
+
+/// What the server checks of each robot's motions, and what it does not, from the tools'
+/// `_meta["io.toolwright/robot"]`.
+fn render_robots(s: &mut String, tools: &[(&Tool, &Operation)]) {
+    // One entry per robot resource, with the tools that move it.
+    let mut robots: Vec<(&Value, Vec<&str>)> = Vec::new();
+    for (t, _) in tools {
+        let Some(robot) = super::robot_of(t) else {
+            continue;
+        };
+        match robots
+            .iter_mut()
+            .find(|(r, _)| r.get("resource") == robot.get("resource"))
+        {
+            Some((_, movers)) => movers.push(t.name.as_ref()),
+            None => robots.push((robot, vec![t.name.as_ref()])),
+        }
+    }
+    if robots.is_empty() {
+        return;
+    }
+    s.push_str(
+        "## How robot motions are checked
+
+",
+    );
+    for (robot, movers) in robots {
+        let text =
+            |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("?").to_owned();
+        let unit = text(robot, "unit");
+        let tolerance = robot
+            .get("tolerance")
+            .map_or_else(|| "?".to_owned(), super::words::value);
+        let joints: Vec<String> = robot
+            .get("joints")
+            .and_then(Value::as_array)
+            .map(|js| {
+                js.iter()
+                    .map(|j| {
+                        let n =
+                            |k: &str| j.get(k).map_or_else(|| "?".to_owned(), super::words::value);
+                        let u = text(j, "unit");
+                        format!(
+                            "`{}` {} to {} {u} (at most {} {u}/s)",
+                            text(j, "name"),
+                            n("lower"),
+                            n("upper"),
+                            n("maxVelocity")
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{} {} robot `{}` (resource `{}`), read from `{}` when the server was built. Before \
+             anything moves and before the user is asked, and again when the motion gets its \
+             turn, the server checks:\n",
+            names(&movers),
+            if movers.len() == 1 { "moves" } else { "move" },
+            text(robot, "robot"),
+            text(robot, "resource"),
+            robot
+                .get("source")
+                .map_or_else(|| "?".to_owned(), |f| text(f, "file")),
+        );
+        let _ = writeln!(
+            s,
+            "- **Joint limits.** Each joint stays within its range: {}. A joint position \
+             outside its range is refused by the tool's schema, before anything else.",
+            joints.join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "- **Every link, along the whole motion.** A motion goes in a straight line in joint \
+             space from where the joints are. Every link of the arm (the elbow and the forearm, \
+             not only the tool point), as capsules that contain its shape, must stay inside the \
+             envelope, clear of every keep-out, and clear of the robot's other links. A target \
+             for the tool point is first solved to joint positions within the joints' ranges, \
+             closest to where the arm is; a point out of reach is refused with the closest point \
+             the arm reaches."
+        );
+        let _ = writeln!(
+            s,
+            "- **The bound: {tolerance} {unit}.** A motion that would bring a link within \
+             {tolerance} {unit} of a keep-out, of the envelope's edge or of another link is \
+             refused; one that stays more than {tolerance} {unit} clear all along is accepted. \
+             Leave more room than that. A refusal names the link, what it would touch, how far \
+             along the motion and the joint values there, and a way around (often: move in \
+             steps, through the home configuration); nothing moved and no one was asked."
+        );
+        let _ = writeln!(
+            s,
+            "- **Timing.** The joints move in step, so the path keeps its shape; a motion takes \
+             at least what the slowest joint's velocity cap (and its acceleration and \
+             deceleration caps) allows at the requested `speed`, a fraction of the caps. The \
+             result's `duration` is that time.\n"
+        );
+        s.push_str(
+            "It does not check, so do not rely on it for:\n\n\
+             - dynamics: torques, payloads, and the distance the arm needs to stop under load;\n\
+             - anything that moves or was placed after the server started (people, other \
+             machines, objects): the envelope is fixed, so ask the user when the cell may have \
+             changed;\n\
+             - the links' exact shapes: each is checked as the capsules that contain it, which \
+             are larger, so a motion very close to an obstacle may be refused although the real \
+             link would pass;\n\
+             - jerk and effort limits (read from the robot's description, not enforced).\n\n",
+        );
+    }
 }
 
 fn render_confirmations(s: &mut String, tools: &[(&Tool, &Operation)]) {

@@ -474,18 +474,19 @@ pub(super) fn figure(s: &mut String, i: usize, d: &Drawn) {
         Some(r) => format!(
             " The arm of robot <code>{}</code> is drawn at its home configuration ({}).",
             esc(r.get("robot").and_then(Value::as_str).unwrap_or("?")),
-            esc(r
-                .get("home")
-                .and_then(|h| h.get("from"))
-                .and_then(Value::as_str)
-                .unwrap_or("?"))
+            inline(
+                r.get("home")
+                    .and_then(|h| h.get("from"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+            )
         ),
         None => String::new(),
     };
     let _ = write!(
         s,
         "</div><figcaption>{} Coordinates in {}. Moved by {}.{arm}</figcaption>",
-        inline(&super::super::envelope_words(&published)),
+        inline(&super::super::envelope_words(&published, d.robot.is_some())),
         esc(unit),
         links.join(", ")
     );
@@ -526,6 +527,10 @@ fn joint_table(s: &mut String, resource: &str, robot: &Value) {
         let cap = |k: &str, per: &str| {
             n(k).map_or_else(|| "–".to_owned(), |v| format!("{} {unit}/{per}", label(v)))
         };
+        let exact = |k: &str| {
+            j.get(k)
+                .map_or_else(|| "?".to_owned(), super::super::words::value)
+        };
         let from = j
             .get("from")
             .and_then(|f| f.get("range"))
@@ -538,12 +543,13 @@ fn joint_table(s: &mut String, resource: &str, robot: &Value) {
             super::anchor::reserved(&["joint", resource, name]),
             esc(name),
             esc(text("type")),
-            label(lo),
-            label(hi),
+            // The enforced range as published, every digit: a joint's limit is not rounded.
+            esc(&exact("lower")),
+            esc(&exact("upper")),
             esc(unit),
             cap("maxVelocity", "s"),
             cap("maxAcceleration", "s²"),
-            esc(from)
+            inline(from)
         );
     }
     s.push_str("</tbody></table>");
