@@ -331,5 +331,19 @@ impl Panda {
 
 /// The Panda's toolbox, to configure and build (confirmation on, as declared).
 pub fn server(config: PandaConfig) -> ToolboxBuilder<Panda> {
-    Toolbox::builder(Panda::new(config)).with_title("Franka Panda (simulated)")
+    Toolbox::builder(Panda::new(config))
+        .with_title("Franka Panda (simulated)")
+        .with_skill(
+            "franka-panda",
+            "Operate the simulated Franka Panda arm safely through its MCP tools: move its joints \
+             or its tool point, read its state and stop it; says what every motion is checked \
+             against (joint limits, every link against the cell and itself) and what is not \
+             checked. Read it before calling any of its tools.",
+        )
+        .with_instructions(
+            "A simulated Franka Emika Panda (7 joints, read from its URDF) on a table, with a \
+             shelf behind it and a post to its front left. Joint positions are in radians; \
+             positions of the tool point in millimetres in the base frame (x forward, y left, \
+             z up from the plate the arm stands on). Call get_state first.",
+        )
 }
