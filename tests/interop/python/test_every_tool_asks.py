@@ -2,7 +2,7 @@
 every example's tools, with a client that declines every question, through the official Python
 MCP SDK (1.x and 2.x lines, each connection mode), over stdio.
 
-For each example server (robot_arm, ros_arm, parts_catalog, many_tools, conformance; a new tool or
+For each example server (robot_arm, ros_arm, parts_catalog, many_tools, conformance, panda; a new tool or
 a new example is covered without anyone listing it here), every tool whose annotations do not say
 `readOnlyHint: true` and that is not a stop tool (`_meta["io.toolwright/stopFor"]`) is called
 once with arguments made from its published input schema:
@@ -14,10 +14,11 @@ once with arguments made from its published input schema:
   without the runtime asking first (its body may ask its own questions);
 - any other world-changing tool fails the test: it neither asks nor says why.
 
-The robot's state (`get_arm_state`, `joint_state`) is the same after the walk as before it.
+The robot's state (`get_arm_state`, `joint_state`, the Panda's `get_state`) is the same after the
+walk as before it.
 
     ROBOT_ARM_BIN=... ROS_ARM_BIN=... PARTS_CATALOG_BIN=... MANY_TOOLS_BIN=... CONFORMANCE_BIN=... \
-        python -m pytest tests/interop/python/test_every_tool_asks.py
+        PANDA_BIN=... python -m pytest tests/interop/python/test_every_tool_asks.py
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ EXAMPLES = {
     "parts_catalog": (Path(os.environ.get("PARTS_CATALOG_BIN", DEBUG / "parts_catalog")), None),
     "many_tools": (Path(os.environ.get("MANY_TOOLS_BIN", DEBUG / "many_tools")), None),
     "conformance": (Path(os.environ.get("CONFORMANCE_BIN", DEBUG / "conformance")), None),
+    "panda": (Path(os.environ.get("PANDA_BIN", DEBUG / "panda")), "get_state"),
 }
 
 CONFIRM = "io.toolwright/confirm"
@@ -148,7 +150,7 @@ async def connect(binary: Path, mode: str, user: Decliner):
     """A client of `binary serve` over stdio (confirmation on, as served by default)."""
     assert binary.is_file(), f"{binary} does not exist: run `cargo build --examples` or set its *_BIN"
     params = StdioServerParameters(command=str(binary), args=["serve"],
-                                   env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"})
+                                   env={"ROBOT_ARM_TIME_SCALE": "0", "PANDA_TIME_SCALE": "0", "RUST_LOG": "warn"})
     with tempfile.TemporaryFile("w+") as errlog:
         if MCP_MAJOR == 1:
             async with stdio_client(params, errlog=errlog) as (read, write):
@@ -234,5 +236,9 @@ def test_every_tool_that_changes_the_world_asks_first_or_says_why_not(name: str,
         assert {"move_arm_to_pose", "follow_trajectory", "grasp_object_force_control"} <= asked, walked
     if name == "ros_arm":
         assert {t for t, _ in walked} == {"move_to_pose", "follow_path", "move_joints"}, walked
+    if name == "panda":
+        # Both motions declare a question: asked and declined, or refused before asking.
+        assert {t for t, _ in walked} == {"move_joints", "move_to"}, walked
+        assert all(how in ("asked, declined", "refused before asking") for _, how in walked), walked
     if name == "many_tools":
         assert sum(1 for _, how in walked if how == "asked, declined") == 100, walked

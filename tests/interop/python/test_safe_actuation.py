@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -68,21 +69,25 @@ class User:
         return types.ElicitResult(action=self.action, content={} if self.action == "accept" else None)
 
 
-class HttpServer:
-    """`robot_arm serve --http` on a free loopback port, with `args`."""
+# The environment of the example servers: motions are instantaneous.
+SERVER_ENV = {"ROBOT_ARM_TIME_SCALE": "0", "PANDA_TIME_SCALE": "0"}
 
-    def __init__(self, args: list[str]):
+
+class HttpServer:
+    """`BINARY serve --http` (the robot arm unless told) on a free loopback port, with `args`."""
+
+    def __init__(self, args: list[str], binary: Path = BIN):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="robot-arm-", suffix=".log")
+        self.log = tempfile.NamedTemporaryFile("w+", prefix=f"{binary.name}-", suffix=".log")
         self.proc = subprocess.Popen(
-            [str(BIN), "serve", "--http", f"127.0.0.1:{self.port}", *args],
+            [str(binary), "serve", "--http", f"127.0.0.1:{self.port}", *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
-            env={**os.environ, "ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "info"})
+            env={**os.environ, **SERVER_ENV, "RUST_LOG": "info"})
         deadline = time.time() + 30
         while "serving MCP over streamable HTTP" not in self.server_log():
-            assert self.proc.poll() is None, f"robot_arm exited:\n{self.server_log()}"
-            assert time.time() < deadline, f"robot_arm did not start:\n{self.server_log()}"
+            assert self.proc.poll() is None, f"{binary.name} exited:\n{self.server_log()}"
+            assert time.time() < deadline, f"{binary.name} did not start:\n{self.server_log()}"
             time.sleep(0.05)
 
     def server_log(self) -> str:
@@ -96,15 +101,16 @@ class HttpServer:
 
 
 @asynccontextmanager
-async def connect(transport: str, mode: str, user: User | None, args: list[str] | None = None):
-    """A client of a fresh `robot_arm serve --confirm=on` (and `args`); `user` answers its
-    questions (None: a client that cannot be asked)."""
-    assert BIN.is_file(), f"{BIN} does not exist: run `cargo build --examples` or set ROBOT_ARM_BIN"
+async def connect(transport: str, mode: str, user: User | None, args: list[str] | None = None,
+                  binary: Path = BIN):
+    """A client of a fresh `BINARY serve --confirm=on` (and `args`; the robot arm unless told);
+    `user` answers its questions (None: a client that cannot be asked)."""
+    assert binary.is_file(), f"{binary} does not exist: run `cargo build --examples` or set its *_BIN"
     serve = ["--confirm=on", *(args or [])]
     callbacks = {} if user is None else {"elicitation_callback": user.elicitation}
     if transport == "stdio":
-        params = StdioServerParameters(command=str(BIN), args=["serve", *serve],
-                                       env={"ROBOT_ARM_TIME_SCALE": "0", "RUST_LOG": "warn"})
+        params = StdioServerParameters(command=str(binary), args=["serve", *serve],
+                                       env={**SERVER_ENV, "RUST_LOG": "warn"})
         with tempfile.TemporaryFile("w+") as errlog:
             if MCP_MAJOR == 1:
                 async with stdio_client(params, errlog=errlog) as (read, write):
@@ -115,7 +121,7 @@ async def connect(transport: str, mode: str, user: User | None, args: list[str] 
                 async with Client(stdio_client(params, errlog=errlog), mode=mode, **callbacks) as client:
                     yield client
         return
-    server = HttpServer(serve)
+    server = HttpServer(serve, binary)
     try:
         if MCP_MAJOR == 1:
             async with streamablehttp_client(server.url) as (read, write, _):
@@ -128,16 +134,17 @@ async def connect(transport: str, mode: str, user: User | None, args: list[str] 
                 async with Client(transport_, mode=mode, **callbacks) as client:
                     yield client
     except BaseException:
-        print(f"--- robot_arm log ---\n{server.server_log()}")
+        print(f"--- {binary.name} log ---\n{server.server_log()}")
         raise
     finally:
         server.stop()
 
 
-def run(body, transport: str, mode: str, user: User | None, args: list[str] | None = None) -> None:
+def run(body, transport: str, mode: str, user: User | None, args: list[str] | None = None,
+        binary: Path = BIN) -> None:
     async def main() -> None:
         with anyio.fail_after(TEST_TIMEOUT_S):
-            async with connect(transport, mode, user, args) as session:
+            async with connect(transport, mode, user, args, binary) as session:
                 if MCP_MAJOR >= 2 and mode == "auto":
                     assert session.protocol_version >= "2026-07-28", session.protocol_version
                 await body(session)
