@@ -2,14 +2,16 @@
 
 Environment (set by .ci/run, run_browser):
   PAGE_DIR         a robot-arm export (`robot_arm export --out PAGE_DIR`): index.html, tools.json
+  PANDA_PAGE_DIR   the Panda's export (`panda export --out PANDA_PAGE_DIR`)
   MANY_PAGE        the 200-tool page (`many_tools export --out DIR`, then DIR/index.html)
   CHROMIUM         the browser (default /usr/bin/chromium, Debian's package)
   SCREENSHOT_DIR   where the screenshots for review are written (default: PAGE_DIR)
 
-With JavaScript off, every tool and parameter of the robot (and every nested field and output
-field) is on the page, visible, and its anchor resolves; with JavaScript on, the search box
-narrows the tools by a parameter's name; no request leaves the page; the 200-tool page reaches
-its load event in under a second.
+With JavaScript off, every tool and parameter of the robot arm and of the Panda (and every
+nested field, result argument and output field) is on the page, visible, and its anchor
+resolves; the Panda's page has a row per joint with its anchor and draws the arm in both views
+of its envelope; with JavaScript on, the search box narrows the tools by a parameter's name; no
+request leaves the page; the 200-tool page reaches its load event in under a second.
 """
 
 import json
@@ -22,6 +24,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 PAGE_DIR = pathlib.Path(os.environ["PAGE_DIR"])
+PANDA_PAGE_DIR = pathlib.Path(os.environ["PANDA_PAGE_DIR"])
 MANY_PAGE = pathlib.Path(os.environ["MANY_PAGE"])
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", str(PAGE_DIR)))
@@ -100,18 +103,21 @@ def push(child, path, out):
                     push(field, path + [("p", name)], out)
 
 
-def expected_ids():
-    """(id, text of its first cell) of every tool, parameter and output field of the export."""
-    tools = json.loads((PAGE_DIR / "tools.json").read_text())["tools"]
+def expected_ids(page_dir=PAGE_DIR):
+    """(id, text of its first cell) of every tool, parameter (the result arguments, `jmespath`
+    and `summary`, after the tool's own) and output field of the export."""
+    tools = json.loads((page_dir / "tools.json").read_text())["tools"]
     ids = []
     for tool in tools:
         name = tool["name"]
         ids.append((segment(name), None))
         added = (tool.get("_meta") or {}).get("io.toolwright/resultArguments") or []
         schema = dict(tool["inputSchema"])
-        schema["properties"] = {k: v for k, v in (schema.get("properties") or {}).items() if k not in added}
+        properties = schema.get("properties") or {}
+        schema["properties"] = {k: v for k, v in properties.items() if k not in added}
         params = []
         walk(schema, [], params)
+        walk({"properties": {k: v for k, v in properties.items() if k in added}}, [], params)
         seen = set()
         for path in params:
             anchor = segment(name) + fields(path)
@@ -150,15 +156,22 @@ def test_the_grammar_written_here_agrees_with_itself():
     assert fields([("p", "waypoints"), "[]", ("p", "x")]) == ".waypoints[].x"
 
 
-def test_without_javascript_every_tool_and_parameter_is_there_and_linked(browser):
-    tools, ids = expected_ids()
-    assert len(tools) >= 9 and len(ids) > 60, (len(tools), len(ids))
+@pytest.mark.parametrize("page_dir", [PAGE_DIR, PANDA_PAGE_DIR], ids=["robot_arm", "panda"])
+def test_without_javascript_every_tool_and_parameter_is_there_and_linked(browser, page_dir):
+    tools, ids = expected_ids(page_dir)
     params = [i for i, text in ids if text is not None and ":result" not in i]
-    assert "plan_trajectory.waypoints[].x" in params
-    assert "grasp_object_force_control.target_position.x" in params
+    if page_dir == PAGE_DIR:
+        assert len(tools) >= 9 and len(ids) > 60, (len(tools), len(ids))
+        assert "plan_trajectory.waypoints[].x" in params
+        assert "grasp_object_force_control.target_position.x" in params
+        # The result arguments are parameters with ids of their own.
+        assert "plan_trajectory.jmespath" in params and "plan_trajectory.summary" in params
+    else:
+        assert [t["name"] for t in tools] == ["move_joints", "move_to", "get_state", "stop_arm"]
+        assert ["move_joints.positions.panda_joint%d" % i in params for i in range(1, 8)] == [True] * 7
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(url(PAGE_DIR / "index.html"))
+    page.goto(url(page_dir / "index.html"))
     # JavaScript is off: the search box stays hidden, and no copy button was added.
     assert not page.locator("input[type=search]").is_visible()
     assert page.locator("button.copy").count() == 0
@@ -169,7 +182,7 @@ def test_without_javascript_every_tool_and_parameter_is_there_and_linked(browser
         if text is not None:
             assert element.locator("td").first.inner_text().strip() == text, anchor
         # Following the link lands on it: it is the :target and in view.
-        page.goto(url(PAGE_DIR / "index.html", anchor))
+        page.goto(url(page_dir / "index.html", anchor))
         target = page.locator(":target")
         assert target.count() == 1 and target.get_attribute("id") == anchor, anchor
         assert target.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight; }"), anchor
@@ -178,6 +191,49 @@ def test_without_javascript_every_tool_and_parameter_is_there_and_linked(browser
     assert len(hrefs) > len(ids)
     for fragment in set(hrefs):
         assert page.locator('[id="%s"]' % fragment).count() == 1, fragment
+    context.close()
+
+
+def test_the_panda_s_page_lists_every_joint_and_draws_the_arm(browser):
+    """Without JavaScript: a row per joint with its anchor (`:joint.arm.panda_jointN`, its range
+    as published), and the arm drawn at its home configuration in both views of its envelope,
+    one stroke per capsule of every link published with capsules."""
+    tools = json.loads((PANDA_PAGE_DIR / "tools.json").read_text())["tools"]
+    robot = tools[0]["_meta"]["io.toolwright/robot"]
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url(PANDA_PAGE_DIR / "index.html"))
+    for joint in robot["joints"]:
+        anchor = ":joint.arm.%s" % joint["name"]
+        row = page.locator('[id="%s"]' % anchor)
+        assert row.count() == 1 and row.is_visible(), anchor
+        text = row.inner_text()
+        assert joint["name"] in text, (anchor, text)
+        for end in ("lower", "upper"):
+            assert ("%g" % joint[end]).replace("-", "") in text.replace("−", "").replace("-", ""), (anchor, end, text)
+        page.goto(url(PANDA_PAGE_DIR / "index.html", anchor))
+        target = page.locator(":target")
+        assert target.count() == 1 and target.get_attribute("id") == anchor, anchor
+        page.goto(url(PANDA_PAGE_DIR / "index.html"))
+    figure = page.locator('[id=":envelope.arm"]')
+    assert figure.count() == 1 and figure.is_visible()
+    views = figure.locator("svg")
+    assert views.count() == 2, views.count()
+    capsules = sum(len(link["capsules"]) for link in robot["links"])
+    drawn = set(l["name"] for l in robot["links"])
+    for i in range(2):
+        strokes = views.nth(i).locator("line.ln")
+        assert strokes.count() == capsules, (i, strokes.count(), capsules)
+        titles = set(strokes.evaluate_all("ls => ls.map(l => l.querySelector('title').textContent)"))
+        assert titles == drawn, (titles ^ drawn)
+        # Drawn, not collapsed to nothing: the strokes have a width and lie inside the view.
+        box = views.nth(i).bounding_box()
+        assert box and box["width"] > 100 and box["height"] > 100, box
+    assert "is drawn at its home configuration" in figure.inner_text()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / "panda-envelope.png"
+    figure.screenshot(path=str(shot))
+    assert shot.stat().st_size > 5_000
     context.close()
 
 
