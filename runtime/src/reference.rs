@@ -143,7 +143,8 @@
 //!   `Type::tool_pose()`, `values()`, `from_values(..)`), `limits` (a ros2_control / MoveIt
 //!   `joint_limits.yaml`), `srdf` (its `disable_collisions` pairs are not checked; `home` names
 //!   one of its `group_state`s), `margin = "0.02 rad"` and `linear_margin = "5 mm"` (each end of a
-//!   revolute, prismatic joint's range narrowed), `padding = "5 mm"` (added to every capsule),
+//!   revolute, prismatic joint's range narrowed, then rounded inward to the shortest decimal
+//!   within 1e-9, so `-3.0718` less `0.01` publishes `-3.0618`), `padding = "5 mm"` (added to every capsule),
 //!   `link("name", capsule(a = (..), b = (..), radius = r), sphere(center = (..), radius = r))`
 //!   (a link's capsules, replacing its collision geometry). `position` names the method that
 //!   says where the joints are (the joint-position type, `Vec<f64>` or `[f64; N]` in joint
@@ -162,6 +163,17 @@
 //!   narrowed to keep them within theirs; fixed joints are folded into the chain. Jerk and
 //!   effort caps are read and checked, not enforced (motions are kinematic). Every joint needs
 //!   a velocity cap.
+//! - A joint-position struct written by hand (`#[derive(ToolSchema)]`, one field per moving
+//!   joint named as in the URDF, each `#[param(unit = "rad", range = ..)]`) may be a tool's
+//!   `target` instead of the generated type. Its ranges are checked against the robot when the
+//!   crate compiles: a field named as a joint whose range is wider than the joint's enforced
+//!   range (or missing), or whose unit is not the joint's (`rad`, `m` for a prismatic joint),
+//!   is a compile error (E0080) at the field's `range` (or `unit`, or name), with the interval
+//!   the joint allows in its unit and the range to write; rustc's note under it points at the
+//!   tool's parameter. The struct's shape (every joint there, no other field) is checked when
+//!   the toolbox is built (`BuildError`), as is a joint-position type whose schema no
+//!   `#[derive(ToolSchema)]` wrote (a hand-written `JsonSchema`, schemars' own ranges): its
+//!   ranges exist only in the schema generated at run time.
 //! - Links. Each link's collision geometry becomes capsules in its frame, each holding its
 //!   shape: a cylinder its axis with its radius; a sphere itself; a URDF 1.2 capsule itself; a
 //!   box, and an STL mesh (binary or ASCII), the least-volume capsule along one of the principal
@@ -210,6 +222,14 @@
 //!   "capsules"}}` (capsules in each link's frame, lengths in the envelope's unit), with the
 //!   envelope's `_meta["io.toolwright/envelope"]` (without `target` for a joint-space tool). An
 //!   operator's narrowing (`serve --envelope`) applies to every link.
+//! - Exported: `TOOLS.md` gives each moving tool's joints with their ranges and caps and says
+//!   every link is checked; `SKILL.md` has "How robot motions are checked" (the joint limits,
+//!   every link along the whole motion, the bound, the timing, and what is not checked); the
+//!   envelope in words says every link of the arm must stay inside, not the tool point; the
+//!   page draws the arm at its home configuration (a stroke per capsule, titled with its link)
+//!   in the envelope's top and side views, with a joint table whose rows are anchored
+//!   `:joint.RESOURCE.JOINT` (the enforced range exactly, a bar with home marked, the caps and
+//!   where the range came from). `check --against` reports a changed joint limit as breaking.
 //! - Not checked: dynamics (torques, payloads, stopping distances under load), moving
 //!   obstacles, the meshes themselves (their bounding capsules are, which are larger), jerk.
 //!
@@ -434,7 +454,8 @@
 //! `ParamType`, `CheckArgument`, ..) with a message that says what to do, at your token. Only
 //! where the message must show a number the compiler computes does the error read "evaluation
 //! panicked" (E0080): a bound beyond an integer type's width, a range wider than an envelope
-//! (with the interval it allows), a parameter count or nesting depth over the limit, the size
+//! or than a robot's joint (with the interval it allows), a parameter count or nesting depth
+//! over the limit, the size
 //! of a description from `include_str!`, a `unit` that does not measure a uom quantity (with
 //! the units that do), and a per-component `range` with the wrong number of ranges.
 //!
@@ -588,7 +609,7 @@
 //! | id | what | example |
 //! |---|---|---|
 //! | `TOOL` | a tool | `move_arm_to_pose` |
-//! | `TOOL.NAME` | a parameter | `grasp_object_force_control.force` |
+//! | `TOOL.NAME` | a parameter, the result arguments included | `grasp_object_force_control.force`, `plan_trajectory.jmespath` |
 //! | `TOOL.NAME.FIELD` | a field inside it | `grasp_object_force_control.target_position.x` |
 //! | `NAME[]` | an array's items | `plan_trajectory.waypoints[].x` |
 //! | `NAME.*` | a map's values | `set_offsets.offsets.*` |
