@@ -34,6 +34,7 @@ iters_for() {
         list_40_*) echo 40 ;;
         first_list_* | build_and_first_list_*) echo 20 ;;
         validate_*) echo 20000 ;;
+        robot_call) echo 200 ;;
         robot_*) echo 2000 ;;
         *) echo 100 ;;
     esac
@@ -67,7 +68,7 @@ for bench in protocol validate robot; do
         per=$((total / div))
         ir[$name]=$per
         printf '%s\t%s\n' "$name" "$per" | tee -a "$results" >&2
-        if [[ "$group" == call_* ]]; then
+        if [[ "$group" == call_* || "$group" == robot_call ]]; then
             # The server's part alone: rmcp's `handle_request` for a tools/call, inclusive (the
             # handler, validation, the tool and the result; not the transport, the JSON text
             # or the client).
@@ -113,6 +114,8 @@ for t in 4 40; do
         ratio "${p}_${t}_tools/rmcp_macros" "${p}_${t}_tools/rmcp_router" ""
     done
 done
+ratio "robot_call/swept" "robot_call/no_check" ""
+ratio "robot_call/swept@server" "robot_call/no_check@server" ""
 ratio "robot_check/swept_7_joints" "robot_check/forward_kinematics" ""
 ratio "robot_check/swept_7_joints" "robot_check/one_configuration" ""
 for g in validate_grasp validate_plan_10; do
