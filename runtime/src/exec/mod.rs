@@ -527,14 +527,15 @@ pub(crate) async fn run<S: Send + Sync + 'static>(
         let running = flight.running.as_mut().expect("just started");
         // What the body returned while a stop tool was stopping its resource: answered as
         // stopped, naming the stop tool (the body often returns because the stop tool's own
-        // body halted the device, before the call is told to stop).
+        // body halted the device, before the call is told to stop). Boxed: rare, and inline it
+        // would grow every call's future (`a_call_future_stays_small`).
         let mut early = None;
         let signal = tokio::select! {
             biased;
             finished = &mut *running => {
                 if let Some(by) = admitted._tickets.stopping() {
                     // `wind_down` answers with it (and never polls the finished body again).
-                    early = Some(finished);
+                    early = Some(Box::new(finished));
                     Signal::Stop(Why::Stopped(by))
                 } else {
                     flight.running = None;
@@ -653,7 +654,7 @@ struct Stopped<'a, 'f, S: Send + Sync + 'static> {
     context: &'a Context,
     flight: &'f mut InFlight<S>,
     /// What the body returned, when it returned before it was told to stop.
-    early: Option<<Running as Future>::Output>,
+    early: Option<Box<<Running as Future>::Output>>,
     admitted: Arc<Admitted>,
     last: bool,
 }
@@ -693,7 +694,7 @@ async fn wind_down<S: Send + Sync + 'static>(stopped: Stopped<'_, '_, S>) -> Wou
     context.cancel(why.reason());
     let told = Instant::now();
     let ended = match early {
-        Some(returned) => Ok(returned),
+        Some(returned) => Ok(*returned),
         None => {
             let running = flight.running.as_mut().expect("running until told to stop");
             tokio::time::timeout(grace, running).await
