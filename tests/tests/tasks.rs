@@ -546,3 +546,130 @@ async fn ended_of<H: rmcp::ClientHandler>(
     }
     panic!("task {id} did not end");
 }
+
+// ---------------------------------------------------------------------------------------------
+// A confirmed task whose body asks its user something.
+
+/// A pen the rig draws with.
+#[derive(Default)]
+struct Plotter {
+    lines: std::sync::atomic::AtomicUsize,
+}
+
+/// A marker's colour.
+#[derive(serde::Deserialize, toolwright::ToolSchema)]
+struct Colour {
+    /// The colour's name.
+    name: String,
+}
+
+#[toolwright::toolbox(resource(name = "pen", safe_stop = lift))]
+impl Plotter {
+    /// Lifts the pen: the safe stop of `pen`.
+    fn lift(&self) -> String {
+        "lifted".into()
+    }
+
+    /// Draws a line, asking its colour first.
+    #[tool(
+        resource = "pen",
+        confirm = "Draw a line {length} long?",
+        task = "optional"
+    )]
+    async fn draw(
+        &self,
+        /// How long.
+        #[param(unit = "mm", range = 1.0..=100.0)]
+        length: f64,
+        ctx: toolwright::Context,
+    ) -> Result<String, toolwright::ToolError> {
+        // Long enough to become a task (promoted after 20 ms), then it asks.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let colour = ctx.elicit::<Colour>("Which colour?").await?;
+        self.lines.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let name = colour
+            .accepted()
+            .map_or_else(|| "none".to_owned(), |c| c.name);
+        Ok(format!("drew {length} mm in {name}"))
+    }
+}
+
+/// The approval that started a task is the task's for its whole life: when the task's body asks
+/// its user something, the approval is not given back, so the `requestState` that carried it
+/// cannot start a second task (or a plain call).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_approval_that_started_a_task_cannot_start_another_once_the_task_asks() {
+    let toolbox = Toolbox::builder(Plotter::default())
+        .with_request_state_keys(toolwright::RequestStateKeys::new("t", [3u8; 32]).unwrap())
+        .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)))
+        .build()
+        .unwrap();
+    let plotter = std::sync::Arc::clone(toolbox.state());
+    let client = connect_client(toolbox, AskingTaskClient, true).await;
+    let call = || {
+        let Value::Object(args) = json!({"length": 40}) else {
+            unreachable!()
+        };
+        CallToolRequestParams::new("draw").with_arguments(args)
+    };
+    let approve = || -> rmcp::model::InputResponses {
+        [("confirm".to_owned(), json!({"action": "accept"}))]
+            .into_iter()
+            .collect()
+    };
+    let CallToolResponse::InputRequired(asked) =
+        client.call_tool_once(call()).await.expect("answers")
+    else {
+        panic!("the user is asked first")
+    };
+    let state = asked.request_state.unwrap();
+    let approved = client
+        .call_tool_once(
+            call()
+                .with_input_responses(approve())
+                .with_request_state(state.clone()),
+        )
+        .await
+        .expect("answers");
+    let CallToolResponse::Task(created) = approved else {
+        panic!("expected a task, got {approved:?}")
+    };
+    let id = created.task.task_id.clone();
+    // The task's body asks for the colour.
+    let mut waiting = false;
+    for _ in 0..500 {
+        let task = client
+            .get_task(GetTaskParams::new(&id))
+            .await
+            .expect("tasks/get answers");
+        if task.task.status() == TaskStatus::InputRequired {
+            waiting = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(waiting, "the task asks its user");
+    // The same approval again: refused, nothing started.
+    for _ in 0..2 {
+        let replayed = client
+            .call_tool_once(
+                call()
+                    .with_input_responses(approve())
+                    .with_request_state(state.clone()),
+            )
+            .await;
+        let error = replayed
+            .expect_err("a used approval is refused")
+            .to_string();
+        assert!(error.contains("already used"), "{error}");
+    }
+    assert_eq!(
+        plotter.lines.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "nothing drawn"
+    );
+    client
+        .cancel_task(CancelTaskParams::new(&id))
+        .await
+        .expect("tasks/cancel answers");
+}

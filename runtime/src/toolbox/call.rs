@@ -272,6 +272,8 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 points: site.points.take(),
             }) as Box<dyn exec::Turn<S> + '_>
         });
+        // A task keeps its approval for its whole life: its runs after a question are its own.
+        let in_task = task.is_some();
         let call = exec::Call {
             turn,
             tool: &entry.name,
@@ -311,9 +313,11 @@ impl<S: Send + Sync + 'static> Inner<S> {
                 ))),
             );
         }
-        if let (Some(id), Some(round), Outcome::InputRequired(_)) = (claimed, round, &ran.1) {
+        if let (Some(id), Some(round), Outcome::InputRequired(_), false) =
+            (claimed, round, &ran.1, in_task)
+        {
             // The body asked its user too: the approval carries the call's next round.
-            super::gates::release_approval(this, id, round.id().1).await;
+            super::gates::release_approval(this, id, round.id().1, round.for_a_task()).await;
         }
         match ran {
             (

@@ -177,7 +177,7 @@ async fn ask<S: Send + Sync + 'static>(
         ));
     }
     let (id, expires) = round.id();
-    let claimed = match claim_approval(inner, id, round.born(), expires).await {
+    let claimed = match claim_approval(inner, id, round.born(), expires, round.for_a_task()).await {
         Ok(claimed) => claimed,
         Err(e) => {
             tracing::error!(error = %e, "approval not checked: Redis failed");
@@ -216,15 +216,18 @@ async fn ask<S: Send + Sync + 'static>(
 }
 
 /// Claims approval `id`, given in a call whose first round began at `born`, for one call: in
-/// this process, or with Redis for every replica.
+/// this process, or with Redis for every replica. A task's approval is claimed in the process
+/// that runs the task: its answers never leave the server (no state to replay), and its
+/// question may wait longer than a state lives.
 async fn claim_approval<S>(
     inner: &Inner<S>,
     id: &str,
     born: std::time::SystemTime,
     expires: std::time::Instant,
+    task: bool,
 ) -> Result<Result<(), NotClaimed>, String> {
     #[cfg(feature = "redis")]
-    if let Some(redis) = inner.shared.get() {
+    if let Some(redis) = inner.shared.get().filter(|_| !task) {
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
         return redis.claim_approval(id, ttl).await;
     }
@@ -266,13 +269,14 @@ pub(in crate::toolbox) async fn release_approval<S>(
     inner: &Inner<S>,
     id: &str,
     expires: std::time::Instant,
+    task: bool,
 ) {
     #[cfg(feature = "redis")]
-    if let Some(redis) = inner.shared.get() {
+    if let Some(redis) = inner.shared.get().filter(|_| !task) {
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
         return redis.release_approval(id, ttl).await;
     }
-    let _ = expires;
+    let _ = (expires, task);
     inner.approvals.release(id);
 }
 
