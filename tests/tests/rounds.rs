@@ -181,6 +181,24 @@ impl Rig {
         Ok(format!("{colour} / {} / {} roots", model?, roots?.len()))
     }
 
+    /// Paints at `target` in a colour the user picks: confirmed, then its body asks.
+    #[tool(resource = "rig", confirm = "Paint at {target}?")]
+    async fn paint(
+        &self,
+        /// Where.
+        #[param(unit = "mm", range = 0.0..=500.0)]
+        target: f64,
+        ctx: Context,
+    ) -> Result<String, ToolError> {
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        let colour = ctx.elicit::<Colour>("Which colour?").await?;
+        let name = colour
+            .accepted()
+            .map_or_else(|| "none".to_owned(), |c| c.name);
+        self.moves.lock().unwrap().push(target);
+        Ok(format!("painted at {target} mm in {name}"))
+    }
+
     /// Asks twice, one question after the other.
     #[tool(read_only)]
     async fn two_steps(&self, ctx: Context) -> Result<String, ToolError> {
@@ -1088,6 +1106,135 @@ async fn with_redis_an_approval_is_used_once_across_a_restart_of_redis() {
     one.shutdown().await.unwrap();
     two.shutdown().await.unwrap();
     drop(redis);
+}
+
+/// A confirmed tool whose body asks its user too: the approval goes on to the next round in
+/// that round's state alone. The call completes with the body's answer (it asked the
+/// confirmation again, forever, before), and the earlier state, replayed with the approval,
+/// is refused (it started the body again, once per replay, before).
+#[tokio::test]
+async fn an_approval_goes_on_to_the_next_round_in_its_state_alone() {
+    let toolbox = rig();
+    let state = std::sync::Arc::clone(toolbox.state());
+    let client = connect(toolbox, Operator::new(true)).await;
+    let approve = |sealed: &str, more: &[(&str, Value)]| {
+        let mut all = vec![("confirm", json!({"action": "accept"}))];
+        all.extend(more.iter().cloned());
+        params("paint", json!({"target": 50}))
+            .with_input_responses(answers(&all))
+            .with_request_state(sealed.to_owned())
+    };
+    let first = asked(once(&client, params("paint", json!({"target": 50}))).await);
+    let s1 = first.request_state.unwrap();
+    assert!(first.input_requests.unwrap().contains_key("confirm"));
+    let second = asked(once(&client, approve(&s1, &[])).await);
+    assert!(
+        second
+            .input_requests
+            .as_ref()
+            .unwrap()
+            .contains_key("colour"),
+        "{second:?}"
+    );
+    let s2 = second.request_state.unwrap();
+    assert_eq!(state.starts.load(Ordering::SeqCst), 1);
+    // The first state again, with the approval: refused, the body not started.
+    let replayed = once(&client, approve(&s1, &[])).await.unwrap_err();
+    assert!(replayed.contains("already used"), "{replayed}");
+    assert_eq!(state.starts.load(Ordering::SeqCst), 1);
+    // The second state, with the colour: the body runs to its end, once.
+    let colour = [("colour", accept(json!({"name": "teal"})))];
+    let done = completed(
+        once(
+            &client,
+            params("paint", json!({"target": 50}))
+                .with_input_responses(answers(&colour))
+                .with_request_state(s2.clone()),
+        )
+        .await,
+    );
+    assert_eq!(text(&done), "painted at 50 mm in teal");
+    assert_eq!(*state.moves.lock().unwrap(), [50.0]);
+    for sealed in [&s1, &s2] {
+        let replayed = once(&client, approve(sealed, &colour)).await.unwrap_err();
+        assert!(replayed.contains("already used"), "{replayed}");
+    }
+    assert_eq!(*state.moves.lock().unwrap(), [50.0], "painted once");
+}
+
+/// The same through two replicas sharing Redis: the approval carried to the next round in
+/// Redis, claimed by that round's state alone, on either replica.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_redis_an_approval_goes_on_to_the_next_round_in_its_state_alone() {
+    let redis = common::redis::RedisServer::start()
+        .await
+        .expect("redis-server on the PATH (.ci/run installs it before the tests)");
+    let replica = || async {
+        let toolbox = rig();
+        let state = std::sync::Arc::clone(toolbox.state());
+        let options = toolwright::HttpOptions::new("127.0.0.1:0".parse().unwrap())
+            .stateless()
+            .redis(&redis.url);
+        (
+            toolbox.serve_http_with(options).await.expect("serves"),
+            state,
+        )
+    };
+    let ((one, one_state), (two, two_state)) = (replica().await, replica().await);
+    let post = |url: String, id: u64, extra: Value| async move {
+        let wire = Wire::Stateless;
+        let capabilities =
+            json!({"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}});
+        let mut call = wire.call(id, "paint", json!({"target": 70}), capabilities);
+        call["params"]
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let text = wire.post(&url, &call).await.text().await.unwrap();
+        reply(&text, id)
+    };
+    let with =
+        |state: &Value, answers: Value| json!({"requestState": state, "inputResponses": answers});
+    let confirm = json!({"confirm": {"action": "accept", "content": {}}});
+    let colour = json!({
+        "confirm": {"action": "accept", "content": {}},
+        "colour": {"action": "accept", "content": {"name": "plum"}},
+    });
+    let painted = || one_state.moves.lock().unwrap().len() + two_state.moves.lock().unwrap().len();
+
+    let first = post(one.url(), 1, json!({})).await;
+    let s1 = first["result"]["requestState"].clone();
+    let second = post(one.url(), 2, with(&s1, confirm.clone())).await;
+    assert_eq!(second["result"]["resultType"], "input_required", "{second}");
+    assert!(
+        second["result"]["inputRequests"]["colour"].is_object(),
+        "{second}"
+    );
+    let s2 = second["result"]["requestState"].clone();
+    let replayed = post(two.url(), 3, with(&s1, confirm.clone())).await;
+    assert!(
+        replayed["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("already used"),
+        "{replayed}"
+    );
+    let done = post(two.url(), 4, with(&s2, colour.clone())).await;
+    assert_eq!(done["result"]["isError"], json!(false), "{done}");
+    assert_eq!(painted(), 1);
+    for (n, state) in [&s1, &s2].into_iter().enumerate() {
+        let replayed = post(one.url(), 5 + n as u64, with(state, colour.clone())).await;
+        assert!(
+            replayed["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("already used"),
+            "{replayed}"
+        );
+    }
+    assert_eq!(painted(), 1, "painted once");
+    one.shutdown().await.unwrap();
+    two.shutdown().await.unwrap();
 }
 
 #[tokio::test]

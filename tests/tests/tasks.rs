@@ -592,6 +592,99 @@ impl Plotter {
             .map_or_else(|| "none".to_owned(), |c| c.name);
         Ok(format!("drew {length} mm in {name}"))
     }
+
+    /// Stops the pen.
+    #[tool(stop_for = "pen")]
+    fn stop_pen(&self) -> String {
+        "pen stopped".into()
+    }
+}
+
+fn plotter() -> Toolbox<Plotter> {
+    Toolbox::builder(Plotter::default())
+        .with_request_state_keys(toolwright::RequestStateKeys::new("t", [3u8; 32]).unwrap())
+        .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)))
+        .build()
+        .unwrap()
+}
+
+/// Starts `draw` as a task, approved, and waits until its body asks its colour: the task's id.
+async fn drawing_task_waiting_for_its_colour(
+    client: &RunningService<RoleClient, AskingTaskClient>,
+) -> String {
+    let call = || {
+        let Value::Object(args) = json!({"length": 40}) else {
+            unreachable!()
+        };
+        CallToolRequestParams::new("draw").with_arguments(args)
+    };
+    let CallToolResponse::InputRequired(asked) =
+        client.call_tool_once(call()).await.expect("answers")
+    else {
+        panic!("the user is asked first")
+    };
+    let approve: rmcp::model::InputResponses =
+        [("confirm".to_owned(), json!({"action": "accept"}))]
+            .into_iter()
+            .collect();
+    let approved = client
+        .call_tool_once(
+            call()
+                .with_input_responses(approve)
+                .with_request_state(asked.request_state.unwrap()),
+        )
+        .await
+        .expect("answers");
+    let CallToolResponse::Task(created) = approved else {
+        panic!("expected a task, got {approved:?}")
+    };
+    let id = created.task.task_id.clone();
+    for _ in 0..500 {
+        let task = client
+            .get_task(GetTaskParams::new(&id))
+            .await
+            .expect("tasks/get answers");
+        if task.task.status() == TaskStatus::InputRequired {
+            return id;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the task never asked its colour")
+}
+
+/// A stop tool that runs while a task waits for its user's answer voids the approval the task
+/// runs on: answered afterwards, the task is cancelled, naming the stop, and its body does not
+/// run again (it drew after the stop before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_while_a_task_waits_for_its_user_cancels_it() {
+    let toolbox = plotter();
+    let plotter = std::sync::Arc::clone(toolbox.state());
+    let client = connect_client(toolbox, AskingTaskClient, true).await;
+    let id = drawing_task_waiting_for_its_colour(&client).await;
+    let stopped = call(&client, "stop_pen", json!({})).await;
+    assert_eq!(text(&stopped), "pen stopped");
+    let colour: rmcp::model::InputResponses = [(
+        "colour".to_owned(),
+        json!({"action": "accept", "content": {"name": "red"}}),
+    )]
+    .into_iter()
+    .collect();
+    client
+        .update_task(rmcp::model::UpdateTaskParams::new(id.clone(), colour))
+        .await
+        .expect("tasks/update answers");
+    let done = ended_of(&client, &id).await;
+    assert_eq!(done.task.status(), TaskStatus::Cancelled, "{done:?}");
+    let message = done.task.task.status_message.unwrap_or_default();
+    assert!(
+        message.starts_with("cancelled by `stop_pen`: `draw` was waiting for its user's answer"),
+        "{message}"
+    );
+    assert_eq!(
+        plotter.lines.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "nothing drawn"
+    );
 }
 
 /// The approval that started a task is the task's for its whole life: when the task's body asks
@@ -599,11 +692,7 @@ impl Plotter {
 /// cannot start a second task (or a plain call).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_approval_that_started_a_task_cannot_start_another_once_the_task_asks() {
-    let toolbox = Toolbox::builder(Plotter::default())
-        .with_request_state_keys(toolwright::RequestStateKeys::new("t", [3u8; 32]).unwrap())
-        .with_task_limits(TaskLimits::default().with_promote_after(Duration::from_millis(20)))
-        .build()
-        .unwrap();
+    let toolbox = plotter();
     let plotter = std::sync::Arc::clone(toolbox.state());
     let client = connect_client(toolbox, AskingTaskClient, true).await;
     let call = || {

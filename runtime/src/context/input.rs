@@ -232,6 +232,10 @@ struct Sealed {
     /// that ran since voids the approvals given in it.
     #[serde(default)]
     born: u64,
+    /// This state's own random id: an approval carried to the call's next round is carried by
+    /// this state alone, so an older state of the same call cannot claim it again.
+    #[serde(rename = "n", default)]
+    nonce: String,
 }
 
 /// One call's questions and answers on protocol 2026-07-28, shared by its [`Context`]s (one
@@ -258,6 +262,10 @@ pub(crate) struct Round {
     missing: Mutex<Option<&'static str>>,
     /// Whether it is a task's (its answers came through `tasks/update`; its id is the task's).
     task: bool,
+    /// The id of the state the request carried (empty without one).
+    presented: String,
+    /// The id of the state this round's result carries, drawn when it is sealed.
+    sealed: Mutex<Option<String>>,
 }
 
 /// What one run of the body asked.
@@ -342,6 +350,8 @@ impl Round {
             asked: Notify::new(),
             missing: Mutex::new(None),
             task: false,
+            presented: sealed.nonce,
+            sealed: Mutex::new(None),
         })
     }
 
@@ -372,6 +382,8 @@ impl Round {
             asked: Notify::new(),
             missing: Mutex::new(None),
             task: true,
+            presented: String::new(),
+            sealed: Mutex::new(None),
         }
     }
 
@@ -417,7 +429,32 @@ impl Round {
 
     /// A new run of the body (a retry): its questions are counted from the start.
     pub(crate) fn restart(&self) {
-        *self.run() = Run::default();
+        let mut run = self.run();
+        // The approval the confirmation gate took this round is kept: it travels in the state
+        // to the call's next round, where the body's answers run it (it is not asked again).
+        let approvals = std::mem::take(&mut run.used)
+            .into_iter()
+            .filter(|(key, _)| is_approval(key))
+            .collect();
+        *run = Run {
+            used: approvals,
+            ..Run::default()
+        };
+    }
+
+    /// The id of the state the request carried (empty without one): an approval carried to
+    /// this round is claimed with it.
+    pub(crate) fn presented(&self) -> &str {
+        &self.presented
+    }
+
+    /// The id of the state this round's result carries ([`input_required`](Self::input_required)),
+    /// once it was sealed.
+    pub(crate) fn sealed(&self) -> Option<String> {
+        self.sealed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// The answer to the body's next question of kind `kind`, with the question's key, if the
@@ -480,11 +517,18 @@ impl Round {
     /// The round's result: the unanswered questions and the sealed state.
     pub(crate) fn input_required(&self) -> InputRequiredResult {
         let run = std::mem::take(&mut *self.run());
+        let nonce = {
+            let mut bytes = [0u8; 16];
+            getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+            hex(&bytes)
+        };
+        *self.sealed.lock().unwrap_or_else(|p| p.into_inner()) = Some(nonce.clone());
         let sealed = Sealed {
             id: self.call_id().to_owned(),
             answers: run.used,
             asked: run.fingerprints,
             born: self.born,
+            nonce,
         };
         let state = self
             .keys

@@ -316,8 +316,12 @@ impl<S: Send + Sync + 'static> Inner<S> {
         if let (Some(id), Some(round), Outcome::InputRequired(_), false) =
             (claimed, round, &ran.1, in_task)
         {
-            // The body asked its user too: the approval carries the call's next round.
-            super::gates::release_approval(this, id, round.id().1, round.for_a_task()).await;
+            // The body asked its user too: the approval goes on to the call's next round, in
+            // the state this round's result carries (and no older one).
+            if let Some(state) = round.sealed() {
+                super::gates::carry_approval(this, id, &state, round.id().1, round.for_a_task())
+                    .await;
+            }
         }
         match ran {
             (

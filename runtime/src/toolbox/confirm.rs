@@ -238,7 +238,9 @@ fn is_enum_word(s: &str, schema: Option<&Value>) -> bool {
 /// from a call whose first round began after the record did ([`Approvals::claim`]): one given
 /// before a restart asks its user again.
 pub(crate) struct Approvals {
-    used: Mutex<HashMap<String, Instant>>,
+    /// By approval id: until when it is used, and, when carried to the call's next round, the
+    /// id of the one state that may claim it again.
+    used: Mutex<HashMap<String, (Instant, Option<String>)>>,
     /// When this record began (the toolbox was built).
     since: std::time::SystemTime,
 }
@@ -263,11 +265,14 @@ pub(crate) enum NotClaimed {
 }
 
 impl Approvals {
-    /// Claims approval `id` (good until `expires`) for a call whose first round began at `born`.
+    /// Claims approval `id` (good until `expires`) for a call whose first round began at `born`,
+    /// presented in the state whose id is `presented`: taken when never used, or when it was
+    /// carried to that very state.
     pub(super) fn claim(
         &self,
         id: &str,
         born: std::time::SystemTime,
+        presented: &str,
         expires: Instant,
     ) -> Result<(), NotClaimed> {
         if born < self.since {
@@ -276,24 +281,31 @@ impl Approvals {
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if used.len() > 1024 {
-            used.retain(|_, until| *until > now);
+            used.retain(|_, (until, _)| *until > now);
         }
         match used.get(id) {
-            Some(until) if *until > now => Err(NotClaimed::Used),
+            Some((until, carried))
+                if *until > now
+                    && carried
+                        .as_deref()
+                        .is_none_or(|c| presented.is_empty() || c != presented) =>
+            {
+                Err(NotClaimed::Used)
+            }
             _ => {
-                used.insert(id.to_owned(), expires);
+                used.insert(id.to_owned(), (expires, None));
                 Ok(())
             }
         }
     }
 
-    /// Gives a claim back: the call asked its user again before it ran to its end, so the same
-    /// approval carries its next round.
-    pub(super) fn release(&self, id: &str) {
+    /// Carries a claimed approval to the call's next round: the body asked its user too, so
+    /// the state `state` (and no other, older state of the call) may claim it again.
+    pub(super) fn carry(&self, id: &str, state: &str, expires: Instant) {
         self.used
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .remove(id);
+            .insert(id.to_owned(), (expires, Some(state.to_owned())));
     }
 }
 
@@ -428,20 +440,36 @@ mod tests {
         let approvals = Approvals::default();
         let now = std::time::SystemTime::now();
         let later = Instant::now() + std::time::Duration::from_secs(60);
-        assert_eq!(approvals.claim("a", now, later), Ok(()));
-        assert_eq!(approvals.claim("a", now, later), Err(NotClaimed::Used));
-        approvals.release("a");
-        assert_eq!(approvals.claim("a", now, later), Ok(()), "given back");
-        assert_eq!(approvals.claim("b", now, later), Ok(()));
+        assert_eq!(approvals.claim("a", now, "s1", later), Ok(()));
         assert_eq!(
-            approvals.claim("c", now, Instant::now()),
+            approvals.claim("a", now, "s1", later),
+            Err(NotClaimed::Used)
+        );
+        // Carried to the call's next round: its state alone claims it, once.
+        approvals.carry("a", "s2", later);
+        assert_eq!(
+            approvals.claim("a", now, "s1", later),
+            Err(NotClaimed::Used)
+        );
+        assert_eq!(approvals.claim("a", now, "", later), Err(NotClaimed::Used));
+        assert_eq!(approvals.claim("a", now, "s2", later), Ok(()), "carried");
+        assert_eq!(
+            approvals.claim("a", now, "s2", later),
+            Err(NotClaimed::Used)
+        );
+        assert_eq!(approvals.claim("b", now, "", later), Ok(()));
+        assert_eq!(
+            approvals.claim("c", now, "", Instant::now()),
             Ok(()),
             "an expired record frees its id"
         );
-        assert_eq!(approvals.claim("c", now, later), Ok(()));
+        assert_eq!(approvals.claim("c", now, "", later), Ok(()));
         // A call that began before the record did (a restart): whether its approval was used
         // cannot be known, so it is not taken.
         let before = approvals.since - std::time::Duration::from_millis(1);
-        assert_eq!(approvals.claim("d", before, later), Err(NotClaimed::Older));
+        assert_eq!(
+            approvals.claim("d", before, "", later),
+            Err(NotClaimed::Older)
+        );
     }
 }

@@ -39,16 +39,24 @@ pub(crate) trait SharedStore: Send + Sync {
         ttl: Duration,
     ) -> BoxFuture<'a, Result<(), String>>;
 
-    /// Claims approval `id` for one call, for `ttl`: `Err(NotClaimed)` when a call used it or
-    /// uses it now, or when its question is not on record.
+    /// Claims approval `id`, presented in the state whose id is `presented`, for one call, for
+    /// `ttl`: `Err(NotClaimed)` when a call used it or uses it now (unless it was carried to
+    /// that very state), or when its question is not on record.
     fn claim_approval<'a>(
         &'a self,
         id: &'a str,
+        presented: &'a str,
         ttl: Duration,
     ) -> BoxFuture<'a, Result<Result<(), NotClaimed>, String>>;
 
-    /// Gives a claim back: its question is on record again for `ttl`.
-    fn release_approval<'a>(&'a self, id: &'a str, ttl: Duration) -> BoxFuture<'a, ()>;
+    /// Carries a claimed approval to the call's next round: the state `state` alone claims it
+    /// again, within `ttl`.
+    fn carry_approval<'a>(
+        &'a self,
+        id: &'a str,
+        state: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, ()>;
 
     /// Stores task `id` as `tasks/get` shows it, with its owner, for `ttl`; a store that cannot
     /// be reached is logged (the replica running the task still answers for it).

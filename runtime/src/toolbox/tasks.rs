@@ -129,11 +129,22 @@ impl<S: Send + Sync + 'static> Inner<S> {
             });
         }
         let in_flight = this.calls.token();
+        // The stops of its resources so far: a stop tool that runs while the task waits for its
+        // user's answer (holding no place in a queue) voids the approval it runs on.
+        let stops: Vec<u64> = this.entries[index]
+            .policy
+            .queues
+            .iter()
+            .map(|q| q.stops())
+            .collect();
         // Still the request's span's context: the body's spans stay its children.
         tokio::spawn(crate::telemetry::mcp::carry_future(async move {
             let _in_flight = in_flight;
             let ran = first.await;
-            drive(inner, index, args, request, link, points, record, ran).await;
+            drive(
+                inner, index, args, request, link, points, record, ran, stops,
+            )
+            .await;
         }));
         ("task", Response::Task(Box::new(created)))
     }
@@ -203,6 +214,7 @@ async fn drive<S: Send + Sync + 'static>(
     points: Option<Box<super::target::Points>>,
     record: Arc<Record>,
     mut ran: (&'static str, Response),
+    stops: Vec<u64>,
 ) {
     // Told to stop while it held a resource with a safe stop, past its deadline too: cancelled.
     let supervised = inner.entries[index].policy.supervised;
@@ -239,6 +251,25 @@ async fn drive<S: Send + Sync + 'static>(
                         "`{}` was cancelled while it waited for its user's answer; its body was \
                          not running (its resources' safe stops ran when it asked)",
                         inner.entries[index].name
+                    )));
+                    return;
+                }
+                // A stop tool ran while it waited: what it was approved for no longer holds.
+                let entry = &inner.entries[index];
+                if let Some((queue, by)) = entry
+                    .policy
+                    .queues
+                    .iter()
+                    .zip(&stops)
+                    .find_map(|(q, n)| q.stopped_since(*n).map(|by| (q, by)))
+                {
+                    record.finish(Finished::Cancelled(format!(
+                        "cancelled by `{by}`: `{}` was waiting for its user's answer when `{by}` \
+                         stopped `{}`, so the approval it ran on no longer counts; its body did \
+                         not run again. Call it again only if it is still wanted: the user is \
+                         asked again",
+                        entry.name,
+                        queue.name()
                     )));
                     return;
                 }

@@ -185,21 +185,27 @@ return 1
 ";
 
 /// Claims an approval. KEYS: its question's key, its used key. ARGV: the claim's time to live
-/// in milliseconds. Returns 1 when claimed (the question taken off the record, the approval
+/// in milliseconds, the id of the state presented (empty without one). Returns 1 when claimed
+/// (the question taken off the record, or the approval carried to that state; it is then
 /// marked used), 0 when used, -1 when its question is not on record.
 const CLAIM: &str = r"
 if redis.call('DEL', KEYS[1]) == 1 then
-  redis.call('SET', KEYS[2], 1, 'PX', ARGV[1])
+  redis.call('SET', KEYS[2], 'used', 'PX', ARGV[1])
   return 1
 end
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local record = redis.call('GET', KEYS[2])
+if record and ARGV[2] ~= '' and record == 'carried:' .. ARGV[2] then
+  redis.call('SET', KEYS[2], 'used', 'PX', ARGV[1])
+  return 1
+end
+if record then return 0 end
 return -1
 ";
 
-/// Gives a claim back. KEYS: the question's key, the used key. ARGV: the time to live.
-const RELEASE: &str = r"
-redis.call('DEL', KEYS[2])
-redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
+/// Carries a claimed approval to the call's next round. KEYS: the question's key, the used
+/// key. ARGV: the time to live, the id of the state that alone may claim it again.
+const CARRY: &str = r"
+redis.call('SET', KEYS[2], 'carried:' .. ARGV[2], 'PX', ARGV[1])
 return 1
 ";
 
@@ -209,12 +215,14 @@ async fn approval_script(
     script: &'static std::sync::LazyLock<redis::Script>,
     id: &str,
     ttl: Duration,
+    state: &str,
 ) -> Result<i64, String> {
     let mut connection = redis.connection.clone();
     let mut invocation = script.key(redis.key(&["approval", id, "asked"]));
     invocation
         .key(redis.key(&["approval", id]))
-        .arg(ttl.as_millis().max(1) as u64);
+        .arg(ttl.as_millis().max(1) as u64)
+        .arg(state);
     let call = invocation.invoke_async::<i64>(&mut connection);
     match tokio::time::timeout(limits::ANSWER_WITHIN, call).await {
         Ok(answer) => answer.map_err(|e| e.to_string()),
@@ -226,19 +234,20 @@ static ASKED_SCRIPT: std::sync::LazyLock<redis::Script> =
     std::sync::LazyLock::new(|| redis::Script::new(ASKED));
 static CLAIM_SCRIPT: std::sync::LazyLock<redis::Script> =
     std::sync::LazyLock::new(|| redis::Script::new(CLAIM));
-static RELEASE_SCRIPT: std::sync::LazyLock<redis::Script> =
-    std::sync::LazyLock::new(|| redis::Script::new(RELEASE));
+static CARRY_SCRIPT: std::sync::LazyLock<redis::Script> =
+    std::sync::LazyLock::new(|| redis::Script::new(CARRY));
 
 /// Approvals (confirmations given on protocol 2026-07-28), one call each, for every replica,
 /// and across a restart of Redis: an approval counts only while the question it answers is on
-/// record (written when the question was asked, taken off when the approval is claimed). A
+/// record (written when the question was asked, taken off when the approval is claimed), or
+/// while it is carried to the call's next round by that round's state alone. A
 /// Redis that restarted without its data has no record of the questions asked before, so
 /// their approvals run nothing, without any clock compared; a used approval is remembered
 /// until its state expires. A Redis failure is an `Err`: an approval that cannot be checked
 /// runs nothing.
 impl Redis {
     pub(crate) async fn asked_approval(&self, id: &str, ttl: Duration) -> Result<(), String> {
-        approval_script(self, &ASKED_SCRIPT, id, ttl)
+        approval_script(self, &ASKED_SCRIPT, id, ttl, "")
             .await
             .map(drop)
     }
@@ -246,19 +255,23 @@ impl Redis {
     pub(crate) async fn claim_approval(
         &self,
         id: &str,
+        presented: &str,
         ttl: Duration,
     ) -> Result<Result<(), NotClaimed>, String> {
-        Ok(match approval_script(self, &CLAIM_SCRIPT, id, ttl).await? {
-            1 => Ok(()),
-            0 => Err(NotClaimed::Used),
-            _ => Err(NotClaimed::Older),
-        })
+        Ok(
+            match approval_script(self, &CLAIM_SCRIPT, id, ttl, presented).await? {
+                1 => Ok(()),
+                0 => Err(NotClaimed::Used),
+                _ => Err(NotClaimed::Older),
+            },
+        )
     }
 
-    /// Gives a claim back (the call asked its user again before it ran to its end).
-    pub(crate) async fn release_approval(&self, id: &str, ttl: Duration) {
-        if let Err(e) = approval_script(self, &RELEASE_SCRIPT, id, ttl).await {
-            tracing::error!(error = %e, "approval not released: Redis failed");
+    /// Carries a claimed approval to the call's next round, in the state `state` alone.
+    pub(crate) async fn carry_approval(&self, id: &str, state: &str, ttl: Duration) {
+        if let Err(e) = approval_script(self, &CARRY_SCRIPT, id, ttl, state).await {
+            // Not carried: the next round's claim is refused, and nothing runs.
+            tracing::error!(error = %e, "approval not carried to the next round: Redis failed");
         }
     }
 }
@@ -424,17 +437,19 @@ impl SharedStore for Redis {
     fn claim_approval<'a>(
         &'a self,
         id: &'a str,
+        presented: &'a str,
         ttl: Duration,
     ) -> futures::future::BoxFuture<'a, Result<Result<(), NotClaimed>, String>> {
-        Box::pin(Redis::claim_approval(self, id, ttl))
+        Box::pin(Redis::claim_approval(self, id, presented, ttl))
     }
 
-    fn release_approval<'a>(
+    fn carry_approval<'a>(
         &'a self,
         id: &'a str,
+        state: &'a str,
         ttl: Duration,
     ) -> futures::future::BoxFuture<'a, ()> {
-        Box::pin(Redis::release_approval(self, id, ttl))
+        Box::pin(Redis::carry_approval(self, id, state, ttl))
     }
 
     fn put_task<'a>(

@@ -177,7 +177,16 @@ async fn ask<S: Send + Sync + 'static>(
         ));
     }
     let (id, expires) = round.id();
-    let claimed = match claim_approval(inner, id, round.born(), expires, round.for_a_task()).await {
+    let claimed = match claim_approval(
+        inner,
+        id,
+        round.born(),
+        round.presented(),
+        expires,
+        round.for_a_task(),
+    )
+    .await
+    {
         Ok(claimed) => claimed,
         Err(e) => {
             tracing::error!(error = %e, "approval not checked: Redis failed");
@@ -223,15 +232,16 @@ async fn claim_approval<S>(
     inner: &Inner<S>,
     id: &str,
     born: std::time::SystemTime,
+    presented: &str,
     expires: std::time::Instant,
     task: bool,
 ) -> Result<Result<(), NotClaimed>, String> {
     #[cfg(feature = "redis")]
     if let Some(redis) = inner.shared.get().filter(|_| !task) {
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
-        return redis.claim_approval(id, ttl).await;
+        return redis.claim_approval(id, presented, ttl).await;
     }
-    Ok(inner.approvals.claim(id, born, expires))
+    Ok(inner.approvals.claim(id, born, presented, expires))
 }
 
 /// Records, in the replicas' shared store, that the call's confirmation was asked: only an
@@ -264,20 +274,22 @@ fn unchecked(tool: &str) -> Stop {
     )
 }
 
-/// Gives a claim back: the same approval carries the call's next round.
-pub(in crate::toolbox) async fn release_approval<S>(
+/// Carries a claimed approval to the call's next round (the body asked its user too): the
+/// state `state` that round's result carries, and no older state of the call, claims it again.
+pub(in crate::toolbox) async fn carry_approval<S>(
     inner: &Inner<S>,
     id: &str,
+    state: &str,
     expires: std::time::Instant,
     task: bool,
 ) {
     #[cfg(feature = "redis")]
     if let Some(redis) = inner.shared.get().filter(|_| !task) {
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
-        return redis.release_approval(id, ttl).await;
+        return redis.carry_approval(id, state, ttl).await;
     }
-    let _ = (expires, task);
-    inner.approvals.release(id);
+    let _ = task;
+    inner.approvals.carry(id, state, expires);
 }
 
 /// The user's answer on the request's span (`toolwright.confirmation`; out of line, so as not

@@ -60,7 +60,7 @@ use crate::context::Round;
 use crate::output::ResultRequest;
 
 pub(super) use check::refusal_text as check_refusal;
-pub(super) use confirm::release_approval;
+pub(super) use confirm::carry_approval;
 pub(super) use envelope::refusal_text as envelope_refusal;
 
 /// A call ended at a gate: the outcome's name and the answer.
