@@ -154,7 +154,7 @@ impl Panda {
         open_world = false,
         resource = "arm",
         target = positions,
-        confirm = "Move the Panda's joints at {speed} of full speed?"
+        confirm = "Move the Panda's joints to {positions} at {speed} of full speed?"
     )]
     async fn move_joints(
         &self,

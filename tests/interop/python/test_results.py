@@ -66,8 +66,16 @@ def test_an_invalid_projection_says_how_to_fix_it(mode: str) -> None:
         assert envelope["_jmespath_error"].startswith("Parse error"), envelope
         assert envelope["original_keys"] == ["position", "gripper", "moving", "objects"]
         assert envelope["hint"].startswith("The tool did not run."), envelope
-        # Fails on the result: answered after it ran, with the result's keys.
+        # Cannot apply to any result of the tool (`filter` is always a string): refused before
+        # it runs, naming the function and the argument.
         r = await conn.call("read_ft_sensor", {"jmespath": "abs(filter)"})
+        assert r.is_error
+        envelope = r.structured
+        assert "cannot apply to any result of this tool: `abs` takes a number" in envelope["_jmespath_error"], envelope
+        assert envelope["hint"].startswith("The tool did not run."), envelope
+        # Fails on this result only (`to_number` of the filter's name is null): answered after
+        # the read-only tool ran, with the result's keys.
+        r = await conn.call("read_ft_sensor", {"jmespath": "abs(to_number(filter))"})
         assert not r.is_error
         envelope = accepted(tools, "read_ft_sensor", r)
         assert "expects type number" in envelope["_jmespath_error"], envelope
