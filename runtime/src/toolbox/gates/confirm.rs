@@ -241,6 +241,7 @@ async fn claim_approval<S>(
         let ttl = expires.saturating_duration_since(std::time::Instant::now());
         return redis.claim_approval(id, presented, ttl).await;
     }
+    let _ = task;
     Ok(inner.approvals.claim(id, born, presented, expires))
 }
 
