@@ -280,37 +280,6 @@ EOF
 cp "$root/Cargo.lock" "$tw/Cargo.lock"
 cp "$root/Cargo.lock" "$rm_/Cargo.lock"
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-for crate in "$tw" "$rm_"; do
-    echo "warming $(basename "$crate")..." >&2
-    (cd "$crate" && CARGO_INCREMENTAL=0 cargo build --quiet)
-done
-
-# Wall-clock seconds and CPU seconds (user + sys, rustc included): on a busy machine the CPU
-# time is the steadier of the two.
-declare -A wall cpu
-TIMEFORMAT='%R %U %S'
-for run in $(seq 1 "$runs"); do
-    # Alternate the order so that drift in the machine's speed hits both alike.
-    if ((run % 2)); then order=("$tw" "$rm_"); else order=("$rm_" "$tw"); fi
-    for crate in "${order[@]}"; do
-        touch "$crate/src/main.rs"
-        t=$({ time ( { cd "$crate" && CARGO_INCREMENTAL=0 cargo build --quiet; } >/dev/null 2>&1); } 2>&1)
-        read -r r u s <<<"$t"
-        c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
-        wall[$crate]="${wall[$crate]:-} $r"
-        cpu[$crate]="${cpu[$crate]:-} $c"
-        echo "run $run $(basename "$crate"): wall $r s, cpu $c s" >&2
-    done
-done
-
-med() { tr ' ' '\n' <<<"$1" | grep . | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-wt=$(med "${wall[$tw]}"); wr=$(med "${wall[$rm_]}")
-ct=$(med "${cpu[$tw]}"); cr=$(med "${cpu[$rm_]}")
-echo "| crate (40 tools) | wall-clock rebuilds, s | median | CPU (user+sys) rebuilds, s | median |"
-echo "|---|---|---|---|---|"
-echo "| toolwright |${wall[$tw]} | $wt |${cpu[$tw]} | $ct |"
-echo "| rmcp macros + schemars |${wall[$rm_]} | $wr |${cpu[$rm_]} | $cr |"
-echo "| ratio | | $(ratio "$wt" "$wr")× | | $(ratio "$ct" "$cr")× |"
+# shellcheck source=rebuild_pair.sh
+source "$root/tests/bench-scripts/rebuild_pair.sh"
+rebuild_pair "$runs" "crate (40 tools)" "toolwright" "$tw" "rmcp macros + schemars" "$rm_"

@@ -190,37 +190,6 @@ EOF
 cp "$root/Cargo.lock" "$urdf/Cargo.lock"
 cp "$root/Cargo.lock" "$typed/Cargo.lock"
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-for crate in "$urdf" "$typed"; do
-    echo "warming $(basename "$crate")..." >&2
-    (cd "$crate" && CARGO_INCREMENTAL=0 cargo build --quiet)
-done
-
-# Wall-clock seconds and CPU seconds (user + sys, rustc included): on a busy machine the CPU
-# time is the steadier of the two.
-declare -A wall cpu
-TIMEFORMAT='%R %U %S'
-for run in $(seq 1 "$runs"); do
-    # Alternate the order so that drift in the machine's speed hits both alike.
-    if ((run % 2)); then order=("$urdf" "$typed"); else order=("$typed" "$urdf"); fi
-    for crate in "${order[@]}"; do
-        touch "$crate/src/main.rs"
-        t=$({ time ( { cd "$crate" && CARGO_INCREMENTAL=0 cargo build --quiet; } >/dev/null 2>&1); } 2>&1)
-        read -r r u s <<<"$t"
-        c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
-        wall[$crate]="${wall[$crate]:-} $r"
-        cpu[$crate]="${cpu[$crate]:-} $c"
-        echo "run $run $(basename "$crate"): wall $r s, cpu $c s" >&2
-    done
-done
-
-med() { tr ' ' '\n' <<<"$1" | grep . | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-wu=$(med "${wall[$urdf]}"); wt=$(med "${wall[$typed]}")
-cu=$(med "${cpu[$urdf]}"); ct=$(med "${cpu[$typed]}")
-echo "| crate (the Panda, 2 tools) | wall-clock rebuilds, s | median | CPU (user+sys) rebuilds, s | median |"
-echo "|---|---|---|---|---|"
-echo "| from its URDF |${wall[$urdf]} | $wu |${cpu[$urdf]} | $cu |"
-echo "| limits typed in |${wall[$typed]} | $wt |${cpu[$typed]} | $ct |"
-echo "| ratio | | $(ratio "$wu" "$wt")× | | $(ratio "$cu" "$ct")× |"
+# shellcheck source=rebuild_pair.sh
+source "$root/tests/bench-scripts/rebuild_pair.sh"
+rebuild_pair "$runs" "crate (the Panda, 2 tools)" "from its URDF" "$urdf" "limits typed in" "$typed"
