@@ -43,6 +43,23 @@ pub(crate) struct Policy<S> {
     pub supervised: bool,
 }
 
+impl<S> Policy<S> {
+    /// How many times each of its queues was stopped so far, for
+    /// [`stopped_since`](Self::stopped_since).
+    pub(crate) fn stops(&self) -> Vec<u64> {
+        self.queues.iter().map(|q| q.stops()).collect()
+    }
+
+    /// The first of its queues a stop tool stopped since `stops` ([`stops`](Self::stops)) was
+    /// counted, and that stop tool's name: an approval given before it no longer counts.
+    pub(crate) fn stopped_since(&self, stops: &[u64]) -> Option<(&ResourceQueue, &'static str)> {
+        self.queues
+            .iter()
+            .zip(stops)
+            .find_map(|(q, n)| q.stopped_since(*n).map(|by| (&**q, by)))
+    }
+}
+
 impl<S> Default for Policy<S> {
     fn default() -> Self {
         Self {

@@ -131,12 +131,7 @@ impl<S: Send + Sync + 'static> Inner<S> {
         let in_flight = this.calls.token();
         // The stops of its resources so far: a stop tool that runs while the task waits for its
         // user's answer (holding no place in a queue) voids the approval it runs on.
-        let stops: Vec<u64> = this.entries[index]
-            .policy
-            .queues
-            .iter()
-            .map(|q| q.stops())
-            .collect();
+        let stops = this.entries[index].policy.stops();
         // Still the request's span's context: the body's spans stay its children.
         tokio::spawn(crate::telemetry::mcp::carry_future(async move {
             let _in_flight = in_flight;
@@ -256,13 +251,7 @@ async fn drive<S: Send + Sync + 'static>(
                 }
                 // A stop tool ran while it waited: what it was approved for no longer holds.
                 let entry = &inner.entries[index];
-                if let Some((queue, by)) = entry
-                    .policy
-                    .queues
-                    .iter()
-                    .zip(&stops)
-                    .find_map(|(q, n)| q.stopped_since(*n).map(|by| (q, by)))
-                {
+                if let Some((queue, by)) = entry.policy.stopped_since(&stops) {
                     record.finish(Finished::Cancelled(format!(
                         "cancelled by `{by}`: `{}` was waiting for its user's answer when `{by}` \
                          stopped `{}`, so the approval it ran on no longer counts; its body did \

@@ -49,17 +49,11 @@ pub(super) async fn confirmed<S: Send + Sync + 'static>(
         return Ok(None);
     };
     site.arrival = None;
-    let stops: Vec<u64> = entry.policy.queues.iter().map(|q| q.stops()).collect();
+    let stops = entry.policy.stops();
     // Boxed: inline, its state would grow every call's future (`a_call_future_stays_small`).
     let claimed = Box::pin(ask(inner, entry, question, site, trace_id, round, receipt)).await?;
     // A stop tool ran while the user decided: the approval came before the stop.
-    if let Some((queue, by)) = entry
-        .policy
-        .queues
-        .iter()
-        .zip(stops)
-        .find_map(|(q, n)| q.stopped_since(n).map(|by| (q, by)))
-    {
+    if let Some((queue, by)) = entry.policy.stopped_since(&stops) {
         let text = exec::messages::did_not_start(
             &entry.name,
             exec::messages::Why::Stopped(by),
