@@ -386,9 +386,11 @@ async fn a_deadline_says_how_much_of_it_went_by_waiting_for_the_resource() {
     assert!(text.starts_with(head) && text.contains(tail), "{text}");
     let waited = &text[head.len()..text.find(tail).unwrap()];
     let ms: u64 = waited.strip_suffix(" ms").unwrap().parse().unwrap();
+    // The holder sleeps 250 ms and returns: the wait is that and its scheduling (251 ms was
+    // seen on a loaded machine), always within the 400 ms deadline it is part of.
     assert!(
-        (100..=250).contains(&ms),
-        "waited {ms} ms of the holder's 250: {text}"
+        (100..400).contains(&ms),
+        "waited {ms} ms of the holder's 250, within the deadline's 400: {text}"
     );
     assert_eq!(holder.await.unwrap(), (false, "held".to_owned()));
 }
